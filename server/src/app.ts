@@ -1,0 +1,222 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { migrateToLatest, openDatabase, type Db } from './db/database.ts';
+import { seedBaseData, type InitialAdmin } from './db/seed.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { loggerOptions } from './plugins/logging.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
+import { DiskStorage } from './storage/disk-storage.ts';
+import type { FileStorage } from './storage/file-storage.ts';
+import { MailSender } from './mail/sender.ts';
+import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
+import { GERMAN } from './errors.ts';
+import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { accountRoutes } from './features/account/account.routes.ts';
+import { rolesRoutes } from './features/roles/roles.routes.ts';
+import { usersRoutes } from './features/users/users.routes.ts';
+import { filesRoutes } from './features/files/files.routes.ts';
+import { eventsRoutes } from './features/events/events.routes.ts';
+import { auditRoutes } from './features/audit/audit.routes.ts';
+
+/** What every feature gets: explicit, so tests can pass fakes. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  storage: FileStorage;
+  counters: CounterStore;
+  mailSender: MailSender;
+  logger: Logger;
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  db?: Db;
+  clock?: Clock;
+  storage?: FileStorage;
+  counters?: CounterStore;
+  mailTransport?: MailTransport;
+  /** Folder of the built web app; served with the SPA fallback when it exists. */
+  webRoot?: string;
+  /** Tests set this false and call `app.context.mailSender.flush()` themselves. */
+  startBackgroundJobs?: boolean;
+  logger?: boolean | Logger;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    context: AppContext;
+    initialAdmin: InitialAdmin | undefined;
+  }
+}
+
+/**
+ * Removes what a crash left behind: temporary content and objects no row refers to. Disk storage
+ * belongs to one instance, so at start nothing can be in flight; shared object storage keeps a
+ * grace period for uploads still running on other instances.
+ */
+async function sweepStorage(context: AppContext, graceMs: number): Promise<void> {
+  const k = context.db.kysely;
+  const removed = await context.storage.sweep(
+    async (key) => {
+      const file = await k.selectFrom('files').select('id').where('storage_key', '=', key).executeTakeFirst();
+      if (file) return true;
+      const event = await k
+        .selectFrom('events')
+        .select('id')
+        .where('file_storage_key', '=', key)
+        .executeTakeFirst();
+      return Boolean(event);
+      // File times are wall-clock times, whatever clock the app runs on.
+    },
+    new Date(Date.now() - graceMs),
+  );
+  if (removed.length > 0)
+    context.logger.warn({ removed: removed.length }, 'Verwaiste Speicherobjekte entfernt');
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    ...(options.logger === undefined || typeof options.logger === 'boolean'
+      ? { logger: options.logger === false ? false : loggerOptions(config) }
+      : { loggerInstance: options.logger as Logger }),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    // Streamed uploads may take long on slow lines; a stalled one is still cut off.
+    requestTimeout: 0,
+    connectionTimeout: 0,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // Data-URL uploads arrive as JSON: allow them up to the upload limit (base64 adds a third).
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: Math.ceil(config.MAX_UPLOAD_MB * 1024 * 1024 * 1.4) + 64 * 1024 },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  const clock = options.clock ?? systemClock;
+  const db =
+    options.db ??
+    openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: join(config.DATA_DIR, 'portal.sqlite') });
+  await migrateToLatest(db);
+  app.decorate(
+    'initialAdmin',
+    await seedBaseData(db, clock, {
+      email: config.INITIAL_ADMIN_EMAIL,
+      password: config.INITIAL_ADMIN_PASSWORD,
+    }),
+  );
+
+  const storage = options.storage ?? new DiskStorage(join(config.DATA_DIR, 'files'));
+  const transport =
+    options.mailTransport ??
+    (config.SMTP_URL
+      ? smtpTransport(config.SMTP_URL)
+      : fileTransport(join(config.DATA_DIR, 'mail'), app.log));
+  const mailSender = new MailSender({ db, clock, transport, from: config.MAIL_FROM, logger: app.log });
+  const context: AppContext = {
+    config,
+    db,
+    clock,
+    storage,
+    counters: options.counters ?? new InMemoryCounterStore(clock),
+    mailSender,
+    logger: app.log,
+  };
+  app.decorate('context', context);
+
+  registerErrorHandler(app);
+  await app.register(helmet, securityHeaders);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Gremienportal API', version: '1.0.0', description: 'REST-API des Gremienportals' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      await api.register(authPlugin, {
+        db,
+        clock,
+        idleMinutes: config.SESSION_IDLE_MINUTES,
+        absoluteHours: config.SESSION_ABSOLUTE_HOURS,
+      });
+      await api.register(healthRoutes(context));
+      await api.register(authRoutes(context));
+      await api.register(accountRoutes(context));
+      await api.register(rolesRoutes(context));
+      await api.register(usersRoutes(context));
+      await api.register(filesRoutes(context));
+      await api.register(eventsRoutes(context));
+      await api.register(auditRoutes(context));
+    },
+    { prefix: '/api/v1' },
+  );
+
+  const webRoot = options.webRoot ? resolve(options.webRoot) : undefined;
+  const indexHtml =
+    webRoot && existsSync(join(webRoot, 'index.html'))
+      ? await readFile(join(webRoot, 'index.html'))
+      : undefined;
+  if (webRoot && indexHtml) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, path) {
+        // Hashed asset names never change; index.html must always be fetched fresh.
+        reply.header(
+          'Cache-Control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api/');
+    if (!isApi && indexHtml && (request.method === 'GET' || request.method === 'HEAD')) {
+      // Client-side routes (and the 404 page) are rendered by the web app.
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml);
+    }
+    return reply.status(404).send({ message: GERMAN.notFound });
+  });
+
+  app.addHook('onReady', async () => {
+    await sweepStorage(context, config.STORAGE === 's3' ? 15 * 60_000 : 0);
+    if (options.startBackgroundJobs !== false) mailSender.start();
+  });
+  app.addHook('onClose', async () => {
+    await mailSender.stop();
+    transport.close();
+    if (!options.db) await db.close();
+  });
+
+  return app;
+}

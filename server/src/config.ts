@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalUrl = z
+  .string()
+  .trim()
+  .url()
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .default('http://localhost:3000')
+    .transform((value) => value.replace(/\/+$/, '')),
+  MAX_UPLOAD_MB: positiveInt(100),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'muss mit postgres:// beginnen')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  INITIAL_ADMIN_EMAIL: z.string().email().default('admin@example.org'),
+  INITIAL_ADMIN_PASSWORD: z.string().min(6).max(128).optional(),
+  DEMO: bool,
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'muss mit smtp:// oder smtps:// beginnen')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().min(3).default('Gremienportal <no-reply@example.org>'),
+  SESSION_IDLE_MINUTES: positiveInt(60),
+  SESSION_ABSOLUTE_HOURS: positiveInt(12),
+  LOGIN_MAX_ATTEMPTS: positiveInt(5),
+  TRUST_PROXY: bool,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  STORAGE: z.enum(['disk', 's3']).default('disk'),
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool,
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'muss mit redis:// beginnen')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  CONTACT_AUFSICHTSRAT: z.string().email().default('aufsichtsrat@example.org'),
+  CONTACT_VERTRETER: z.string().email().default('vertreter@example.org'),
+  IMPRINT_URL: z.string().url().default('https://www.example.org/impressum'),
+  PRIVACY_URL: z.string().url().default('https://www.example.org/datenschutz'),
+  AUDIT_RETENTION_DAYS: positiveInt(365),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value stops the start with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Ungültige Konfiguration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** Reads an optional `.env` file into process.env without overriding what is set. */
+export function readDotEnv(path = '.env'): void {
+  try {
+    process.loadEnvFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}

@@ -1,0 +1,166 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Timestamps are ISO 8601 UTC strings (`Date#toISOString`) in both dialects: they sort as text,
+ * compare as text and need no driver-specific parsing.
+ */
+type Timestamp = string;
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  title: string;
+  firstname: string;
+  lastname: string;
+  /** Always lower case; unique. */
+  email: string;
+  /** argon2id; null until the invitation has been accepted. */
+  password_hash: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  role_id: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface PasswordTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'reset' | 'invite';
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  created_at: Timestamp;
+  attempts: number;
+  next_attempt_at: Timestamp;
+  /** A sender holds a lease until this time, so several instances never send one mail twice. */
+  locked_until: Timestamp | null;
+  sent_at: Timestamp | null;
+  last_error: string | null;
+}
+
+export interface FoldersTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  title: string;
+  /** Full path such as `/Aufsichtsrat/2026`; the root is `/`. */
+  breadcrumb: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FolderRolesTable {
+  folder_id: number;
+  role_id: number;
+}
+
+export interface FilesTable {
+  id: Generated<number>;
+  folder_id: number;
+  title: string;
+  /** Extension without the dot, lower case. */
+  format: string;
+  mime_type: string;
+  size_bytes: number;
+  sha256: string;
+  /** Server-made object name in the storage. */
+  storage_key: string;
+  /** Random, unguessable key used in download URLs (still needs token and role). */
+  download_key: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FileRolesTable {
+  file_id: number;
+  role_id: number;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  /** Stable iCalendar UID. */
+  uid: string;
+  /** iCalendar SEQUENCE, raised on each update. */
+  sequence: number;
+  title: string;
+  start_at: Timestamp;
+  end_at: Timestamp;
+  location: string;
+  description: string;
+  file_storage_key: string | null;
+  file_download_key: string | null;
+  file_format: string | null;
+  file_mime_type: string | null;
+  file_size_bytes: number | null;
+  file_sha256: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventRolesTable {
+  event_id: number;
+  role_id: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  actor_id: number | null;
+  /** Name and e-mail at the time, kept when the account is deleted later. */
+  actor_label: string | null;
+  action: string;
+  object_type: string | null;
+  object_id: number | null;
+  object_label: string | null;
+  /** JSON text: changed fields and the like; never passwords or tokens. */
+  details: string | null;
+  ip: string | null;
+}
+
+export interface Database {
+  roles: RolesTable;
+  users: UsersTable;
+  user_roles: UserRolesTable;
+  sessions: SessionsTable;
+  password_tokens: PasswordTokensTable;
+  outbox: OutboxTable;
+  folders: FoldersTable;
+  folder_roles: FolderRolesTable;
+  files: FilesTable;
+  file_roles: FileRolesTable;
+  events: EventsTable;
+  event_roles: EventRolesTable;
+  audit_log: AuditLogTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type FolderRow = Selectable<FoldersTable>;
+export type FileRow = Selectable<FilesTable>;
+export type EventRow = Selectable<EventsTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type AuditRow = Selectable<AuditLogTable>;

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { ROLE_NAMES, type RoleName } from '@gremienportal/contracts/common';
+import type { Db } from './database.ts';
+import type { Clock } from '../clock.ts';
+import { hashPassword } from '../passwords.ts';
+
+/** The protected folders of DESIGN.md 4.8: fixed ids, never renamed, moved or deleted. */
+const PROTECTED_FOLDERS: {
+  id: number;
+  parent: number | null;
+  title: string;
+  breadcrumb: string;
+  roles: RoleName[];
+}[] = [
+  { id: 1, parent: null, title: '/', breadcrumb: '/', roles: [] },
+  { id: 2, parent: 1, title: 'Aufsichtsrat', breadcrumb: '/Aufsichtsrat', roles: ['Aufsichtsrat'] },
+  {
+    id: 3,
+    parent: 1,
+    title: 'Mitgliedervertreter',
+    breadcrumb: '/Mitgliedervertreter',
+    roles: ['Vertreter'],
+  },
+  { id: 4, parent: 1, title: 'Allgemein', breadcrumb: '/Allgemein', roles: ['Aufsichtsrat', 'Vertreter'] },
+];
+
+export interface InitialAdmin {
+  email: string;
+  /** Set when the password was generated and must be shown once. */
+  generatedPassword?: string;
+}
+
+/**
+ * Idempotent first-start data: roles, protected folders and, on an empty user table, the
+ * initial Super-Admin. Returns the admin created now, if any.
+ */
+export async function seedBaseData(
+  db: Db,
+  clock: Clock,
+  admin: { email: string; password?: string },
+): Promise<InitialAdmin | undefined> {
+  const now = clock.now().toISOString();
+  return db.kysely.transaction().execute(async (trx) => {
+    const existingRoles = await trx.selectFrom('roles').select('name').execute();
+    const missingRoles = ROLE_NAMES.filter((name) => !existingRoles.some((r) => r.name === name));
+    if (missingRoles.length > 0) {
+      await trx
+        .insertInto('roles')
+        .values(missingRoles.map((name) => ({ name })))
+        .execute();
+    }
+    const roles = await trx.selectFrom('roles').select(['id', 'name']).execute();
+    const roleId = (name: RoleName) => roles.find((r) => r.name === name)!.id;
+
+    const root = await trx.selectFrom('folders').select('id').where('id', '=', 1).executeTakeFirst();
+    if (!root) {
+      for (const folder of PROTECTED_FOLDERS) {
+        await trx
+          .insertInto('folders')
+          .values({
+            id: folder.id,
+            parent_id: folder.parent,
+            title: folder.title,
+            breadcrumb: folder.breadcrumb,
+            created_at: now,
+            updated_at: now,
+          } as never)
+          .execute();
+        if (folder.roles.length > 0) {
+          await trx
+            .insertInto('folder_roles')
+            .values(folder.roles.map((name) => ({ folder_id: folder.id, role_id: roleId(name) })))
+            .execute();
+        }
+      }
+      if (db.dialect === 'postgres') {
+        // Explicit ids do not advance PostgreSQL's sequence.
+        await sql`select setval(pg_get_serial_sequence('folders', 'id'), (select max(id) from folders))`.execute(
+          trx,
+        );
+      }
+    }
+
+    const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+    if (anyUser) return undefined;
+    const generatedPassword = admin.password ? undefined : randomBytes(12).toString('base64url');
+    const user = await trx
+      .insertInto('users')
+      .values({
+        title: 'Herr',
+        firstname: 'Portal',
+        lastname: 'Administrator',
+        email: admin.email.toLowerCase(),
+        password_hash: await hashPassword(admin.password ?? generatedPassword!),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('user_roles')
+      .values({ user_id: user.id, role_id: roleId('Super-Admin') })
+      .execute();
+    return { email: admin.email.toLowerCase(), generatedPassword };
+  });
+}

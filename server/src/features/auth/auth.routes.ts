@@ -1,0 +1,6 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../app.ts';
+
+export const authRoutes =
+  (_ctx: AppContext): FastifyPluginAsyncZod =>
+  async () => {};

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app.ts';
+
+export const healthRoutes =
+  (_ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/health',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['System'], response: { 200: z.object({ status: z.literal('ok') }) } },
+      },
+      async () => ({ status: 'ok' as const }),
+    );
+  };

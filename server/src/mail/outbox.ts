@@ -1,0 +1,39 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../clock.ts';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Queues mails in the outbox table. Call it with the transaction of the change that causes the
+ * mails: they are sent only if the change commits, and a restart loses none.
+ */
+export async function enqueueMail(
+  db: Kysely<Database> | Transaction<Database>,
+  clock: Clock,
+  mails: OutgoingMail | OutgoingMail[],
+): Promise<void> {
+  const list = Array.isArray(mails) ? mails : [mails];
+  if (list.length === 0) return;
+  const now = clock.now().toISOString();
+  await db
+    .insertInto('outbox')
+    .values(
+      list.map((mail) => ({
+        to_address: mail.to,
+        subject: mail.subject,
+        text_body: mail.text,
+        created_at: now,
+        attempts: 0,
+        next_attempt_at: now,
+        locked_until: null,
+        sent_at: null,
+        last_error: null,
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,112 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../clock.ts';
+import type { MailTransport } from './transport.ts';
+
+const LEASE_MS = 2 * 60_000;
+const MAX_ATTEMPTS = 8;
+/** Back-off after the n-th failure: 30 s, 1 min, 2 min, … capped at 1 h. */
+const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** (attempts - 1), 3_600_000);
+
+export interface MailSenderOptions {
+  db: Db;
+  clock: Clock;
+  transport: MailTransport;
+  from: string;
+  logger: Logger;
+  intervalMs?: number;
+}
+
+/**
+ * Background sender for the outbox. Each mail is leased (`locked_until`) by one sender with a
+ * conditional update before sending, so several instances never send the same mail twice.
+ */
+export class MailSender {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(private readonly options: MailSenderOptions) {}
+
+  start(): void {
+    const interval = this.options.intervalMs ?? 2_000;
+    const tick = () => {
+      void this.flush().finally(() => {
+        if (this.timer) this.timer = setTimeout(tick, interval);
+      });
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Sends every due mail once; returns how many were sent. Safe to call concurrently. */
+  flush(): Promise<number> {
+    this.running ??= this.sendDue().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async sendDue(): Promise<number> {
+    const { db, clock, transport, from, logger } = this.options;
+    const k = db.kysely;
+    let sent = 0;
+    for (;;) {
+      const now = clock.now().toISOString();
+      const due = await k
+        .selectFrom('outbox')
+        .selectAll()
+        .where('sent_at', 'is', null)
+        .where('attempts', '<', MAX_ATTEMPTS)
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .orderBy('id')
+        .limit(20)
+        .execute();
+      if (due.length === 0) return sent;
+      for (const mail of due) {
+        const leaseUntil = new Date(clock.now().getTime() + LEASE_MS).toISOString();
+        const lease = await k
+          .updateTable('outbox')
+          .set({ locked_until: leaseUntil })
+          .where('id', '=', mail.id)
+          .where('sent_at', 'is', null)
+          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+          .executeTakeFirst();
+        if (Number(lease.numUpdatedRows) !== 1) continue;
+        try {
+          await transport.send({
+            id: mail.id,
+            from,
+            to: mail.to_address,
+            subject: mail.subject,
+            text: mail.text_body,
+          });
+          await k
+            .updateTable('outbox')
+            .set({ sent_at: clock.now().toISOString(), locked_until: null, attempts: mail.attempts + 1 })
+            .where('id', '=', mail.id)
+            .execute();
+          sent += 1;
+        } catch (error) {
+          const attempts = mail.attempts + 1;
+          logger.warn({ mailId: mail.id, attempts, err: error }, 'E-Mail-Versand fehlgeschlagen');
+          await k
+            .updateTable('outbox')
+            .set({
+              attempts,
+              locked_until: null,
+              last_error: String(error).slice(0, 500),
+              next_attempt_at: new Date(clock.now().getTime() + backoffMs(attempts)).toISOString(),
+            })
+            .where('id', '=', mail.id)
+            .execute();
+        }
+      }
+    }
+  }
+}

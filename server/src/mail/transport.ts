@@ -1,0 +1,64 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+
+export interface MailMessage {
+  id: number;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface MailTransport {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/** SMTP delivery through nodemailer. */
+export function smtpTransport(url: string): MailTransport {
+  const transporter = nodemailer.createTransport(url);
+  return {
+    async send(message) {
+      await transporter.sendMail({
+        from: message.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+const LINK = /https?:\/\/\S+/g;
+
+/**
+ * Without SMTP: one `.eml` file per message in `dir`, written under a temporary name and renamed,
+ * so a reader never sees half a mail. Links are logged for the operator (they are one-time links
+ * meant for the recipient; the log is the operator's own).
+ */
+export function fileTransport(dir: string, logger: Logger): MailTransport {
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message) {
+      const info = await builder.sendMail({
+        from: message.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
+      await mkdir(dir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.id}.eml`;
+      const tmp = join(dir, `.${name}.tmp`);
+      await writeFile(tmp, info.message as Buffer);
+      await rename(tmp, join(dir, name));
+      logger.info(
+        { mailFile: name, to: message.to, links: message.text.match(LINK) ?? [] },
+        'E-Mail als Datei abgelegt',
+      );
+    },
+    close: () => builder.close(),
+  };
+}

@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { isAdmin } from '@gremienportal/contracts/common';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../clock.ts';
+import { MINUTE, HOUR } from '../clock.ts';
+import { forbidden, unauthenticated } from '../errors.ts';
+import { hashToken } from '../tokens.ts';
+
+export interface Principal {
+  id: number;
+  sessionId: number;
+  email: string;
+  title: string;
+  firstname: string;
+  lastname: string;
+  roles: string[];
+  roleIds: number[];
+  isAdmin: boolean;
+  isSuperAdmin: boolean;
+}
+
+/**
+ * Route access, deny by default: every route needs a signed-in user unless its config says
+ * `access: 'public'`; `access: 'admin'` also needs Admin or Super-Admin.
+ */
+export type RouteAccess = 'public' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export interface AuthOptions {
+  db: Db;
+  clock: Clock;
+  idleMinutes: number;
+  absoluteHours: number;
+}
+
+/** Writes of `last_seen_at` are skipped when the last one is this recent. */
+const TOUCH_INTERVAL_MS = MINUTE;
+
+export const principalLabel = (p: Pick<Principal, 'firstname' | 'lastname' | 'email'>) =>
+  `${p.firstname} ${p.lastname} <${p.email}>`;
+
+/** The signed-in user of a route that required one. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthenticated();
+  return request.principal;
+}
+
+export const authPlugin = fp(async function authPlugin(app: FastifyInstance, options: AuthOptions) {
+  const { db, clock } = options;
+  const idleMs = options.idleMinutes * MINUTE;
+  const absoluteMs = options.absoluteHours * HOUR;
+
+  app.decorateRequest('principal', null);
+
+  async function authenticate(request: FastifyRequest): Promise<Principal | null> {
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match) return null;
+    const session = await db.kysely
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'sessions.created_at',
+        'sessions.last_seen_at',
+        'users.id',
+        'users.email',
+        'users.title',
+        'users.firstname',
+        'users.lastname',
+      ])
+      .where('sessions.token_hash', '=', hashToken(match[1]!))
+      .executeTakeFirst();
+    if (!session) return null;
+    const now = clock.now();
+    const lastSeen = new Date(session.last_seen_at).getTime();
+    if (
+      now.getTime() - lastSeen > idleMs ||
+      now.getTime() - new Date(session.created_at).getTime() > absoluteMs
+    ) {
+      await db.kysely.deleteFrom('sessions').where('id', '=', session.session_id).execute();
+      return null;
+    }
+    if (now.getTime() - lastSeen > TOUCH_INTERVAL_MS) {
+      await db.kysely
+        .updateTable('sessions')
+        .set({ last_seen_at: now.toISOString() })
+        .where('id', '=', session.session_id)
+        .execute();
+    }
+    // Roles are read on every request, so a removed role grants nothing from the next request on.
+    const roles = await db.kysely
+      .selectFrom('user_roles')
+      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+      .select(['roles.id', 'roles.name'])
+      .where('user_roles.user_id', '=', session.id)
+      .orderBy('roles.id')
+      .execute();
+    const roleNames = roles.map((role) => role.name);
+    return {
+      id: session.id,
+      sessionId: session.session_id,
+      email: session.email,
+      title: session.title,
+      firstname: session.firstname,
+      lastname: session.lastname,
+      roles: roleNames,
+      roleIds: roles.map((role) => role.id),
+      isAdmin: isAdmin(roleNames),
+      isSuperAdmin: roleNames.includes('Super-Admin'),
+    };
+  }
+
+  // onRequest: before the body is read, so nobody signed out can make the server parse an upload.
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access ?? 'user';
+    if (access === 'public') {
+      return;
+    }
+    request.principal = await authenticate(request);
+    if (!request.principal) throw unauthenticated();
+    if (access === 'admin' && !request.principal.isAdmin) throw forbidden();
+  });
+});

@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, GERMAN, STATUS_BY_CODE } from '../errors.ts';
+
+/** German messages for Fastify's and its plugins' own error codes. */
+const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: GERMAN.unsupportedMediaType,
+  FST_ERR_CTP_BODY_TOO_LARGE: GERMAN.tooLarge,
+  FST_ERR_CTP_EMPTY_JSON_BODY: GERMAN.emptyJson,
+  FST_ERR_CTP_INVALID_JSON_BODY: GERMAN.badJson,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: GERMAN.badRequest,
+  FST_REQ_FILE_TOO_LARGE: GERMAN.tooLarge,
+  FST_PARTS_LIMIT: GERMAN.tooLarge,
+  FST_FILES_LIMIT: 'Es kann nur eine Datei hochgeladen werden.',
+  FST_FIELDS_LIMIT: GERMAN.tooLarge,
+  FST_INVALID_MULTIPART_CONTENT_TYPE: GERMAN.unsupportedMediaType,
+  FST_PROTO_VIOLATION: GERMAN.badRequest,
+  FST_ERR_VALIDATION: GERMAN.validation,
+};
+
+const MESSAGE_BY_STATUS: Record<number, string> = {
+  400: GERMAN.badRequest,
+  401: GERMAN.unauthenticated,
+  403: GERMAN.forbidden,
+  404: GERMAN.notFound,
+  405: GERMAN.methodNotAllowed,
+  413: GERMAN.tooLarge,
+  415: GERMAN.unsupportedMediaType,
+  422: GERMAN.validation,
+  429: GERMAN.tooManyRequests,
+  507: GERMAN.insufficientStorage,
+};
+
+const fieldName = (instancePath: string) => instancePath.replace(/^\//, '').replaceAll('/', '.');
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(STATUS_BY_CODE[error.code]).send({
+        message: error.message,
+        ...(error.errors ? { errors: error.errors } : {}),
+      });
+    }
+
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      // A malformed id in the path is a thing that does not exist.
+      if (error.validationContext === 'params') {
+        return reply.status(404).send({ message: GERMAN.notFound });
+      }
+      const errors: Record<string, string[]> = {};
+      for (const issue of error.validation) {
+        const field = fieldName(issue.instancePath ?? '');
+        if (!field) {
+          // The body as a whole is missing or not an object.
+          return reply.status(400).send({ message: GERMAN.badRequest });
+        }
+        (errors[field] ??= []).push(issue.message ?? GERMAN.validation);
+      }
+      return reply.status(422).send({ message: GERMAN.validation, errors });
+    }
+
+    if (error instanceof SyntaxError) {
+      return reply.status(400).send({ message: GERMAN.badJson });
+    }
+
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message =
+        (error.code && MESSAGE_BY_FASTIFY_CODE[error.code]) ?? MESSAGE_BY_STATUS[status] ?? GERMAN.badRequest;
+      return reply.status(status).send({ message });
+    }
+    if (status === 507 || (error as NodeJS.ErrnoException).code === 'ENOSPC') {
+      return reply.status(507).send({ message: GERMAN.insufficientStorage });
+    }
+    request.log.error({ err: error }, 'Unerwarteter Fehler');
+    return reply.status(500).send({ message: GERMAN.internal });
+  });
+}

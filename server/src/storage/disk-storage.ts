@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError, GERMAN } from '../errors.ts';
+import { newKey } from '../tokens.ts';
+import type { ByteRange, FileStorage, StoredObject } from './file-storage.ts';
+
+const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+const TMP_DIR = '.tmp';
+
+export const tooLargeError = (maxBytes: number) =>
+  new AppError(
+    'payload_too_large',
+    `Die Datei ist zu groß. Erlaubt sind höchstens ${Math.floor(maxBytes / 1024 / 1024)} MB.`,
+  );
+
+/** Counts bytes and hashes them while they pass; fails as soon as the limit is crossed. */
+export class MeasuringStream extends Transform {
+  readonly hash = createHash('sha256');
+  bytes = 0;
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null, data?: Buffer) => void,
+  ) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) return callback(tooLargeError(this.maxBytes));
+    this.hash.update(chunk);
+    callback(null, chunk);
+  }
+}
+
+function isNoSpace(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/**
+ * Objects are files under `root`, named by their key. A new object is written to `.tmp/`,
+ * flushed to disk, then renamed into place and the folder flushed, so after a crash an object
+ * is either complete or absent (its temporary leftover is swept at the next start).
+ */
+export class DiskStorage implements FileStorage {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    // Keys are server-made; refusing anything else rules out path traversal for good.
+    if (!KEY_PATTERN.test(key)) throw new AppError('not_found', GERMAN.notFound);
+    return join(this.root, key);
+  }
+
+  async put(source: Readable, options: { maxBytes: number }): Promise<StoredObject> {
+    await mkdir(join(this.root, TMP_DIR), { recursive: true });
+    const key = newKey();
+    const tmpPath = join(this.root, TMP_DIR, `${key}.part`);
+    const measure = new MeasuringStream(options.maxBytes);
+    try {
+      const handle = await open(tmpPath, 'wx');
+      try {
+        await pipeline(source, measure, createWriteStream('', { fd: handle.fd, autoClose: false }));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmpPath, this.pathOf(key));
+      await syncDir(this.root);
+    } catch (error) {
+      await rm(tmpPath, { force: true });
+      if (isNoSpace(error)) throw new AppError('insufficient_storage', GERMAN.insufficientStorage);
+      throw error;
+    }
+    return { key, size: measure.bytes, sha256: measure.hash.digest('hex') };
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const path = this.pathOf(key);
+    await stat(path);
+    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await stat(this.pathOf(key))).size;
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async sweep(isReferenced: (key: string) => Promise<boolean>, olderThan: Date): Promise<string[]> {
+    const removed: string[] = [];
+    const tmpDir = join(this.root, TMP_DIR);
+    for (const name of await readdir(tmpDir).catch(() => [] as string[])) {
+      const path = join(tmpDir, name);
+      if ((await stat(path)).mtime < olderThan) {
+        await rm(path, { force: true });
+        removed.push(`${TMP_DIR}/${name}`);
+      }
+    }
+    for (const entry of await readdir(this.root, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isFile() || !KEY_PATTERN.test(entry.name)) continue;
+      const path = join(this.root, entry.name);
+      if ((await stat(path)).mtime >= olderThan) continue;
+      if (await isReferenced(entry.name)) continue;
+      await rm(path, { force: true });
+      removed.push(entry.name);
+    }
+    return removed;
+  }
+}
+
+async function syncDir(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
