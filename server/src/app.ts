@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -162,6 +163,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (api) => {
+      // Uploads are streamed; one file per request, a few small fields beside it.
+      await api.register(multipart, {
+        limits: {
+          fileSize: config.MAX_UPLOAD_MB * 1024 * 1024,
+          files: 1,
+          fields: 50,
+          fieldSize: 64 * 1024,
+          parts: 60,
+        },
+      });
       await api.register(authPlugin, {
         db,
         clock,

@@ -1,0 +1,43 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { AppContext } from '../../app.ts';
+import { DAY, HOUR } from '../../clock.ts';
+import { hashToken, newToken } from '../../tokens.ts';
+
+export type PasswordTokenPurpose = 'reset' | 'invite';
+
+const VALIDITY_MS: Record<PasswordTokenPurpose, number> = { reset: HOUR, invite: 7 * DAY };
+
+/**
+ * Issues a single-use set-password link (reset: 60 minutes, invitation: 7 days). Only the
+ * token's hash is stored, and every older unused link of the user stops working.
+ * Call it inside the transaction that queues the mail carrying the link.
+ */
+export async function issuePasswordLink(
+  db: Kysely<Database> | Transaction<Database>,
+  ctx: Pick<AppContext, 'clock' | 'config'>,
+  userId: number,
+  purpose: PasswordTokenPurpose,
+): Promise<string> {
+  const now = ctx.clock.now();
+  await db
+    .updateTable('password_tokens')
+    .set({ used_at: now.toISOString() })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+  const token = newToken();
+  await db
+    .insertInto('password_tokens')
+    .values({
+      user_id: userId,
+      purpose,
+      token_hash: hashToken(token),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + VALIDITY_MS[purpose]).toISOString(),
+      used_at: null,
+    })
+    .execute();
+  const params = new URLSearchParams({ id: String(userId), token });
+  return `${ctx.config.PUBLIC_URL}/reset-password?${params.toString()}`;
+}
