@@ -1,6 +1,109 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParamsSchema, messageSchema } from '@gremienportal/contracts/common';
+import {
+  createUserBodySchema,
+  INVITATION_SENT_MESSAGE,
+  updateUserBodySchema,
+  userDataResponseSchema,
+  userListResponseSchema,
+  userResponseSchema,
+} from '@gremienportal/contracts/users';
 import type { AppContext } from '../../app.ts';
+import { principalOf } from '../../plugins/auth.ts';
+import { usersService, type Actor } from './users.service.ts';
+
+const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
+const tags = ['Nutzer'];
 
 export const usersRoutes =
-  (_ctx: AppContext): FastifyPluginAsyncZod =>
-  async () => {};
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const users = usersService(ctx);
+
+    app.get(
+      '/user',
+      {
+        config: { access: 'admin' },
+        schema: { tags, summary: 'Alle Nutzer', response: { 200: userListResponseSchema } },
+      },
+      async () => ({ data: await users.list() }),
+    );
+
+    const createOptions = {
+      config: { access: 'admin' as const },
+      schema: {
+        tags,
+        summary: 'Nutzer anlegen und per E-Mail einladen',
+        body: createUserBodySchema,
+        response: { 201: userResponseSchema },
+      },
+    };
+    app.post('/user', createOptions, async (request, reply) => {
+      const user = await users.create(actorOf(request), request.body);
+      return reply.status(201).send({ user });
+    });
+    // DESIGN 4.4: no public self-registration; an admin-only alias of the user creation.
+    app.post('/auth/register', createOptions, async (request, reply) => {
+      const user = await users.create(actorOf(request), request.body);
+      return reply.status(201).send({ user });
+    });
+
+    app.get(
+      '/user/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Ein Nutzer (Admins: jeder, sonst nur das eigene Konto)',
+          params: idParamsSchema,
+          response: { 200: userDataResponseSchema },
+        },
+      },
+      async (request) => ({ data: await users.get(actorOf(request), request.params.id) }),
+    );
+
+    app.put(
+      '/user/:id',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Nutzer ändern',
+          params: idParamsSchema,
+          body: updateUserBodySchema,
+          response: { 200: userResponseSchema },
+        },
+      },
+      async (request) => ({ user: await users.update(actorOf(request), request.params.id, request.body) }),
+    );
+
+    app.delete(
+      '/user/:id',
+      {
+        config: { access: 'admin' },
+        schema: { tags, summary: 'Nutzer löschen', params: idParamsSchema, response: { 204: z.null() } },
+      },
+      async (request, reply) => {
+        await users.remove(actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/user/:id/invitation',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Einladung erneut senden',
+          params: idParamsSchema,
+          response: { 200: messageSchema },
+        },
+      },
+      async (request) => {
+        await users.resendInvitation(actorOf(request), request.params.id);
+        return { message: INVITATION_SENT_MESSAGE };
+      },
+    );
+  };

@@ -1,0 +1,283 @@
+import { z } from 'zod';
+import { MAX_DESCRIPTION_LENGTH, MIN_NAME_LENGTH, msg, requiredText } from './common.ts';
+
+/** Every event time a person reads or types is wall-clock time in this zone. */
+export const EVENT_TIME_ZONE = 'Europe/Berlin';
+/** Spec § 5: location and description minimums of the update form. */
+export const MIN_EVENT_LOCATION_LENGTH = 3;
+export const MIN_EVENT_DESCRIPTION_LENGTH = 5;
+
+export const EVENT_MESSAGES = {
+  rolesRequired: 'Bitte mindestens eine Rolle wählen.',
+  startRequired: msg.required('Beginn'),
+  endRequired: msg.required('Ende'),
+  startInvalid: 'Beginn ist kein gültiger Zeitpunkt.',
+  endInvalid: 'Ende ist kein gültiger Zeitpunkt.',
+  endBeforeStart: 'Das Ende darf nicht vor dem Beginn liegen.',
+  unknownRole: 'Diese Rolle gibt es nicht.',
+  notificationsOutsideRoles: 'Benachrichtigungen können nur an Rollen des Events gehen.',
+  notFound: 'Das Event wurde nicht gefunden.',
+  createFailed: 'Fehler beim Erstellen eines Events',
+  updateFailed: 'Fehler beim Aktualisieren einer Datei',
+  deleteFailed: 'Fehler beim Löschen eines Events',
+  loadFailed: 'Daten konnten nicht geladen werden',
+  created: 'Event wurde erfolgreich erstellt',
+  updated: 'Event erfolgreich aktualisiert',
+  deleted: 'Event erfolgreich gelöscht',
+  empty: 'Kein Event vorhanden',
+  filteredEmpty: 'Keine Event passt zu deinen Filtern!',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Europe/Berlin wall-clock time <-> UTC, with the platform's time-zone data (Intl), no library.
+
+const berlinParts = new Intl.DateTimeFormat('en-US', {
+  timeZone: EVENT_TIME_ZONE,
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClockInBerlin(instant: Date): WallClock {
+  const parts: Record<string, number> = {};
+  for (const part of berlinParts.formatToParts(instant)) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
+}
+
+const asUtcMs = (w: WallClock) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+
+/** Offset of Europe/Berlin from UTC at an instant, in milliseconds (+1 h in winter, +2 h in summer). */
+export function berlinOffsetMs(instant: Date): number {
+  return asUtcMs(wallClockInBerlin(instant)) - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** "YYYY-MM-DDTHH:mm" in Europe/Berlin, as datetime inputs and the `default_*` fields use it. */
+export function toBerlinLocal(iso: string | Date): string {
+  const w = wallClockInBerlin(typeof iso === 'string' ? new Date(iso) : iso);
+  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
+}
+
+/**
+ * The instant of a Europe/Berlin wall-clock time. A time that occurs twice (the hour before the
+ * autumn change) means its first occurrence (summer time); a time that does not exist (the spring
+ * gap) is moved forward by the gap, like `Temporal`'s "compatible" disambiguation.
+ */
+export function fromBerlinLocal(w: WallClock, millisecond = 0): Date {
+  const naive = asUtcMs(w);
+  const offsets = [
+    berlinOffsetMs(new Date(naive - 86_400_000)),
+    berlinOffsetMs(new Date(naive + 86_400_000)),
+  ];
+  const matches = offsets
+    .map((offset) => naive - offset)
+    .filter((ms) => asUtcMs(wallClockInBerlin(new Date(ms))) === naive)
+    .sort((a, b) => a - b);
+  return new Date((matches[0] ?? naive - offsets[0]!) + millisecond);
+}
+
+const LOCAL_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
+const ABSOLUTE_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+function isRealDate(year: number, month: number, day: number, hour: number, minute: number, second: number) {
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  return (
+    probe.getUTCFullYear() === year &&
+    probe.getUTCMonth() === month - 1 &&
+    probe.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
+}
+
+/**
+ * Reads an event time: ISO 8601 with `Z` or an offset (`2026-11-21T14:30:00+01:00`), or a
+ * wall-clock time without zone (`2026-11-21T14:30`, also with seconds or a space instead of `T`,
+ * as date pickers send it) meaning Europe/Berlin. Returns the instant as ISO UTC, or null.
+ */
+export function parseEventTime(value: string): string | null {
+  const text = value.trim();
+  const local = LOCAL_PATTERN.exec(text);
+  if (local) {
+    const [year, month, day, hour, minute, second] = local.slice(1, 7).map((v) => Number(v ?? 0)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    if (!isRealDate(year, month, day, hour, minute, second)) return null;
+    const ms = Number((local[7] ?? '0').padEnd(3, '0'));
+    return fromBerlinLocal({ year, month, day, hour, minute, second }, ms).toISOString();
+  }
+  const absolute = ABSOLUTE_PATTERN.exec(text);
+  if (absolute) {
+    const [year, month, day, hour, minute, second] = absolute
+      .slice(1, 7)
+      .map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
+    if (!isRealDate(year, month, day, hour, minute, second)) return null;
+    const parsed = new Date(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+    return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
+  }
+  return null;
+}
+
+/** A required event time; the output is the instant as ISO UTC. */
+export const eventTimeField = (field: 'Beginn' | 'Ende') => {
+  const required = field === 'Beginn' ? EVENT_MESSAGES.startRequired : EVENT_MESSAGES.endRequired;
+  const invalid = field === 'Beginn' ? EVENT_MESSAGES.startInvalid : EVENT_MESSAGES.endInvalid;
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, { error: required })
+    .transform((value, ctx) => {
+      const iso = parseEventTime(value);
+      if (iso === null) {
+        ctx.issues.push({ code: 'custom', message: invalid, input: value });
+        return z.NEVER;
+      }
+      return iso;
+    });
+};
+
+/**
+ * Roles by id or name. Multipart forms send repeated fields, so a single value arrives as a
+ * string and numeric strings are ids; the server resolves names and rejects unknown ones.
+ */
+const roleRef = z.union(
+  [
+    z.number().int().positive(),
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .transform((value) => (/^\d+$/.test(value) ? Number(value) : value)),
+  ],
+  { error: EVENT_MESSAGES.unknownRole },
+);
+const asList = (value: unknown) => (value === undefined || value === null || Array.isArray(value) ? value : [value]);
+
+export const eventRoleRefsField = z.preprocess(
+  asList,
+  z.array(roleRef, { error: EVENT_MESSAGES.rolesRequired }).min(1, { error: EVENT_MESSAGES.rolesRequired }),
+);
+export const eventNotificationsField = z.preprocess(
+  (value) => (value === '' ? [] : asList(value)),
+  z.array(roleRef).max(20).optional(),
+);
+export type EventRoleRef = z.output<typeof roleRef>;
+
+/** The information file as a data URL (JSON variant); multipart sends it as part `file`. */
+const dataUrlField = z
+  .string()
+  .nullish()
+  .transform((value) => (value ? value : undefined));
+
+const endNotBeforeStart = <T extends { start: string; end: string }>(body: T) => body.end >= body.start;
+const whenBothTimesValid = {
+  path: ['end'],
+  error: EVENT_MESSAGES.endBeforeStart,
+  when: (payload: { value: unknown }) => {
+    const value = payload.value as { start?: unknown; end?: unknown } | undefined;
+    return (
+      typeof value?.start === 'string' &&
+      typeof value.end === 'string' &&
+      parseEventTime(value.start) !== null &&
+      parseEventTime(value.end) !== null
+    );
+  },
+};
+
+/** Spec § 5, event create: title required min 3; roles, start, end, location, description required. */
+export const createEventBodySchema = z
+  .object({
+    title: requiredText('Titel', MIN_NAME_LENGTH),
+    roles: eventRoleRefsField,
+    start: eventTimeField('Beginn'),
+    end: eventTimeField('Ende'),
+    location: requiredText('Ort'),
+    description: requiredText('Beschreibung', 1, MAX_DESCRIPTION_LENGTH),
+    notifications: eventNotificationsField,
+    data: dataUrlField,
+  })
+  .refine(endNotBeforeStart, whenBothTimesValid);
+export type CreateEventBody = z.output<typeof createEventBodySchema>;
+export type CreateEventInput = z.input<typeof createEventBodySchema>;
+
+/**
+ * Spec § 5, event update: title min 3, location min 3, start and end required, description
+ * min 5. Roles stay as they are when absent; when sent they need at least one (decision 042).
+ */
+export const updateEventBodySchema = z
+  .object({
+    title: requiredText('Titel', MIN_NAME_LENGTH),
+    roles: eventRoleRefsField.optional(),
+    start: eventTimeField('Beginn'),
+    end: eventTimeField('Ende'),
+    location: requiredText('Ort', MIN_EVENT_LOCATION_LENGTH),
+    description: requiredText('Beschreibung', MIN_EVENT_DESCRIPTION_LENGTH, MAX_DESCRIPTION_LENGTH),
+    data: dataUrlField,
+  })
+  .refine(endNotBeforeStart, whenBothTimesValid);
+export type UpdateEventBody = z.output<typeof updateEventBodySchema>;
+export type UpdateEventInput = z.input<typeof updateEventBodySchema>;
+
+export const portalEventSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  /** ISO 8601 UTC. */
+  start: z.string(),
+  end: z.string(),
+  location: z.string(),
+  description: z.string(),
+  /** Download key of the information file (`GET /api/v1/info/{key}`), or null. */
+  external: z.string().nullable(),
+  /** Extension of the information file, or null. */
+  file_format: z.string().nullable(),
+  roles: z.array(z.string()),
+  roles_string: z.string(),
+  /** Europe/Berlin wall-clock time "YYYY-MM-DDTHH:mm" for datetime inputs. */
+  default_start: z.string(),
+  default_end: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type PortalEvent = z.infer<typeof portalEventSchema>;
+
+export const eventListResponseSchema = z.object({ data: z.array(portalEventSchema) });
+export const eventResponseSchema = z.object({ data: portalEventSchema });
+export const eventWriteResponseSchema = z.object({ event: portalEventSchema });
+
+export const downloadKeyParamsSchema = z.object({
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/)
+    .max(64),
+});

@@ -1,0 +1,54 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ACCOUNTS, BASE_URL, PORT, REPO_ROOT, STATE_FILE, type PortalState } from './portal.ts';
+
+/** Starts the built portal on a fresh data folder with one account per role. */
+export default async function globalSetup(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gremienportal-e2e-'));
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: BASE_URL,
+    INITIAL_ADMIN_EMAIL: ACCOUNTS.superAdmin.email,
+    INITIAL_ADMIN_PASSWORD: ACCOUNTS.superAdmin.password,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  };
+  for (const account of [ACCOUNTS.admin, ACCOUNTS.aufsichtsrat, ACCOUNTS.vertreter]) {
+    const args = ['server/dist/cli.js', 'create-user', '--email', account.email, '--firstname', account.firstname];
+    args.push('--lastname', account.lastname, ...account.roles.flatMap((role) => ['--role', role]));
+    const result = spawnSync(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: { ...env, PORTAL_PASSWORD: account.password },
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`Konto ${account.email} nicht angelegt: ${result.stderr}`);
+  }
+  const log = openSync(join(dataDir, 'server.log'), 'a');
+  const server = spawn(process.execPath, ['server/dist/server.js'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', log, log],
+    detached: false,
+  });
+  mkdirSync(dirname(STATE_FILE), { recursive: true });
+  const state: PortalState = { dataDir, pid: server.pid! };
+  writeFileSync(STATE_FILE, JSON.stringify(state));
+
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${BASE_URL}/api/v1/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (server.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Portal startete nicht (Log: ${join(dataDir, 'server.log')})`);
+}

@@ -1,0 +1,145 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
+import type { Dialect } from '../../db/database.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export type UserRecord = Pick<
+  UserRow,
+  'id' | 'title' | 'firstname' | 'lastname' | 'email' | 'created_at' | 'updated_at'
+> & {
+  has_password: boolean;
+  roles: { id: number; name: string }[];
+};
+
+const userColumns = [
+  'users.id',
+  'users.title',
+  'users.firstname',
+  'users.lastname',
+  'users.email',
+  'users.password_hash',
+  'users.created_at',
+  'users.updated_at',
+] as const;
+
+async function rolesByUser(db: Executor, userIds: number[]) {
+  const byUser = new Map<number, { id: number; name: string }[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select(['user_roles.user_id', 'roles.id', 'roles.name'])
+    .where('user_roles.user_id', 'in', userIds)
+    .orderBy('roles.id')
+    .execute();
+  for (const row of rows) {
+    const list = byUser.get(row.user_id) ?? [];
+    list.push({ id: row.id, name: row.name });
+    byUser.set(row.user_id, list);
+  }
+  return byUser;
+}
+
+function toRecord(
+  row: Pick<
+    UserRow,
+    'id' | 'title' | 'firstname' | 'lastname' | 'email' | 'password_hash' | 'created_at' | 'updated_at'
+  >,
+  roles: { id: number; name: string }[],
+): UserRecord {
+  const { password_hash, ...rest } = row;
+  return { ...rest, has_password: password_hash !== null, roles };
+}
+
+/** Every user, sorted by last name, then first name. */
+export async function listUsers(db: Executor): Promise<UserRecord[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select(userColumns)
+    .orderBy('users.lastname')
+    .orderBy('users.firstname')
+    .orderBy('users.id')
+    .execute();
+  const roles = await rolesByUser(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toRecord(row, roles.get(row.id) ?? []));
+}
+
+export async function findUser(db: Executor, id: number): Promise<UserRecord | undefined> {
+  const row = await db.selectFrom('users').select(userColumns).where('users.id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const roles = await rolesByUser(db, [id]);
+  return toRecord(row, roles.get(id) ?? []);
+}
+
+/** E-mail addresses are stored in lower case; the comparison ignores case all the same. */
+export async function emailTaken(db: Executor, email: string, exceptUserId?: number): Promise<boolean> {
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase());
+  if (exceptUserId !== undefined) query = query.where('id', '<>', exceptUserId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+export async function allRoles(db: Executor): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('roles').select(['id', 'name']).orderBy('id').execute();
+}
+
+export async function insertUser(db: Executor, row: NewUserRow): Promise<number> {
+  const inserted = await db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export async function updateUser(db: Executor, id: number, patch: UserUpdate): Promise<void> {
+  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}
+
+export async function replaceUserRoles(db: Executor, userId: number, roleIds: number[]): Promise<void> {
+  await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+  if (roleIds.length === 0) return;
+  await db
+    .insertInto('user_roles')
+    .values(roleIds.map((role_id) => ({ user_id: userId, role_id })))
+    .execute();
+}
+
+/** Sessions, role links and password links go with the user (foreign keys with ON DELETE CASCADE). */
+export async function deleteUser(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
+/** Makes every unused set-password link of the user worthless. */
+export async function revokePasswordLinks(db: Executor, userId: number, now: string): Promise<void> {
+  await db
+    .updateTable('password_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Ids of the users holding a role, locked for the rest of the transaction where the dialect can:
+ * on PostgreSQL two concurrent demotions must not both see "another Super-Admin is left"
+ * (`FOR UPDATE` makes the second wait and then see the first one's change). SQLite serialises
+ * writing transactions anyway and knows no `FOR UPDATE`.
+ */
+export async function lockUsersWithRole(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  roleId: number,
+): Promise<number[]> {
+  const query = trx.selectFrom('user_roles').select('user_id').where('role_id', '=', roleId);
+  const rows = dialect === 'postgres' ? await query.forUpdate().execute() : await query.execute();
+  return rows.map((row) => row.user_id);
+}
+
+/** A unique-constraint violation, as better-sqlite3 and pg report it. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -1,0 +1,304 @@
+import type { Transaction } from 'kysely';
+import { ADMIN_ROLES, isAdmin, type RoleRef } from '@gremienportal/contracts/common';
+import {
+  ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE,
+  ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE,
+  ALREADY_ACTIVE_MESSAGE,
+  EMAIL_TAKEN_MESSAGE,
+  LAST_SUPER_ADMIN_MESSAGE,
+  SELF_DELETE_FORBIDDEN_MESSAGE,
+  unknownRoleMessage,
+  type CreateUserBody,
+  type UpdateUserBody,
+  type User,
+} from '@gremienportal/contracts/users';
+import type { AppContext } from '../../app.ts';
+import type { Database } from '../../db/schema.ts';
+import { recordAudit, type AuditActor } from '../../audit/record.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
+import { AppError, forbidden, invalidField, notFound } from '../../errors.ts';
+import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import { issuePasswordLink } from '../auth/password-links.ts';
+import { invitationMail } from './users.mails.ts';
+import {
+  allRoles,
+  deleteUser,
+  emailTaken,
+  findUser,
+  insertUser,
+  isUniqueViolation,
+  listUsers,
+  lockUsersWithRole,
+  replaceUserRoles,
+  revokePasswordLinks,
+  updateUser,
+  type UserRecord,
+} from './users.repository.ts';
+
+/** Who acts, and from where (for the audit log). */
+export interface Actor {
+  principal: Principal;
+  ip: string | null;
+}
+
+type RoleRow = { id: number; name: string };
+type Trx = Transaction<Database>;
+
+const SUPER_ADMIN = 'Super-Admin';
+const isAdminRole = (role: RoleRow) => (ADMIN_ROLES as readonly string[]).includes(role.name);
+const names = (roles: RoleRow[]) => roles.map((role) => role.name);
+const userLabel = (user: Pick<UserRecord, 'firstname' | 'lastname' | 'email'>) => principalLabel(user);
+const auditActor = (actor: Actor): AuditActor => ({
+  id: actor.principal.id,
+  label: principalLabel(actor.principal),
+});
+
+export function toUser(record: UserRecord): User {
+  const roleNames = names(record.roles);
+  return {
+    id: record.id,
+    title: record.title,
+    firstname: record.firstname,
+    lastname: record.lastname,
+    email: record.email,
+    roles: roleNames,
+    roles_string: roleNames.join(', '),
+    status: record.has_password ? 'aktiv' : 'eingeladen',
+    created_at: record.created_at,
+  };
+}
+
+/** Role references (ids, numeric strings or names) to role rows; every unknown one is a 422. */
+async function resolveRoles(trx: Trx, refs: readonly RoleRef[]): Promise<RoleRow[]> {
+  const roles = await allRoles(trx);
+  const found = new Map<number, RoleRow>();
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    const byId = typeof ref === 'number' || /^\d+$/.test(ref);
+    const role = byId
+      ? roles.find((r) => r.id === Number(ref))
+      : roles.find((r) => r.name.toLowerCase() === ref.toLowerCase());
+    if (role) found.set(role.id, role);
+    else unknown.push(unknownRoleMessage(ref));
+  }
+  if (unknown.length > 0) throw new AppError('validation', unknown[0]!, { roles: unknown });
+  return [...found.values()].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * DESIGN 4.11: the last Super-Admin keeps the role. The holders are locked first, so two
+ * concurrent demotions cannot both believe another Super-Admin remains.
+ */
+async function assertAnotherSuperAdminRemains(ctx: AppContext, trx: Trx, userId: number): Promise<void> {
+  const superAdminRole = (await allRoles(trx)).find((role) => role.name === SUPER_ADMIN);
+  if (!superAdminRole) return;
+  const holders = await lockUsersWithRole(trx, ctx.db.dialect, superAdminRole.id);
+  if (!holders.some((id) => id !== userId)) {
+    throw invalidField('roles', LAST_SUPER_ADMIN_MESSAGE);
+  }
+}
+
+/** Issues a fresh invitation link and queues the mail, in the caller's transaction. */
+async function sendInvitation(ctx: AppContext, trx: Trx, user: Omit<UserRecord, 'roles'>): Promise<void> {
+  const link = await issuePasswordLink(trx, ctx, user.id, 'invite');
+  await enqueueMail(trx, ctx.clock, invitationMail(user, link, ctx.config.PUBLIC_URL));
+}
+
+/** Maps a lost race on the unique e-mail index to the same 422 the pre-check gives. */
+async function withEmailUniqueness<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+    throw error;
+  }
+}
+
+export function usersService(ctx: AppContext) {
+  const db = ctx.db.kysely;
+
+  return {
+    async list(): Promise<User[]> {
+      return (await listUsers(db)).map(toUser);
+    },
+
+    /** Admins read every account; anyone else only their own. */
+    async get(actor: Actor, id: number): Promise<User> {
+      if (!actor.principal.isAdmin && actor.principal.id !== id) throw forbidden();
+      const record = await findUser(db, id);
+      if (!record) throw notFound();
+      return toUser(record);
+    },
+
+    async create(actor: Actor, body: CreateUserBody): Promise<User> {
+      return withEmailUniqueness(() =>
+        db.transaction().execute(async (trx) => {
+          const roles = await resolveRoles(trx, body.roles);
+          if (!actor.principal.isSuperAdmin && roles.some(isAdminRole)) {
+            throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
+          }
+          if (await emailTaken(trx, body.email)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+          const now = ctx.clock.now().toISOString();
+          const id = await insertUser(trx, {
+            title: body.title,
+            firstname: body.firstname,
+            lastname: body.lastname,
+            email: body.email,
+            password_hash: null,
+            created_at: now,
+            updated_at: now,
+          });
+          await replaceUserRoles(
+            trx,
+            id,
+            roles.map((role) => role.id),
+          );
+          const record = (await findUser(trx, id))!;
+          await sendInvitation(ctx, trx, record);
+          const audit = { actor: auditActor(actor), objectType: 'user' as const, objectId: id, ip: actor.ip };
+          await recordAudit(trx, ctx.clock, {
+            ...audit,
+            action: 'user.created',
+            objectLabel: userLabel(record),
+            details: { roles: names(roles) },
+          });
+          await recordAudit(trx, ctx.clock, {
+            ...audit,
+            action: 'user.invited',
+            objectLabel: userLabel(record),
+          });
+          return toUser(record);
+        }),
+      );
+    },
+
+    async update(actor: Actor, id: number, body: UpdateUserBody): Promise<User> {
+      return withEmailUniqueness(() =>
+        db.transaction().execute(async (trx) => {
+          const target = await findUser(trx, id);
+          if (!target) throw notFound();
+          if (!actor.principal.isSuperAdmin && isAdmin(names(target.roles))) {
+            throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
+          }
+
+          const newRoles = body.roles ? await resolveRoles(trx, body.roles) : target.roles;
+          const oldIds = new Set(target.roles.map((role) => role.id));
+          const newIds = new Set(newRoles.map((role) => role.id));
+          const added = newRoles.filter((role) => !oldIds.has(role.id));
+          const removed = target.roles.filter((role) => !newIds.has(role.id));
+          const rolesChanged = added.length > 0 || removed.length > 0;
+          if (!actor.principal.isSuperAdmin && [...added, ...removed].some(isAdminRole)) {
+            throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
+          }
+          if (removed.some((role) => role.name === SUPER_ADMIN)) {
+            await assertAnotherSuperAdminRemains(ctx, trx, id);
+          }
+
+          if (body.email !== target.email && (await emailTaken(trx, body.email, id))) {
+            throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+          }
+          const fields = ['title', 'firstname', 'lastname', 'email'] as const;
+          const changed = fields.filter((field) => body[field] !== target[field]);
+          const now = ctx.clock.now().toISOString();
+          if (changed.length > 0) {
+            await updateUser(trx, id, {
+              title: body.title,
+              firstname: body.firstname,
+              lastname: body.lastname,
+              email: body.email,
+              updated_at: now,
+            });
+          }
+          if (rolesChanged) {
+            await replaceUserRoles(
+              trx,
+              id,
+              newRoles.map((role) => role.id),
+            );
+          }
+
+          const record = (await findUser(trx, id))!;
+          const audit = {
+            actor: auditActor(actor),
+            objectType: 'user' as const,
+            objectId: id,
+            objectLabel: userLabel(record),
+            ip: actor.ip,
+          };
+          if (changed.length > 0) {
+            await recordAudit(trx, ctx.clock, { ...audit, action: 'user.updated', details: { changed } });
+          }
+          if (rolesChanged) {
+            await recordAudit(trx, ctx.clock, {
+              ...audit,
+              action: 'user.roles_changed',
+              details: { old_roles: names(target.roles), new_roles: names(newRoles) },
+            });
+          }
+          if (changed.includes('email')) {
+            // Links already mailed went to the old address: they must not open this account.
+            await revokePasswordLinks(trx, id, now);
+            if (!record.has_password) {
+              await sendInvitation(ctx, trx, record);
+              await recordAudit(trx, ctx.clock, {
+                ...audit,
+                action: 'user.invited',
+                details: { reason: 'email_changed' },
+              });
+            }
+          }
+          return toUser(record);
+        }),
+      );
+    },
+
+    async remove(actor: Actor, id: number): Promise<void> {
+      if (actor.principal.id === id) throw forbidden(SELF_DELETE_FORBIDDEN_MESSAGE);
+      await db.transaction().execute(async (trx) => {
+        const target = await findUser(trx, id);
+        if (!target) throw notFound();
+        if (!actor.principal.isSuperAdmin && isAdmin(names(target.roles))) {
+          throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
+        }
+        if (target.roles.some((role) => role.name === SUPER_ADMIN)) {
+          await assertAnotherSuperAdminRemains(ctx, trx, id);
+        }
+        // The user's sessions go with the row (ON DELETE CASCADE): the next request is a 401.
+        await deleteUser(trx, id);
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'user.deleted',
+          objectType: 'user',
+          objectId: id,
+          objectLabel: userLabel(target),
+          details: { roles: names(target.roles) },
+          ip: actor.ip,
+        });
+      });
+    },
+
+    /** A new invitation link for a user who has not set a password yet; older links stop working. */
+    async resendInvitation(actor: Actor, id: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const target = await findUser(trx, id);
+        if (!target) throw notFound();
+        if (!actor.principal.isSuperAdmin && isAdmin(names(target.roles))) {
+          throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
+        }
+        if (target.has_password) throw new AppError('validation', ALREADY_ACTIVE_MESSAGE);
+        await sendInvitation(ctx, trx, target);
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'user.invited',
+          objectType: 'user',
+          objectId: id,
+          objectLabel: userLabel(target),
+          details: { reason: 'resent' },
+          ip: actor.ip,
+        });
+      });
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof usersService>;

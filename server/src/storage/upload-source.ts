@@ -1,0 +1,356 @@
+import { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../app.ts';
+import { AppError, invalidField } from '../errors.ts';
+import { tooLargeError } from './disk-storage.ts';
+
+/** A document that has been written to storage while the request was read. */
+export interface StoredUpload {
+  /** Server-made object name in the storage (the row's `storage_key`). */
+  key: string;
+  size: number;
+  sha256: string;
+  /** Extension without the dot: lower case, letters and digits, at most 10 characters. */
+  format: string;
+  /** Media type to serve it with; derived from the format where known. */
+  mimeType: string;
+  /** The file name the client sent (multipart) or the data URL's `name` parameter, if any. */
+  originalName?: string;
+}
+
+export interface UploadSource {
+  /**
+   * The request's other fields. Multipart: strings, a repeated field (or one named `x[]`) as an
+   * array, every name in `listFields` always as an array. JSON: the body's values as sent, minus
+   * the field that held the data URL. Validate them with the feature's contract schema.
+   */
+  fields: Record<string, unknown>;
+  /** Present when the request carried a non-empty file. */
+  stored?: StoredUpload;
+}
+
+export interface ReadUploadOptions {
+  /**
+   * JSON: body fields that may hold the file as a data URL (`data:<mime>;base64,…`); the first
+   * non-empty one is used. Multipart: the file part may have any name. Default `['file', 'data']`.
+   */
+  fileFields?: readonly string[];
+  /** Fields that are lists (roles, permissions, notifications…): always arrays in multipart. */
+  listFields?: readonly string[];
+  /** Size limit in bytes; default `MAX_UPLOAD_MB`. */
+  maxBytes?: number;
+}
+
+type UploadContext = Pick<AppContext, 'storage' | 'config' | 'logger'>;
+
+/** Media types of the formats the portal knows; anything else is served as sent or as octet-stream. */
+export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  ico: 'image/vnd.microsoft.icon',
+  bmp: 'image/bmp',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
+  xml: 'application/xml',
+  json: 'application/json',
+  js: 'text/javascript',
+  rtf: 'application/rtf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ppt: 'application/vnd.ms-powerpoint',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  zip: 'application/zip',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  avi: 'video/x-msvideo',
+  mkv: 'video/x-matroska',
+  ics: 'text/calendar',
+  eml: 'message/rfc822',
+  msg: 'application/vnd.ms-outlook',
+};
+
+/** The preferred extension per media type (the first entry of MIME_BY_FORMAT wins). */
+const FORMAT_BY_MIME: Readonly<Record<string, string>> = Object.entries(MIME_BY_FORMAT).reduce<
+  Record<string, string>
+>(
+  (acc, [format, mime]) => {
+    acc[mime] ??= format;
+    return acc;
+  },
+  { 'image/jpg': 'jpg', 'image/x-icon': 'ico', 'application/x-pdf': 'pdf', 'text/xml': 'xml' },
+);
+
+const FALLBACK_FORMAT = 'bin';
+const OCTET_STREAM = 'application/octet-stream';
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+/** `Bericht 2026.PDF` → `pdf`; no usable extension → undefined. */
+export function formatFromName(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  if (dot < 0) return undefined;
+  const ext = base.slice(dot + 1).toLowerCase();
+  return /^[a-z0-9]{1,10}$/.test(ext) ? ext : undefined;
+}
+
+/** `application/pdf` → `pdf`; unknown → undefined. */
+export function formatFromMime(mime: string | undefined): string | undefined {
+  if (!mime) return undefined;
+  return FORMAT_BY_MIME[mime.split(';')[0]!.trim().toLowerCase()];
+}
+
+/** The media type to store: known formats get theirs, others keep a well-formed client type. */
+export function mimeTypeFor(format: string, clientType: string | undefined): string {
+  const known = MIME_BY_FORMAT[format];
+  if (known) return known;
+  const sent = clientType?.split(';')[0]!.trim().toLowerCase();
+  return sent && MEDIA_TYPE.test(sent) ? sent : OCTET_STREAM;
+}
+
+const messages = {
+  broken: 'Die hochgeladenen Formulardaten sind unvollständig oder fehlerhaft.',
+  dataUrl: 'Die Datei muss als Data-URL (data:…;base64,…) übermittelt werden.',
+  brokenDataUrl: 'Die Data-URL der Datei ist fehlerhaft.',
+  empty: 'Die Datei ist leer.',
+  fieldTooLong: 'Der Wert ist zu lang.',
+  notAnObject: 'Die Anfrage ist ungültig.',
+} as const;
+
+const fieldNameOf = (name: string) => (name.endsWith('[]') ? name.slice(0, -2) : name);
+
+function addField(
+  fields: Record<string, unknown>,
+  name: string,
+  value: unknown,
+  listFields: readonly string[],
+  forceList: boolean,
+) {
+  const existing = fields[name];
+  if (existing === undefined) {
+    fields[name] = forceList || listFields.includes(name) ? [value] : value;
+  } else if (Array.isArray(existing)) {
+    existing.push(value);
+  } else {
+    fields[name] = [existing, value];
+  }
+}
+
+/** Deletes a stored upload; used when anything fails after `storage.put`. Never throws. */
+export async function discardUpload(ctx: Pick<AppContext, 'storage' | 'logger'>, upload?: UploadSource) {
+  const key = upload?.stored?.key;
+  if (!key) return;
+  try {
+    await ctx.storage.delete(key);
+  } catch (error) {
+    // The start-up sweep removes what could not be deleted now: no row refers to it.
+    ctx.logger.warn({ err: error, key }, 'Hochgeladene Datei konnte nicht entfernt werden');
+  }
+}
+
+/**
+ * Turns a request into an upload, whichever way the client sent it:
+ *
+ * - `multipart/form-data` (what the web app sends): parts are read in order with
+ *   `request.parts()`; text fields are collected (repeated fields and `x[]` → arrays) and the one
+ *   file part is streamed straight into `ctx.storage.put` — never buffered in memory. A part
+ *   without a file name or with no bytes counts as "no file" (browsers send such a part for an
+ *   empty file input) unless it has a name and is empty, which is a 422.
+ * - `application/json` (API compatibility): the first of `fileFields` that holds a non-empty
+ *   string must be a data URL, `data:<mime>[;name=…];base64,<…>` (or percent-encoded without
+ *   `;base64`); it is decoded piecewise into a stream and stored with the same limit.
+ *
+ * The format comes from the file name (lower case, letters and digits, at most 10), else from
+ * the media type (`application/pdf` → `pdf`), else `bin`. Errors: a broken body or data URL →
+ * 400/422 with a German message; one byte over the limit → 413 with a German message and nothing
+ * left in storage. When anything fails after the object was stored it is deleted again; once
+ * `readUpload` has returned, the caller owns the object and must `discardUpload` it if its own
+ * work (validation, database) fails.
+ */
+export async function readUpload(
+  request: FastifyRequest,
+  ctx: UploadContext,
+  options: ReadUploadOptions = {},
+): Promise<UploadSource> {
+  const maxBytes = options.maxBytes ?? ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
+  const fileFields = options.fileFields ?? ['file', 'data'];
+  const listFields = options.listFields ?? [];
+  if (request.isMultipart()) return readMultipart(request, ctx, maxBytes, listFields);
+
+  const body = request.body;
+  if (body === undefined || body === null) return { fields: {} };
+  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', messages.notAnObject);
+  const fields: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const name of fileFields) {
+    const value = fields[name];
+    delete fields[name];
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string' || !value.startsWith('data:')) throw invalidField(name, messages.dataUrl);
+    // Only the first file field counts; the rest are ignored, as a second file would be.
+    for (const other of fileFields) delete fields[other];
+    return { fields, stored: await storeDataUrl(ctx, value, name, maxBytes) };
+  }
+  return { fields };
+}
+
+async function readMultipart(
+  request: FastifyRequest,
+  ctx: UploadContext,
+  maxBytes: number,
+  listFields: readonly string[],
+): Promise<UploadSource> {
+  const result: UploadSource = { fields: {} };
+  try {
+    // One byte of headroom over the plugin's limit: our own counter then reports the overflow
+    // with the German 413, instead of busboy silently truncating the file at the limit.
+    const parts = request.parts({ limits: { fileSize: maxBytes + 1 } });
+    for (;;) {
+      let next;
+      try {
+        next = await parts.next();
+      } catch (error) {
+        throw multipartError(error, maxBytes);
+      }
+      if (next.done) break;
+      const part = next.value;
+      const name = fieldNameOf(part.fieldname);
+      if (part.type === 'field') {
+        if (part.valueTruncated || part.fieldnameTruncated) throw invalidField(name, messages.fieldTooLong);
+        addField(result.fields, name, part.value, listFields, part.fieldname.endsWith('[]'));
+        continue;
+      }
+      if (result.stored) {
+        // The plugin allows one file; a second one would be a FST_FILES_LIMIT, this is a guard.
+        throw new AppError('payload_too_large', 'Es kann nur eine Datei hochgeladen werden.');
+      }
+      let sourceError: unknown;
+      part.file.on('error', (error) => {
+        sourceError ??= error;
+      });
+      let saved;
+      try {
+        saved = await ctx.storage.put(part.file, { maxBytes });
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        if (sourceError !== undefined && error === sourceError) throw multipartError(error, maxBytes);
+        throw error;
+      }
+      const format = formatFromName(part.filename) ?? formatFromMime(part.mimetype) ?? FALLBACK_FORMAT;
+      const stored: StoredUpload = {
+        ...saved,
+        format,
+        mimeType: mimeTypeFor(format, part.mimetype),
+        ...(part.filename ? { originalName: part.filename } : {}),
+      };
+      result.stored = stored;
+      if (part.file.truncated) throw tooLargeError(maxBytes);
+      if (saved.size === 0) {
+        await discardUpload(ctx, result);
+        delete result.stored;
+        // An empty file input: no file chosen. A named but empty file is a mistake worth saying.
+        if (part.filename) throw invalidField(name, messages.empty);
+      }
+    }
+    return result;
+  } catch (error) {
+    await discardUpload(ctx, result);
+    throw error;
+  }
+}
+
+/** Busboy and the plugin report broken bodies as plain errors; they are the client's fault. */
+function multipartError(error: unknown, maxBytes: number): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string } | undefined)?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLargeError(maxBytes);
+  const status = (error as { statusCode?: number } | undefined)?.statusCode;
+  if (status && status >= 400 && status < 500 && code && code !== 'FST_MP_PREMATURE_CLOSE') return error;
+  return new AppError('bad_request', messages.broken);
+}
+
+const DATA_URL = /^data:([^,]*),/;
+const BASE64_CHUNK = 4 * 256 * 1024;
+
+/** Decodes a data URL piece by piece, so a large upload is never held twice in memory. */
+async function storeDataUrl(
+  ctx: UploadContext,
+  dataUrl: string,
+  field: string,
+  maxBytes: number,
+): Promise<StoredUpload> {
+  const header = DATA_URL.exec(dataUrl.slice(0, 1024));
+  if (!header) throw invalidField(field, messages.brokenDataUrl);
+  const params = header[1]!.split(';').map((p) => p.trim());
+  const isBase64 = params.at(-1)?.toLowerCase() === 'base64';
+  const mediaType = params[0] && params[0].includes('/') ? params[0].toLowerCase() : undefined;
+  const nameParam = params.find((p) => /^name=/i.test(p));
+  let originalName: string | undefined;
+  if (nameParam) {
+    try {
+      originalName = decodeURIComponent(nameParam.slice(5));
+    } catch {
+      throw invalidField(field, messages.brokenDataUrl);
+    }
+  }
+  let payload = dataUrl.slice(header[0].length);
+
+  let source: Readable;
+  if (isBase64) {
+    if (/\s/.test(payload)) payload = payload.replace(/\s+/g, '');
+    // Fail fast, before anything is written: the length says how big the content will be.
+    const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+    if (payload.length % 4 !== 0) throw invalidField(field, messages.brokenDataUrl);
+    if ((payload.length / 4) * 3 - padding > maxBytes) throw tooLargeError(maxBytes);
+    const text = payload;
+    source = Readable.from(
+      (function* () {
+        for (let offset = 0; offset < text.length; offset += BASE64_CHUNK) {
+          const chunk = text.slice(offset, offset + BASE64_CHUNK);
+          const last = offset + BASE64_CHUNK >= text.length;
+          if (!(last ? /^[A-Za-z0-9+/]*={0,2}$/ : /^[A-Za-z0-9+/]*$/).test(chunk)) {
+            throw invalidField(field, messages.brokenDataUrl);
+          }
+          yield Buffer.from(chunk, 'base64');
+        }
+      })(),
+      { objectMode: false },
+    );
+  } else {
+    let decoded: Buffer;
+    try {
+      decoded = Buffer.from(decodeURIComponent(payload), 'utf8');
+    } catch {
+      throw invalidField(field, messages.brokenDataUrl);
+    }
+    source = Readable.from([decoded], { objectMode: false });
+  }
+
+  const saved = await ctx.storage.put(source, { maxBytes });
+  if (saved.size === 0) {
+    await discardUpload(ctx, { fields: {}, stored: { ...saved, format: '', mimeType: '' } });
+    throw invalidField(field, messages.empty);
+  }
+  const format = formatFromMime(mediaType) ?? formatFromName(originalName) ?? FALLBACK_FORMAT;
+  return {
+    ...saved,
+    format,
+    mimeType: mimeTypeFor(format, mediaType),
+    ...(originalName ? { originalName } : {}),
+  };
+}
