@@ -16,8 +16,41 @@ export const updateAccountBodySchema = z
     password: newPasswordField('Neues Passwort').optional(),
     password_confirmation: passwordField('Passwortbestätigung').optional(),
   })
-  .refine((body) => body.password === body.password_confirmation, {
-    error: msg.passwordMismatch,
-    path: ['password_confirmation'],
+  .superRefine((body, ctx) => {
+    if (body.password !== undefined && body.password_confirmation === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['password_confirmation'],
+        message: msg.required('Passwortbestätigung'),
+      });
+    } else if (body.password_confirmation !== undefined && body.password !== body.password_confirmation) {
+      ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: msg.passwordMismatch });
+    }
   });
 export type UpdateAccountBody = z.infer<typeof updateAccountBodySchema>;
+
+/** The signed-in user's own account, as GET /account and PUT /account answer it. */
+export const accountSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  roles: z.array(z.string()),
+  roles_string: z.string(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+export const updateAccountResponseSchema = z.object({ user: accountSchema });
+export type UpdateAccountResponse = z.infer<typeof updateAccountResponseSchema>;
+
+/**
+ * What the pages around the account need from the server (GET /settings): the footer's imprint
+ * and privacy links and the contact box's address per role.
+ */
+export const portalSettingsSchema = z.object({
+  imprint_url: z.string(),
+  privacy_url: z.string(),
+  contacts: z.object({ Aufsichtsrat: z.string(), Vertreter: z.string() }),
+});
+export type PortalSettings = z.infer<typeof portalSettingsSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, msg, passwordField, requiredText, idSchema } from './common.ts';
+import { emailField, msg, passwordField, idSchema } from './common.ts';
 import { isCommonPassword } from './passwords.ts';
 
 export const LOGIN_FAILED_MESSAGE =
@@ -9,6 +9,9 @@ export const FORGOT_PASSWORD_SUCCESS_MESSAGE =
 export const PASSWORD_RESET_SUCCESS_MESSAGE = 'Ihr Passwort wurde zurückgesetzt!';
 export const RESET_TOKEN_INVALID_MESSAGE =
   'Der Link zum Zurücksetzen ist ungültig oder abgelaufen. Bitte fordern Sie einen neuen an.';
+/** Login throttling (DESIGN 4.18): the window is one minute, so "a minute" is never too short. */
+export const LOGIN_THROTTLED_MESSAGE =
+  'Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.';
 
 export const loginBodySchema = z.object({
   email: emailField,
@@ -51,10 +54,17 @@ export const passwordPairSchema = z
     path: ['password_confirmation'],
   });
 
+/** The token from the link: one message when it is missing, none about a minimum length. */
+const resetTokenField = z
+  .string({ error: msg.required('Token') })
+  .trim()
+  .min(1, { error: msg.required('Token') })
+  .max(200, { error: RESET_TOKEN_INVALID_MESSAGE });
+
 export const passwordResetBodySchema = z
   .object({
     id: idSchema,
-    token: requiredText('Token', 1, 200),
+    token: resetTokenField,
     password: newPasswordField('Passwort'),
     password_confirmation: passwordField('Passwortbestätigung'),
   })

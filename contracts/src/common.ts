@@ -37,14 +37,14 @@ export const requiredText = (field: string, min = 1, max = MAX_TEXT_LENGTH) =>
   z
     .string({ error: msg.required(field) })
     .trim()
-    .min(1, { error: msg.required(field) })
+    .min(1, { error: msg.required(field), abort: true })
     .min(min, { error: msg.min(field, min) })
     .max(max, { error: msg.max(field, max) });
 
 export const emailField = z
   .string({ error: msg.required('E-Mail-Adresse') })
   .trim()
-  .min(1, { error: msg.required('E-Mail-Adresse') })
+  .min(1, { error: msg.required('E-Mail-Adresse'), abort: true })
   .max(MAX_TEXT_LENGTH, { error: msg.max('E-Mail-Adresse', MAX_TEXT_LENGTH) })
   .pipe(z.email({ error: msg.email }))
   .transform((value) => value.toLowerCase());
@@ -52,7 +52,7 @@ export const emailField = z
 export const passwordField = (field = 'Passwort') =>
   z
     .string({ error: msg.required(field) })
-    .min(1, { error: msg.required(field) })
+    .min(1, { error: msg.required(field), abort: true })
     .min(MIN_PASSWORD_LENGTH, { error: msg.min(field, MIN_PASSWORD_LENGTH) })
     .max(MAX_PASSWORD_LENGTH, { error: msg.max(field, MAX_PASSWORD_LENGTH) });
 

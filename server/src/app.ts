@@ -36,6 +36,7 @@ import { usersRoutes } from './features/users/users.routes.ts';
 import { filesRoutes } from './features/files/files.routes.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
+import { settingsRoutes } from './features/settings/settings.routes.ts';
 
 /** What every feature gets: explicit, so tests can pass fakes. */
 export interface AppContext {
@@ -120,7 +121,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const clock = options.clock ?? systemClock;
   const db =
     options.db ??
-    openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: join(config.DATA_DIR, 'portal.sqlite') });
+    openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      sqliteFile: join(config.DATA_DIR, 'portal.sqlite'),
+      onPoolError: (error) => app.log.warn({ err: error }, 'Datenbankverbindung beendet'),
+    });
   await migrateToLatest(db);
   app.decorate(
     'initialAdmin',
@@ -187,6 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(filesRoutes(context));
       await api.register(eventsRoutes(context));
       await api.register(auditRoutes(context));
+      await api.register(settingsRoutes(context));
     },
     { prefix: '/api/v1' },
   );

@@ -48,7 +48,9 @@ export async function apiToken(request: APIRequestContext, role: RoleKey | Accou
 /** Fails on any accessibility violation axe finds on the current page. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
   expect(summary, 'axe-Verstöße').toEqual([]);
 }
 

@@ -18,8 +18,16 @@ export default async function globalSetup(): Promise<void> {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
   };
-  for (const account of [ACCOUNTS.admin, ACCOUNTS.aufsichtsrat, ACCOUNTS.vertreter]) {
-    const args = ['server/dist/cli.js', 'create-user', '--email', account.email, '--firstname', account.firstname];
+  const { superAdmin: _initial, ...others } = ACCOUNTS;
+  for (const account of Object.values(others)) {
+    const args = [
+      'server/dist/cli.js',
+      'create-user',
+      '--email',
+      account.email,
+      '--firstname',
+      account.firstname,
+    ];
     args.push('--lastname', account.lastname, ...account.roles.flatMap((role) => ['--role', role]));
     const result = spawnSync(process.execPath, args, {
       cwd: REPO_ROOT,

@@ -19,6 +19,8 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const STATE_FILE = fileURLToPath(new URL('../../.tmp/portal-state.json', import.meta.url));
 
 export type RoleKey = 'superAdmin' | 'admin' | 'aufsichtsrat' | 'vertreter';
+/** Accounts whose password a journey changes, so the role accounts above stay usable. */
+export type SpareKey = 'resetUser' | 'passwordUser';
 
 export interface Account {
   email: string;
@@ -28,8 +30,8 @@ export interface Account {
   roles: string[];
 }
 
-/** The accounts the global setup creates, one per role. */
-export const ACCOUNTS: Record<RoleKey, Account> = {
+/** The accounts the global setup creates: one per role and two spares. */
+export const ACCOUNTS: Record<RoleKey | SpareKey, Account> = {
   superAdmin: {
     email: 'admin@example.org',
     password: 'Start-Passwort-123',
@@ -57,6 +59,20 @@ export const ACCOUNTS: Record<RoleKey, Account> = {
     firstname: 'Vera',
     lastname: 'Treter',
     roles: ['Vertreter'],
+  },
+  resetUser: {
+    email: 'vergesslich@example.org',
+    password: 'Vergessen-Pass-31',
+    firstname: 'Volker',
+    lastname: 'Vergesslich',
+    roles: ['Vertreter'],
+  },
+  passwordUser: {
+    email: 'wechsel@example.org',
+    password: 'Wechsel-Pass-42',
+    firstname: 'Wiebke',
+    lastname: 'Wechsel',
+    roles: ['Aufsichtsrat'],
   },
 };
 

@@ -21,11 +21,15 @@ export interface OpenDatabaseOptions {
   /** `postgres://…` for PostgreSQL; otherwise the SQLite file path (or `:memory:`). */
   databaseUrl?: string;
   sqliteFile: string;
+  onPoolError?: (error: Error) => void;
 }
 
 export function openDatabase(options: OpenDatabaseOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client whose connection the server ended (restart, failover) must not crash the
+    // process; the pool replaces it on the next query.
+    pool.on('error', (error) => options.onPoolError?.(error));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }

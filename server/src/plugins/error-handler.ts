@@ -55,7 +55,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
           // The body as a whole is missing or not an object.
           return reply.status(400).send({ message: GERMAN.badRequest });
         }
-        (errors[field] ??= []).push(issue.message ?? GERMAN.validation);
+        const messages = (errors[field] ??= []);
+        const message = issue.message ?? GERMAN.validation;
+        if (!messages.includes(message)) messages.push(message);
       }
       return reply.status(422).send({ message: GERMAN.validation, errors });
     }

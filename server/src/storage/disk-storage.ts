@@ -61,13 +61,8 @@ export class DiskStorage implements FileStorage {
     const tmpPath = join(this.root, TMP_DIR, `${key}.part`);
     const measure = new MeasuringStream(options.maxBytes);
     try {
-      const handle = await open(tmpPath, 'wx');
-      try {
-        await pipeline(source, measure, createWriteStream('', { fd: handle.fd, autoClose: false }));
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      // `flush`: the content is on disk before the file is closed and renamed into place.
+      await pipeline(source, measure, createWriteStream(tmpPath, { flags: 'wx', flush: true }));
       await rename(tmpPath, this.pathOf(key));
       await syncDir(this.root);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.ts';
-import { AppError, invalidField } from '../errors.ts';
+import { AppError, GERMAN, invalidField } from '../errors.ts';
 import { tooLargeError } from './disk-storage.ts';
 
 /** A document that has been written to storage while the request was read. */
@@ -195,7 +195,9 @@ export async function readUpload(
 
   const body = request.body;
   if (body === undefined || body === null) return { fields: {} };
-  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', messages.notAnObject);
+  // Only JSON objects and multipart carry uploads (Fastify also parses text/plain as a string).
+  if (typeof body !== 'object') throw new AppError('unsupported_media_type', GERMAN.unsupportedMediaType);
+  if (Array.isArray(body)) throw new AppError('bad_request', messages.notAnObject);
   const fields: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   for (const name of fileFields) {
     const value = fields[name];
@@ -247,8 +249,19 @@ async function readMultipart(
       try {
         saved = await ctx.storage.put(part.file, { maxBytes });
       } catch (error) {
+        // Judge by the source, not by the storage's error: a failed write may surface as a
+        // secondary error (closing the file) that hides the reason.
+        if (part.file.truncated || part.file.bytesRead > maxBytes) throw tooLargeError(maxBytes);
         if (error instanceof AppError) throw error;
-        if (sourceError !== undefined && error === sourceError) throw multipartError(error, maxBytes);
+        if (sourceError !== undefined) throw multipartError(sourceError, maxBytes);
+        if (!part.file.readableEnded) {
+          // The part stopped early: a broken body (the parser reports it next) or a failed write.
+          try {
+            await parts.next();
+          } catch (parseError) {
+            throw multipartError(parseError, maxBytes);
+          }
+        }
         throw error;
       }
       const format = formatFromName(part.filename) ?? formatFromMime(part.mimetype) ?? FALLBACK_FORMAT;
@@ -317,16 +330,13 @@ async function storeDataUrl(
     const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
     if (payload.length % 4 !== 0) throw invalidField(field, messages.brokenDataUrl);
     if ((payload.length / 4) * 3 - padding > maxBytes) throw tooLargeError(maxBytes);
+    // Checked in full before anything is written, so the stream below cannot fail halfway.
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) throw invalidField(field, messages.brokenDataUrl);
     const text = payload;
     source = Readable.from(
       (function* () {
         for (let offset = 0; offset < text.length; offset += BASE64_CHUNK) {
-          const chunk = text.slice(offset, offset + BASE64_CHUNK);
-          const last = offset + BASE64_CHUNK >= text.length;
-          if (!(last ? /^[A-Za-z0-9+/]*={0,2}$/ : /^[A-Za-z0-9+/]*$/).test(chunk)) {
-            throw invalidField(field, messages.brokenDataUrl);
-          }
-          yield Buffer.from(chunk, 'base64');
+          yield Buffer.from(text.slice(offset, offset + BASE64_CHUNK), 'base64');
         }
       })(),
       { objectMode: false },

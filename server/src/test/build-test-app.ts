@@ -73,7 +73,9 @@ export async function buildTestApp(
     ...options.env,
   });
   const clock = options.clock ?? new TestClock();
-  const db = openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: join(dataDir, 'portal.sqlite') });
+  const db =
+    options.db ??
+    openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: join(dataDir, 'portal.sqlite') });
   const mail = new MemoryTransport();
   const app = await buildApp({
     logger: false,

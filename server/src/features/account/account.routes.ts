@@ -1,6 +1,51 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  accountSchema,
+  updateAccountBodySchema,
+  updateAccountResponseSchema,
+} from '@gremienportal/contracts/account';
+import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../app.ts';
+import { principalOf } from '../../plugins/auth.ts';
+import { accountOf, updateAccount } from './account.service.ts';
+
+/** A few short fields; the app-wide JSON limit is sized for data-URL uploads. */
+const BODY_LIMIT = 16 * 1024;
 
 export const accountRoutes =
-  (_ctx: AppContext): FastifyPluginAsyncZod =>
-  async () => {};
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/account',
+      {
+        schema: {
+          tags: ['Account'],
+          summary: 'Das eigene Konto',
+          response: { 200: dataOf(accountSchema), 401: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: accountOf(principalOf(request)) }),
+    );
+
+    app.put(
+      '/account',
+      {
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags: ['Account'],
+          summary:
+            'Das eigene Konto ändern: Passwort alle; Titel, Namen und E-Mail nur Admin und Super-Admin',
+          body: updateAccountBodySchema,
+          response: {
+            200: updateAccountResponseSchema,
+            401: errorBodySchema,
+            403: errorBodySchema.describe('Titel, Namen oder E-Mail ohne Berechtigung geändert'),
+            422: errorBodySchema,
+          },
+        },
+      },
+      async (request) => ({
+        user: await updateAccount(ctx, principalOf(request), request.body, { ip: request.ip }),
+      }),
+    );
+  };

@@ -1,6 +1,342 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema, idParamsSchema, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import {
+  createFolderBodySchema,
+  folderDetailResponseSchema,
+  folderListResponseSchema,
+  folderRefListResponseSchema,
+  folderResponseSchema,
+  periodBodySchema,
+  updateFolderBodySchema,
+} from '@gremienportal/contracts/folders';
+import {
+  downloadKeyParamsSchema,
+  explorerListResponseSchema,
+  FILE_LIST_FIELDS,
+  fileDataResponseSchema,
+  fileListQuerySchema,
+  fileListResponseSchema,
+  fileResponseSchema,
+  treeResponseSchema,
+} from '@gremienportal/contracts/files';
 import type { AppContext } from '../../app.ts';
+import { principalOf } from '../../plugins/auth.ts';
+import { downloadResponses, sendDownload } from '../../storage/send-download.ts';
+import { readUpload, type ReadUploadOptions } from '../../storage/upload-source.ts';
+import type { Actor } from './files.input.ts';
+import { filesService } from './files.service.ts';
+import { foldersService } from './folders.service.ts';
 
+const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
+const folderTags = ['Ordner'];
+const fileTags = ['Dateien'];
+const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema };
+const readErrors = { 401: errorBodySchema, 404: errorBodySchema };
+
+const FILE_PAYLOAD =
+  'Zwei Lesarten (Spezifikation § 3): JSON `{ title, roles, folders: [id], notifications, data }` oder ' +
+  '`{ title, file, permissions, notifications, folder_id }` mit der Datei als Data-URL ' +
+  '(`data:application/pdf;base64,…`) in `data` bzw. `file`; oder `multipart/form-data` mit den Feldern ' +
+  '`title`, `permissions` (wiederholt), `notifications` (wiederholt), `folder_id` und der Datei als Teil ' +
+  '`file`. Rollen als IDs oder Namen. Das Format (Endung) kommt aus dem Dateinamen bzw. dem Medientyp ' +
+  'der Data-URL. Größer als MAX_UPLOAD_MB → 413.';
+
+const uploadOptions: ReadUploadOptions = { fileFields: ['file', 'data'], listFields: FILE_LIST_FIELDS };
+
+/**
+ * The document area (DESIGN 4.6–4.10, 4.13–4.15, 4.22, 4.23): folders, files, the tree, move
+ * and upload targets, downloads and Amtsperioden. Reads are open to every signed-in user and
+ * show only what they may see; writes need Admin or Super-Admin.
+ */
 export const filesRoutes =
-  (_ctx: AppContext): FastifyPluginAsyncZod =>
-  async () => {};
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const folders = foldersService(ctx);
+    const files = filesService(ctx);
+
+    // --- Folders -------------------------------------------------------------------------------
+
+    app.get(
+      '/folders',
+      {
+        schema: {
+          tags: folderTags,
+          summary: 'Alle sichtbaren Ordner als flache Liste, nach Pfad sortiert (für Auswahllisten)',
+          response: { 200: folderListResponseSchema, 401: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await folders.list(principalOf(request)) }),
+    );
+
+    app.post(
+      '/folders',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: folderTags,
+          summary: 'Ordner anlegen',
+          description:
+            '`{ title }` oder `{ folder_id, title }` (`parent_id` gleichbedeutend); ohne Ordner-ID im ' +
+            'Hauptordner. Ohne `roles` übernimmt der Ordner die Rollen des übergeordneten Ordners.',
+          body: createFolderBodySchema,
+          response: { 201: folderResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const folder = await folders.create(actorOf(request), request.body);
+        return reply.status(201).send({ folder });
+      },
+    );
+
+    app.get(
+      '/folders/:id',
+      {
+        schema: {
+          tags: folderTags,
+          summary: 'Ein Ordner mit der Zahl der Ordner und Dateien darunter (`contents`)',
+          params: idParamsSchema,
+          response: { 200: folderDetailResponseSchema, ...readErrors },
+        },
+      },
+      async (request) => ({ data: await folders.get(principalOf(request), request.params.id) }),
+    );
+
+    app.put(
+      '/folders/:id',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: folderTags,
+          summary: 'Ordner umbenennen, verschieben (`parent_id`) oder seine Rollen ändern',
+          description:
+            '`{ title }` oder `{ parent_id, title }`, optional `roles`. Die Pfade aller Unterordner ' +
+            'folgen. Geschützte Ordner (IDs 1–4) → 422.',
+          params: idParamsSchema,
+          body: updateFolderBodySchema,
+          response: { 200: folderResponseSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        folder: await folders.update(actorOf(request), request.params.id, request.body),
+      }),
+    );
+
+    app.delete(
+      '/folders/:id',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: folderTags,
+          summary: 'Ordner mit allem darin löschen (geschützte Ordner → 422)',
+          params: idParamsSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await folders.remove(actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/folders/:id/files',
+      {
+        schema: {
+          tags: folderTags,
+          summary: 'Inhalt eines Ordners: sichtbare Unterordner, dann sichtbare Dateien (`type`)',
+          params: idParamsSchema,
+          response: { 200: explorerListResponseSchema, ...readErrors },
+        },
+      },
+      async (request) => ({ data: await folders.items(principalOf(request), request.params.id) }),
+    );
+
+    app.get(
+      '/root/files',
+      {
+        schema: {
+          tags: folderTags,
+          summary: 'Inhalt des Hauptordners (wie /folders/1/files)',
+          response: { 200: explorerListResponseSchema, 401: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await folders.items(principalOf(request), ROOT_FOLDER_ID) }),
+    );
+
+    app.get(
+      '/tree',
+      {
+        schema: {
+          tags: folderTags,
+          summary: 'Der ganze sichtbare Ordnerbaum ab dem Hauptordner, mit den sichtbaren Dateien',
+          response: { 200: treeResponseSchema, 401: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await folders.tree(principalOf(request)) }),
+    );
+
+    app.get(
+      '/breadcrumbs/:id',
+      {
+        schema: {
+          tags: folderTags,
+          summary: 'Verschiebeziele für einen Ordner: sichtbare Ordner ohne ihn selbst und seine Unterordner',
+          params: idParamsSchema,
+          response: { 200: folderRefListResponseSchema, ...readErrors },
+        },
+      },
+      async (request) => ({ data: await folders.moveTargets(principalOf(request), request.params.id) }),
+    );
+
+    app.get(
+      '/file-breadcrumbs',
+      {
+        schema: {
+          tags: folderTags,
+          summary: 'Ziele für Uploads: alle sichtbaren Ordner außer dem Hauptordner',
+          response: { 200: folderRefListResponseSchema, 401: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await folders.uploadTargets(principalOf(request)) }),
+    );
+
+    app.post(
+      '/period',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: folderTags,
+          summary: 'Amtsperiode anlegen: Ordner „Amtsperiode {start}–{end}“ mit einem Unterordner je Jahr',
+          description:
+            'Bestehende Ordner werden wiederverwendet (mehrfaches Ausführen legt nichts doppelt an). ' +
+            'Antwort: der Ordner der Amtsperiode.',
+          body: periodBodySchema,
+          response: { 201: folderResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const folder = await folders.createPeriod(actorOf(request), request.body);
+        return reply.status(201).send({ folder });
+      },
+    );
+
+    // --- Files ---------------------------------------------------------------------------------
+
+    app.get(
+      '/files',
+      {
+        schema: {
+          tags: fileTags,
+          summary: 'Sichtbare Dateien, die zuletzt geänderten zuerst (`?limit=` höchstens 1000)',
+          querystring: fileListQuerySchema,
+          response: { 200: fileListResponseSchema, 401: errorBodySchema, 422: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await files.list(principalOf(request), request.query.limit) }),
+    );
+
+    app.post(
+      '/files',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: fileTags,
+          summary: 'Datei hochladen',
+          description: `${FILE_PAYLOAD} Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; \`notifications\` müssen unter den Rollen der Datei sein.`,
+          consumes: ['multipart/form-data', 'application/json'],
+          response: { 201: fileResponseSchema, ...errors, 413: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const upload = await readUpload(request, ctx, uploadOptions);
+        const file = await files.create(actorOf(request), upload);
+        return reply.status(201).send({ file });
+      },
+    );
+
+    app.get(
+      '/files/:id',
+      {
+        schema: {
+          tags: fileTags,
+          summary: 'Eine Datei (verborgene und fehlende antworten gleich mit 404)',
+          params: idParamsSchema,
+          response: { 200: fileDataResponseSchema, ...readErrors },
+        },
+      },
+      async (request) => ({ data: await files.get(principalOf(request), request.params.id) }),
+    );
+
+    app.put(
+      '/files/:id',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: fileTags,
+          summary: 'Datei ändern; eine neue Datei ersetzt den Inhalt',
+          description: `${FILE_PAYLOAD} Alles ist optional: was fehlt, bleibt unverändert.`,
+          consumes: ['multipart/form-data', 'application/json'],
+          params: idParamsSchema,
+          response: { 200: fileResponseSchema, ...errors, 413: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const upload = await readUpload(request, ctx, uploadOptions);
+        return { file: await files.update(actorOf(request), request.params.id, upload) };
+      },
+    );
+
+    app.delete(
+      '/files/:id',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: fileTags,
+          summary: 'Datei löschen',
+          params: idParamsSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await files.remove(actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/download/:key',
+      {
+        schema: {
+          tags: fileTags,
+          summary: 'Dateiinhalt (GET und HEAD, Range); Bearer-Token und passende Rolle nötig',
+          params: downloadKeyParamsSchema,
+          response: { ...downloadResponses, 401: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const file = await files.forDownload(actor.principal, request.params.key);
+        return sendDownload(
+          request,
+          reply,
+          ctx,
+          {
+            key: file.storage_key,
+            title: file.title,
+            format: file.format,
+            mimeType: file.mime_type,
+            sha256: file.sha256,
+          },
+          {
+            // One entry per download: a plain GET or the first piece of a ranged one, not HEAD
+            // or resumptions; written before the first byte leaves.
+            beforeSend: async ({ head, start }) => {
+              if (!head && start === 0) await files.recordDownload(actor, file);
+            },
+          },
+        );
+      },
+    );
+  };

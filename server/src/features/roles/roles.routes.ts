@@ -1,6 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { dataOf, errorBodySchema, roleSchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../app.ts';
+import { listRoles } from './roles.service.ts';
 
 export const rolesRoutes =
-  (_ctx: AppContext): FastifyPluginAsyncZod =>
-  async () => {};
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/roles',
+      {
+        schema: {
+          tags: ['Rollen'],
+          summary: 'Alle Rollen, nach id sortiert',
+          response: { 200: dataOf(z.array(roleSchema)), 401: errorBodySchema },
+        },
+      },
+      async () => ({ data: await listRoles(ctx) }),
+    );
+  };

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { dataOf, idSchema, MIN_NAME_LENGTH, requiredText, roleRefSchema } from './common.ts';
+import { asList, FOLDER_MESSAGES, folderSchema, optionalIdField, roleListField } from './folders.ts';
+
+/** German texts of the file area: server errors and the explorer's toasts (spec § 8). */
+export const FILE_MESSAGES = {
+  rolesRequired: FOLDER_MESSAGES.rolesRequired,
+  unknownRole: FOLDER_MESSAGES.unknownRole,
+  folderRequired: 'Bitte einen Ordner wählen.',
+  oneFolderOnly: 'Bitte höchstens einen Ordner wählen.',
+  folderNotFound: 'Der Ordner wurde nicht gefunden.',
+  noUploadToRoot:
+    'In den Hauptordner können keine Dateien hochgeladen werden. Bitte einen Unterordner wählen.',
+  fileRequired: 'Bitte eine Datei auswählen.',
+  notificationsOutsideRoles: 'Benachrichtigungen können nur an Rollen gehen, die die Datei sehen dürfen.',
+  created: 'Datei wurde erfolgreich hochgeladen',
+  createFailed: 'Fehler beim Hochladen der Datei',
+  createFailedPage: 'Fehler beim Erstellen einer Datei',
+  updated: 'Datei erfolgreich aktualisiert',
+  updateFailed: 'Fehler beim Aktualisieren der Datei',
+  updateFailedPage: 'Fehler beim Aktualisieren einer Datei',
+  deleted: 'Datei erfolgreich gelöscht',
+  deleteFailed: 'Fehler beim Löschen der Datei',
+  deleteFailedPage: 'Fehler beim Löschen einer Datei',
+  loadFailed: 'Daten konnten nicht geladen werden',
+  selectedTitle: 'Datei ausgewählt',
+  selectedText: 'Eine der folgenden Funktionen auswählen.',
+  overviewTitle: 'Übersicht aktueller Dateien',
+} as const;
+
+/** Multipart and JSON field names that hold lists (repeated fields in multipart). */
+export const FILE_LIST_FIELDS = ['roles', 'permissions', 'folders', 'notifications'] as const;
+
+export const fileTitleField = requiredText('Titel', MIN_NAME_LENGTH);
+
+const notificationsField = z.preprocess(
+  (value) => (value === '' ? [] : asList(value)),
+  z.array(roleRefSchema).max(20),
+);
+const foldersField = z.preprocess(
+  (value) => (value === '' ? [] : asList(value)),
+  z.array(idSchema).max(1, { error: FILE_MESSAGES.oneFolderOnly }),
+);
+/** The file as a data URL (JSON variant); multipart sends it as the part `file`. */
+const dataUrlField = z
+  .string()
+  .nullish()
+  .describe('Die Datei als Data-URL (data:<Medientyp>;base64,…), nur bei JSON');
+
+const fileFields = {
+  title: fileTitleField,
+  /** First reading of spec § 3. */
+  roles: roleListField.optional(),
+  folders: foldersField.optional(),
+  data: dataUrlField,
+  /** Second reading (and the web app's multipart names). */
+  permissions: roleListField.optional(),
+  folder_id: optionalIdField,
+  file: dataUrlField,
+  notifications: notificationsField.optional(),
+};
+
+const isPresent = (value: unknown) => value !== undefined && value !== null && value !== '';
+const anyIn = (value: unknown, keys: string[]) =>
+  typeof value === 'object' &&
+  value !== null &&
+  keys.some((key) => isPresent((value as Record<string, unknown>)[key]));
+
+/**
+ * File create, both readings of spec § 3: `{ title, roles, folders: [id], notifications, data }`
+ * or `{ title, file, permissions, notifications, folder_id }`. Multipart uses the second
+ * reading's names with the file as part `file`. Roles (at least one) and a folder are required.
+ */
+export const createFileBodySchema = z.object(fileFields).superRefine(
+  (value, ctx) => {
+    if (!anyIn(value, ['roles', 'permissions'])) {
+      for (const path of ['permissions', 'roles']) {
+        ctx.addIssue({ code: 'custom', path: [path], message: FILE_MESSAGES.rolesRequired });
+      }
+    }
+    const folders = (value as { folders?: unknown }).folders;
+    if (!anyIn(value, ['folder_id']) && !(Array.isArray(folders) && folders.length > 0)) {
+      ctx.addIssue({ code: 'custom', path: ['folder_id'], message: FILE_MESSAGES.folderRequired });
+    }
+  },
+  // Also when other fields failed, so the form shows every missing field at once.
+  { when: () => true },
+);
+export type CreateFileBody = z.output<typeof createFileBodySchema>;
+export type CreateFileInput = z.input<typeof createFileBodySchema>;
+
+/**
+ * File update: `{ title, roles, folders, data? }` or `{ title, permissions, folder_id, file? }`.
+ * What is left out stays as it is; a new file replaces the content. `notifications` mails the
+ * chosen roles about the change.
+ */
+export const updateFileBodySchema = z.object({ ...fileFields, title: fileTitleField.optional() });
+export type UpdateFileBody = z.output<typeof updateFileBodySchema>;
+export type UpdateFileInput = z.input<typeof updateFileBodySchema>;
+
+export const fileListQuerySchema = z.object({
+  /** Newest first; at most this many (default: all visible files). */
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+export type FileListQuery = z.infer<typeof fileListQuerySchema>;
+
+export const downloadKeyParamsSchema = z.object({
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/)
+    .max(64),
+});
+
+/** A document as every file call returns it. */
+export const storedFileSchema = z.object({
+  type: z.literal('file'),
+  id: z.number().int(),
+  title: z.string(),
+  /** Extension without the dot, lower case (`pdf`). */
+  format: z.string(),
+  /** Creation time, ISO 8601 UTC. */
+  date: z.string(),
+  /** Download key: `GET /api/v1/download/{external}` with the bearer token. */
+  external: z.string(),
+  mime_type: z.string(),
+  roles: z.array(z.string()),
+  roles_string: z.string(),
+  folder: z.object({ id: z.number().int(), title: z.string(), breadcrumb: z.string() }).nullable(),
+  folder_id: z.number().int(),
+  folder_name: z.string(),
+  /** Size in MB (1 MB = 1024 × 1024 bytes), two decimals. */
+  size: z.number(),
+  size_bytes: z.number().int(),
+  /** Time of the last change (content, title, roles or folder), ISO 8601 UTC. */
+  updated_at: z.string(),
+});
+export type StoredFile = z.infer<typeof storedFileSchema>;
+
+/** A row of the explorer grid: a folder or a file, told apart by `type`. */
+export const explorerItemSchema = z.discriminatedUnion('type', [folderSchema, storedFileSchema]);
+export type ExplorerItem = z.infer<typeof explorerItemSchema>;
+
+/** A node of the sidebar tree: the folder, its visible subfolders and its visible files. */
+export interface TreeNode {
+  id: number;
+  title: string;
+  breadcrumb: string;
+  roles: string[];
+  children: TreeNode[];
+  files: StoredFile[];
+}
+export const treeNodeSchema: z.ZodType<TreeNode> = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  breadcrumb: z.string(),
+  roles: z.array(z.string()),
+  get children() {
+    return z.array(treeNodeSchema);
+  },
+  files: z.array(storedFileSchema),
+});
+
+export const fileListResponseSchema = dataOf(z.array(storedFileSchema));
+export type FileListResponse = z.infer<typeof fileListResponseSchema>;
+export const fileDataResponseSchema = dataOf(storedFileSchema);
+export type FileDataResponse = z.infer<typeof fileDataResponseSchema>;
+export const fileResponseSchema = z.object({ file: storedFileSchema });
+export type FileResponse = z.infer<typeof fileResponseSchema>;
+export const explorerListResponseSchema = dataOf(z.array(explorerItemSchema));
+export type ExplorerListResponse = z.infer<typeof explorerListResponseSchema>;
+export const treeResponseSchema = dataOf(treeNodeSchema);
+export type TreeResponse = z.infer<typeof treeResponseSchema>;

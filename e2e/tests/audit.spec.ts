@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { ACCOUNTS, BASE_URL, expectNoAxeViolations, loginAs } from './support/fixtures.ts';
+
+/** A fresh context per journey, as axe needs it. */
+async function signedInPage(browser: Browser, role: keyof typeof ACCOUNTS, width = 1280): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: BASE_URL,
+    viewport: { width, height: 900 },
+    locale: 'de-DE',
+    timezoneId: 'Europe/Berlin',
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  page.on('console', (m) => console.log('CONSOLE', m.type(), m.text()));
+  page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
+  await loginAs(page, role);
+  return page;
+}
+
+test.describe('Protokoll', () => {
+  const attempted = `unbekannt-${Date.now()}@example.org`;
+
+  test.beforeAll(async ({ request }) => {
+    // A failed sign-in to find again in the log.
+    const res = await request.post(`${BASE_URL}/api/v1/auth/login`, {
+      data: { email: attempted, password: 'falsches-passwort' },
+    });
+    expect(res.status()).toBe(401);
+  });
+
+  test('an admin opens the log, filters by action and exports the CSV', async ({ browser }) => {
+    const page = await signedInPage(browser, 'admin');
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    const token = await page.evaluate(() => localStorage.getItem('access_token'));
+
+    await page.goto('/files');
+    await page.getByRole('navigation').first().getByRole('link', { name: 'Protokoll' }).click();
+    await expect(page).toHaveURL(/\/audit$/);
+    await expect(page.getByRole('heading', { name: 'Protokoll', level: 1 })).toBeVisible();
+    const table = page.getByRole('table');
+    await expect(table.getByRole('row').nth(1)).toBeVisible();
+    await expect(table.getByText('Anmeldung', { exact: true }).first()).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('combobox', { name: 'Aktion' }).click();
+    await page.getByRole('option', { name: 'Anmeldung fehlgeschlagen' }).click();
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/action=auth\.login_failed/);
+    await expect(table.getByText(attempted)).toBeVisible();
+    const actions = await table.locator('tbody tr td:nth-child(3)').allInnerTexts();
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.every((text) => text.trim() === 'Anmeldung fehlgeschlagen')).toBe(true);
+    await expectNoAxeViolations(page);
+
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'CSV exportieren' }).click();
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toMatch(/^protokoll-\d{4}-\d{2}-\d{2}\.csv$/);
+    const bytes = readFileSync((await download.path())!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe(
+      'Zeitpunkt (Europe/Berlin);Person;Aktion;Objekttyp;Objekt-ID;Objekt;Details;Adresse',
+    );
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((line) => line.split(';')[2] === 'Anmeldung fehlgeschlagen')).toBe(true);
+    expect(lines.some((line) => line.includes(attempted))).toBe(true);
+
+    // The bearer token travels in a header, never in an address.
+    expect(requests.some((url) => url.includes('/api/v1/audit.csv'))).toBe(true);
+    expect(requests.filter((url) => token && url.includes(token))).toEqual([]);
+    await page.context().close();
+  });
+
+  test('filters by person and by time range, and the filters survive a reload', async ({ browser }) => {
+    const page = await signedInPage(browser, 'superAdmin');
+    await page.goto('/audit');
+    await page.getByRole('textbox', { name: 'Person' }).fill(ACCOUNTS.superAdmin.firstname);
+    await expect(page).toHaveURL(/q=Portal/);
+    const table = page.getByRole('table');
+    const people = table.locator('tbody tr td:nth-child(2)');
+    await expect(people.first()).toContainText(ACCOUNTS.superAdmin.email);
+    expect((await people.allInnerTexts()).every((text) => text.includes(ACCOUNTS.superAdmin.email))).toBe(
+      true,
+    );
+
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Person' })).toHaveValue(ACCOUNTS.superAdmin.firstname);
+
+    // A day long past: nothing matches, and the table says so.
+    await page.goto('/audit?from=2001-01-01&to=2001-01-02');
+    await expect(page.getByText('Kein Eintrag passt zu deinen Filtern!')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Von' })).toHaveValue('01.01.2001');
+    await page.getByRole('button', { name: 'Filter zurücksetzen' }).click();
+    await expect(page).toHaveURL(/\/audit$/);
+    await expect(table.locator('tbody tr').first()).toBeVisible();
+    await page.context().close();
+  });
+
+  test('works on a small screen without accessibility violations', async ({ browser }) => {
+    const page = await signedInPage(browser, 'admin', 375);
+    await page.goto('/audit');
+    await expect(page.getByRole('heading', { name: 'Protokoll', level: 1 })).toBeVisible();
+    await expect(page.getByRole('columnheader', { name: 'Eintrag' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+
+  test('members neither see nor open the log', async ({ browser }) => {
+    const page = await signedInPage(browser, 'vertreter');
+    await page.goto('/files');
+    await expect(page.getByRole('link', { name: 'Protokoll' })).toHaveCount(0);
+    await page.goto('/audit');
+    await expect(page.getByText('Seite wurde nicht gefunden.')).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,86 @@
+import {
+  ACCOUNT_FIELDS_FORBIDDEN_MESSAGE,
+  type Account,
+  type UpdateAccountBody,
+} from '@gremienportal/contracts/account';
+import { EMAIL_TAKEN_MESSAGE } from '@gremienportal/contracts/users';
+import type { AppContext } from '../../app.ts';
+import { forbidden, invalidField } from '../../errors.ts';
+import { recordAudit } from '../../audit/record.ts';
+import { hashPassword } from '../../passwords.ts';
+import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import { endOtherSessions, refuseEmailAsPassword, type Client } from '../auth/auth.service.ts';
+import * as repo from './account.repository.ts';
+
+/** What only Admin and Super-Admin may change on their own account (spec § 6). */
+const PROFILE_FIELDS = ['title', 'firstname', 'lastname', 'email'] as const;
+type ProfileField = (typeof PROFILE_FIELDS)[number];
+
+/** The principal is read on every request, so it already is the stored account. */
+export function accountOf(principal: Principal): Account {
+  return {
+    id: principal.id,
+    title: principal.title,
+    firstname: principal.firstname,
+    lastname: principal.lastname,
+    email: principal.email,
+    roles: principal.roles,
+    roles_string: principal.roles.join(', '),
+  };
+}
+
+/**
+ * Applies the changed fields. Fields sent with their stored value are no change, so a form that
+ * sends everything still works for users who may only change their password.
+ */
+export async function updateAccount(
+  ctx: AppContext,
+  principal: Principal,
+  body: UpdateAccountBody,
+  client: Client,
+): Promise<Account> {
+  const changes: Partial<Record<ProfileField, string>> = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = body[field];
+    if (value !== undefined && value !== principal[field]) changes[field] = value;
+  }
+  if (Object.keys(changes).length > 0 && !principal.isAdmin) {
+    throw forbidden(ACCOUNT_FIELDS_FORBIDDEN_MESSAGE);
+  }
+  const k = ctx.db.kysely;
+  if (changes.email !== undefined && (await repo.emailTakenByOther(k, changes.email, principal.id))) {
+    throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+  }
+  if (body.password !== undefined) refuseEmailAsPassword(body.password, changes.email ?? principal.email);
+  const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+
+  const updated: Principal = { ...principal, ...changes };
+  const changed = [...Object.keys(changes), ...(passwordHash ? ['password'] : [])];
+  if (changed.length === 0) return accountOf(updated);
+
+  const label = principalLabel(updated);
+  try {
+    await k.transaction().execute(async (trx) => {
+      await repo.updateUser(trx, principal.id, {
+        ...changes,
+        ...(passwordHash ? { password_hash: passwordHash } : {}),
+        updated_at: ctx.clock.now().toISOString(),
+      });
+      // A new password signs out every other device; the one that changed it stays signed in.
+      if (passwordHash) await endOtherSessions(trx, principal);
+      await recordAudit(trx, ctx.clock, {
+        actor: { id: principal.id, label },
+        action: 'account.updated',
+        objectType: 'user',
+        objectId: principal.id,
+        objectLabel: label,
+        details: { changed },
+        ip: client.ip,
+      });
+    });
+  } catch (error) {
+    if (repo.isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+    throw error;
+  }
+  return accountOf(updated);
+}

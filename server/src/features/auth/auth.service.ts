@@ -1,0 +1,200 @@
+import type { Kysely } from 'kysely';
+import {
+  LOGIN_FAILED_MESSAGE,
+  LOGIN_THROTTLED_MESSAGE,
+  RESET_TOKEN_INVALID_MESSAGE,
+  type ForgotPasswordBody,
+  type LoginBody,
+  type LoginResponse,
+  type PasswordResetBody,
+} from '@gremienportal/contracts/auth';
+import { msg } from '@gremienportal/contracts/common';
+import type { AppContext } from '../../app.ts';
+import type { Database } from '../../db/schema.ts';
+import { HOUR, MINUTE } from '../../clock.ts';
+import { AppError, invalidField } from '../../errors.ts';
+import { recordAudit } from '../../audit/record.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../passwords.ts';
+import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import { hashToken, newToken } from '../../tokens.ts';
+import { issuePasswordLink } from './password-links.ts';
+import { passwordResetMail } from './auth.mails.ts';
+import * as repo from './auth.repository.ts';
+
+/** Who is asking, as far as throttling and the audit log care. */
+export interface Client {
+  ip: string;
+}
+
+const LOGIN_WINDOW_MS = MINUTE;
+/** Reset mails per hour for one address from one client, and for one address in all. */
+const RESET_REQUESTS_PER_CLIENT = 5;
+const RESET_REQUESTS_PER_ADDRESS = 10;
+
+const loginFailed = () => new AppError('unauthenticated', LOGIN_FAILED_MESSAGE);
+const resetTokenInvalid = () =>
+  new AppError('validation', RESET_TOKEN_INVALID_MESSAGE, { token: [RESET_TOKEN_INVALID_MESSAGE] });
+
+/**
+ * Checks the credentials and starts a session. Every attempt counts against the throttle before
+ * the password is checked, so concurrent guesses cannot slip past the limit; a success clears it.
+ */
+export async function login(ctx: AppContext, body: LoginBody, client: Client): Promise<LoginResponse> {
+  const throttleKey = `login:${client.ip}:${body.email}`;
+  const attempt = await ctx.counters.increment(throttleKey, LOGIN_WINDOW_MS);
+  if (attempt.count > ctx.config.LOGIN_MAX_ATTEMPTS) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(attempt.resetInMs / 1000));
+    throw new AppError('too_many_requests', LOGIN_THROTTLED_MESSAGE, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+
+  const k = ctx.db.kysely;
+  const user = await repo.findUserByEmail(k, body.email);
+  // Unknown addresses and accounts without a password cost one verification as well, so the
+  // answer's timing does not reveal which addresses have an account.
+  const passwordMatches = await verifyPassword(
+    user?.password_hash ?? (await dummyPasswordHash()),
+    body.password,
+  );
+  if (!user?.password_hash || !passwordMatches) {
+    await recordAudit(k, ctx.clock, {
+      actor: null,
+      action: 'auth.login_failed',
+      objectType: 'user',
+      objectId: user?.id ?? null,
+      objectLabel: body.email,
+      ip: client.ip,
+    });
+    throw loginFailed();
+  }
+
+  await ctx.counters.reset(throttleKey);
+  const token = newToken();
+  const now = ctx.clock.now();
+  const label = principalLabel(user);
+  const roles = await repo.roleNamesOf(k, user.id);
+  await k.transaction().execute(async (trx) => {
+    // Sessions of this user that ran out are never presented again; this keeps the table small.
+    await repo.deleteExpiredSessionsOfUser(trx, user.id, {
+      lastSeenBefore: new Date(now.getTime() - ctx.config.SESSION_IDLE_MINUTES * MINUTE).toISOString(),
+      createdBefore: new Date(now.getTime() - ctx.config.SESSION_ABSOLUTE_HOURS * HOUR).toISOString(),
+    });
+    await repo.insertSession(trx, { userId: user.id, tokenHash: hashToken(token), now: now.toISOString() });
+    await recordAudit(trx, ctx.clock, {
+      actor: { id: user.id, label },
+      action: 'auth.login',
+      objectType: 'user',
+      objectId: user.id,
+      objectLabel: label,
+      ip: client.ip,
+    });
+  });
+
+  return {
+    access_token: token,
+    token_type: 'Bearer',
+    user: {
+      id: user.id,
+      name: `${user.firstname} ${user.lastname}`,
+      email: user.email,
+      title: user.title,
+      firstname: user.firstname,
+      lastname: user.lastname,
+      roles,
+    },
+  };
+}
+
+export async function logout(ctx: AppContext, principal: Principal, client: Client): Promise<void> {
+  const label = principalLabel(principal);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await repo.deleteSession(trx, principal.sessionId);
+    await recordAudit(trx, ctx.clock, {
+      actor: { id: principal.id, label },
+      action: 'auth.logout',
+      objectType: 'user',
+      objectId: principal.id,
+      objectLabel: label,
+      ip: client.ip,
+    });
+  });
+}
+
+/**
+ * Mails a reset link when the address has an account. The caller answers the same either way;
+ * over the limit nothing is sent, silently, so the mailbox of an address cannot be flooded.
+ */
+export async function requestPasswordReset(
+  ctx: AppContext,
+  body: ForgotPasswordBody,
+  client: Client,
+): Promise<void> {
+  const perClient = await ctx.counters.increment(`forgot:${client.ip}:${body.email}`, HOUR);
+  const perAddress = await ctx.counters.increment(`forgot:${body.email}`, HOUR);
+  if (perClient.count > RESET_REQUESTS_PER_CLIENT || perAddress.count > RESET_REQUESTS_PER_ADDRESS) {
+    ctx.logger.warn({ ip: client.ip }, 'Zu viele Anfragen zum Zurücksetzen des Passworts; keine E-Mail');
+    return;
+  }
+
+  const user = await repo.findUserByEmail(ctx.db.kysely, body.email);
+  if (!user) return;
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const link = await issuePasswordLink(trx, ctx, user.id, 'reset');
+    await enqueueMail(trx, ctx.clock, passwordResetMail(user, link));
+    await recordAudit(trx, ctx.clock, {
+      actor: null,
+      action: 'auth.reset_requested',
+      objectType: 'user',
+      objectId: user.id,
+      objectLabel: principalLabel(user),
+      ip: client.ip,
+    });
+  });
+}
+
+/** The password must not be the account's own e-mail address (DESIGN 4.17). */
+export function refuseEmailAsPassword(password: string, email: string): void {
+  if (password.trim().toLowerCase() === email.toLowerCase()) {
+    throw invalidField('password', msg.passwordIsEmail);
+  }
+}
+
+/**
+ * Sets a password through a reset or invitation link. The link works once; every session of
+ * the user ends, so whoever knew the old password is signed out everywhere.
+ */
+export async function resetPassword(ctx: AppContext, body: PasswordResetBody, client: Client): Promise<void> {
+  const k = ctx.db.kysely;
+  const now = ctx.clock.now().toISOString();
+  const token = await repo.findPasswordToken(k, hashToken(body.token));
+  const usable = token && token.user_id === body.id && token.used_at === null && token.expires_at > now;
+  const user = usable ? await repo.findUserById(k, body.id) : undefined;
+  if (!token || !user) throw resetTokenInvalid();
+  refuseEmailAsPassword(body.password, user.email);
+
+  // Hashing takes a while; it happens before the transaction so that no write waits for it.
+  const passwordHash = await hashPassword(body.password);
+  const label = principalLabel(user);
+  await k.transaction().execute(async (trx) => {
+    if (!(await repo.consumePasswordToken(trx, { id: token.id, userId: user.id }, now))) {
+      throw resetTokenInvalid();
+    }
+    await repo.setPasswordHash(trx, user.id, passwordHash, now);
+    await repo.deleteSessionsOfUser(trx, user.id);
+    await recordAudit(trx, ctx.clock, {
+      actor: { id: user.id, label },
+      action: token.purpose === 'invite' ? 'auth.invitation_accepted' : 'auth.reset_completed',
+      objectType: 'user',
+      objectId: user.id,
+      objectLabel: label,
+      ip: client.ip,
+    });
+  });
+}
+
+/** Ends every session of a user but the one making the request (after a password change). */
+export function endOtherSessions(db: Kysely<Database>, principal: Principal): Promise<void> {
+  return repo.deleteSessionsOfUser(db, principal.id, principal.sessionId);
+}

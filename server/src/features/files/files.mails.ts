@@ -1,0 +1,66 @@
+import type { OutgoingMail } from '../../mail/outbox.ts';
+
+export interface FileMailRecipient {
+  title: string;
+  lastname: string;
+  email: string;
+}
+
+export interface AnnouncedFile {
+  id: number;
+  title: string;
+  format: string;
+  sizeBytes: number;
+  /** Breadcrumb of the folder; the recipient may see it (they may see the file). */
+  folder: string;
+}
+
+function salutation(user: Pick<FileMailRecipient, 'title' | 'lastname'>): string {
+  if (user.title === 'Frau') return `Sehr geehrte Frau ${user.lastname},`;
+  if (user.title === 'Herr') return `Sehr geehrter Herr ${user.lastname},`;
+  return 'Guten Tag,';
+}
+
+/** A header must stay on one line, whatever the title holds. */
+const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
+
+const sizeFormat = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** "1,25 MB" as everywhere in the portal (1 MB = 1024 × 1024 bytes). */
+export const formatSize = (bytes: number) => `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
+
+/**
+ * "Benachrichtigung an" (DESIGN 4.12): one mail per recipient about a new or replaced document,
+ * with a link to its page. The link opens nothing without signing in and the right role.
+ */
+export function fileNotificationMail(
+  user: FileMailRecipient,
+  file: AnnouncedFile,
+  kind: 'created' | 'updated',
+  publicUrl: string,
+): OutgoingMail {
+  const title = oneLine(file.title);
+  return {
+    to: user.email,
+    subject:
+      kind === 'created'
+        ? `Neues Dokument im Gremienportal: ${title}`
+        : `Aktualisiertes Dokument im Gremienportal: ${title}`,
+    text: [
+      salutation(user),
+      '',
+      kind === 'created'
+        ? 'im Gremienportal wurde ein neues Dokument für Sie bereitgestellt:'
+        : 'im Gremienportal wurde ein Dokument für Sie aktualisiert:',
+      '',
+      `${title}.${file.format} (${formatSize(file.sizeBytes)})`,
+      `Ordner: ${oneLine(file.folder)}`,
+      '',
+      'Sie finden das Dokument nach der Anmeldung hier:',
+      '',
+      `${publicUrl}/files/show/${file.id}`,
+      '',
+      'Mit freundlichen Grüßen',
+      'Ihr Gremienportal',
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,362 @@
+import { isAdmin, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import {
+  createFileBodySchema,
+  FILE_MESSAGES,
+  updateFileBodySchema,
+  type StoredFile,
+} from '@gremienportal/contracts/files';
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../app.ts';
+import type { Database } from '../../db/schema.ts';
+import { invalidField, notFound } from '../../errors.ts';
+import { recordAudit } from '../../audit/record.ts';
+import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
+import type { Principal } from '../../plugins/auth.ts';
+import { discardUpload, type UploadSource } from '../../storage/upload-source.ts';
+import { newKey } from '../../tokens.ts';
+import { FolderTree, toStoredFile, viewerOf, type Viewer } from './files.access.ts';
+import { auditActor, parseFields, resolveRoles, type Actor } from './files.input.ts';
+import { fileNotificationMail } from './files.mails.ts';
+import * as repo from './files.repository.ts';
+import { deleteObjects } from './folders.service.ts';
+
+const ALL_SEEING: Viewer = { isAdmin: true, roleIds: new Set() };
+
+/** Which of the two payload readings of spec § 3 a request used, for errors under its own names. */
+function normalize(body: {
+  roles?: (string | number)[];
+  permissions?: (string | number)[];
+  folders?: number[];
+  folder_id?: number;
+  notifications?: (string | number)[];
+}) {
+  return {
+    roleRefs: body.permissions ?? body.roles,
+    rolesField: body.permissions !== undefined || body.roles === undefined ? 'permissions' : 'roles',
+    folderId: body.folder_id ?? body.folders?.[0],
+    folderField: body.folder_id !== undefined || !body.folders?.length ? 'folder_id' : 'folders',
+    notifications: body.notifications ?? [],
+  };
+}
+
+/** The field a missing or broken file is reported under: `data` for the first reading, else `file`. */
+const fileFieldOf = (fields: Record<string, unknown>) =>
+  fields.roles !== undefined || fields.folders !== undefined ? 'data' : 'file';
+
+/**
+ * "Benachrichtigung an" (DESIGN 4.12): one mail per user who holds one of the chosen roles and
+ * may see the file (its folder chain and the file itself share a role with them, or they are an
+ * admin). Queued in the caller's transaction.
+ */
+async function notificationMails(
+  ctx: AppContext,
+  trx: Transaction<Database>,
+  tree: FolderTree,
+  roles: readonly repo.RoleRow[],
+  file: {
+    id: number;
+    title: string;
+    format: string;
+    size_bytes: number;
+    folder_id: number;
+    roleIds: number[];
+  },
+  notifyRoleIds: readonly number[],
+  kind: 'created' | 'updated',
+): Promise<OutgoingMail[]> {
+  if (notifyRoleIds.length === 0) return [];
+  const folder = tree.byId.get(file.folder_id)!;
+  const chain: repo.FolderRecord[] = [];
+  for (let at: repo.FolderRecord | undefined = folder; at && at.parent_id !== null;) {
+    chain.push(at);
+    at = tree.byId.get(at.parent_id);
+  }
+  const nameOf = new Map(roles.map((role) => [role.id, role.name]));
+  const recipients = await repo.usersWithAnyRole(trx, notifyRoleIds);
+  return recipients
+    .filter((user) => {
+      if (isAdmin(user.roleIds.map((id) => nameOf.get(id) ?? ''))) return true;
+      const has = (roleIds: readonly number[]) => roleIds.some((id) => user.roleIds.includes(id));
+      return has(file.roleIds) && chain.every((at) => has(at.roles.map((role) => role.id)));
+    })
+    .map((user) =>
+      fileNotificationMail(
+        user,
+        {
+          id: file.id,
+          title: file.title,
+          format: file.format,
+          sizeBytes: file.size_bytes,
+          folder: folder.breadcrumb,
+        },
+        kind,
+        ctx.config.PUBLIC_URL,
+      ),
+    );
+}
+
+/** The target folder of an upload or move: visible, existing, and not the root. */
+function uploadFolder(tree: FolderTree, folderId: number, field: string): repo.FolderRecord {
+  const folder = tree.find(folderId);
+  if (!folder) throw invalidField(field, FILE_MESSAGES.folderNotFound);
+  if (folder.id === ROOT_FOLDER_ID || folder.parent_id === null)
+    throw invalidField(field, FILE_MESSAGES.noUploadToRoot);
+  return folder;
+}
+
+function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly number[]) {
+  if (notifyIds.some((id) => !fileRoleIds.includes(id))) {
+    throw invalidField('notifications', FILE_MESSAGES.notificationsOutsideRoles);
+  }
+}
+
+export function filesService(ctx: AppContext) {
+  const db = () => ctx.db.kysely;
+
+  /** A file the viewer may see, with its folder tree; hidden and missing are the same 404. */
+  async function visibleFile(viewer: Viewer, filter: repo.FileFilter) {
+    const tree = new FolderTree(await repo.loadFolders(db()), viewer);
+    const [file] = await repo.loadFiles(db(), filter);
+    if (!file || !tree.canSeeFile(file)) throw notFound();
+    return { tree, file };
+  }
+
+  async function fileFor(viewer: Viewer, id: number): Promise<StoredFile> {
+    const { tree, file } = await visibleFile(viewer, { id });
+    return toStoredFile(file, tree.byId.get(file.folder_id));
+  }
+
+  return {
+    /** Visible files, newest first (the overview "Übersicht aktueller Dateien"). */
+    async list(principal: Principal, limit?: number): Promise<StoredFile[]> {
+      const viewer = viewerOf(principal);
+      const tree = new FolderTree(await repo.loadFolders(db()), viewer);
+      const files = await repo.loadFiles(db(), {
+        newest: true,
+        ...(limit !== undefined ? { limit } : {}),
+        ...(viewer.isAdmin ? {} : { folderIds: [...tree.visible], sharingRoleIds: [...viewer.roleIds] }),
+      });
+      return files
+        .filter((file) => tree.canSeeFile(file))
+        .map((file) => toStoredFile(file, tree.byId.get(file.folder_id)));
+    },
+
+    async get(principal: Principal, id: number): Promise<StoredFile> {
+      return fileFor(viewerOf(principal), id);
+    },
+
+    /** The file behind a download key, if the principal may see it. */
+    async forDownload(principal: Principal, key: string): Promise<repo.FileRecord> {
+      return (await visibleFile(viewerOf(principal), { downloadKey: key })).file;
+    },
+
+    async recordDownload(actor: Actor, file: repo.FileRecord): Promise<void> {
+      await recordAudit(db(), ctx.clock, {
+        actor: auditActor(actor),
+        action: 'file.downloaded',
+        objectType: 'file',
+        objectId: file.id,
+        objectLabel: `${file.title}.${file.format}`,
+        ip: actor.ip,
+      });
+    },
+
+    /**
+     * A new document. The content is already in storage (`upload.stored`); the row commits after
+     * it, and when anything fails the stored object is deleted again.
+     */
+    async create(actor: Actor, upload: UploadSource): Promise<StoredFile> {
+      const viewer = viewerOf(actor.principal);
+      try {
+        const fileField = fileFieldOf(upload.fields);
+        const body = parseFields(
+          createFileBodySchema,
+          upload.fields,
+          upload.stored ? {} : { [fileField]: [FILE_MESSAGES.fileRequired] },
+        );
+        const stored = upload.stored!;
+        const input = normalize(body);
+        const now = ctx.clock.now().toISOString();
+        const id = await db()
+          .transaction()
+          .execute(async (trx) => {
+            await repo.lockFolderTree(trx, ctx.db.dialect);
+            const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+            const folder = uploadFolder(tree, input.folderId!, input.folderField);
+            const roles = await repo.allRoles(trx);
+            const roleIds = resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
+            const notifyIds = resolveRoles(roles, input.notifications, 'notifications');
+            checkNotifications(notifyIds, roleIds);
+            const fileId = await repo.insertFile(trx, {
+              folder_id: folder.id,
+              title: body.title,
+              format: stored.format,
+              mime_type: stored.mimeType,
+              size_bytes: stored.size,
+              sha256: stored.sha256,
+              storage_key: stored.key,
+              download_key: newKey(),
+              created_at: now,
+              updated_at: now,
+            });
+            await repo.setFileRoles(trx, fileId, roleIds);
+            await recordAudit(trx, ctx.clock, {
+              actor: auditActor(actor),
+              action: 'file.created',
+              objectType: 'file',
+              objectId: fileId,
+              objectLabel: `${body.title}.${stored.format}`,
+              details: {
+                folder: folder.breadcrumb,
+                roles: roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name),
+                size_bytes: stored.size,
+                notifications: roles.filter((r) => notifyIds.includes(r.id)).map((r) => r.name),
+              },
+              ip: actor.ip,
+            });
+            const fullTree = viewer.isAdmin ? tree : new FolderTree([...tree.byId.values()], ALL_SEEING);
+            const mails = await notificationMails(
+              ctx,
+              trx,
+              fullTree,
+              roles,
+              {
+                id: fileId,
+                title: body.title,
+                format: stored.format,
+                size_bytes: stored.size,
+                folder_id: folder.id,
+                roleIds,
+              },
+              notifyIds,
+              'created',
+            );
+            await enqueueMail(trx, ctx.clock, mails);
+            return fileId;
+          });
+        return await fileFor(viewer, id);
+      } catch (error) {
+        await discardUpload(ctx, upload);
+        throw error;
+      }
+    },
+
+    /**
+     * Changes title, roles or folder and, with a new file, replaces the content: the new object is
+     * written first, the row commits, and only then is the old object deleted.
+     */
+    async update(actor: Actor, id: number, upload: UploadSource): Promise<StoredFile> {
+      const viewer = viewerOf(actor.principal);
+      let oldKey: string | undefined;
+      try {
+        const body = parseFields(updateFileBodySchema, upload.fields);
+        const input = normalize(body);
+        const stored = upload.stored;
+        const now = ctx.clock.now().toISOString();
+        oldKey = await db()
+          .transaction()
+          .execute(async (trx) => {
+            await repo.lockFolderTree(trx, ctx.db.dialect);
+            const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+            const [file] = await repo.loadFiles(trx, { id });
+            if (!file || !tree.canSeeFile(file)) throw notFound();
+            const folder =
+              input.folderId !== undefined && input.folderId !== file.folder_id
+                ? uploadFolder(tree, input.folderId, input.folderField)
+                : tree.byId.get(file.folder_id)!;
+            const roles = await repo.allRoles(trx);
+            const roleIds = input.roleRefs
+              ? resolveRoles(roles, input.roleRefs, input.rolesField)
+              : file.roles.map((role) => role.id);
+            const notifyIds = resolveRoles(roles, input.notifications, 'notifications');
+            checkNotifications(notifyIds, roleIds);
+            const title = body.title ?? file.title;
+            await repo.updateFile(trx, id, {
+              title,
+              folder_id: folder.id,
+              updated_at: now,
+              ...(stored
+                ? {
+                    format: stored.format,
+                    mime_type: stored.mimeType,
+                    size_bytes: stored.size,
+                    sha256: stored.sha256,
+                    storage_key: stored.key,
+                  }
+                : {}),
+            });
+            if (input.roleRefs) await repo.setFileRoles(trx, id, roleIds);
+            const roleNames = (ids: readonly number[]) =>
+              roles.filter((r) => ids.includes(r.id)).map((r) => r.name);
+            await recordAudit(trx, ctx.clock, {
+              actor: auditActor(actor),
+              action: 'file.updated',
+              objectType: 'file',
+              objectId: id,
+              objectLabel: `${title}.${stored?.format ?? file.format}`,
+              details: {
+                ...(title !== file.title ? { title: { from: file.title, to: title } } : {}),
+                ...(folder.id !== file.folder_id
+                  ? { folder: { from: tree.byId.get(file.folder_id)?.breadcrumb, to: folder.breadcrumb } }
+                  : {}),
+                ...(input.roleRefs
+                  ? { roles: { from: file.roles.map((r) => r.name), to: roleNames(roleIds) } }
+                  : {}),
+                ...(stored ? { replaced: true, size_bytes: stored.size } : {}),
+                ...(notifyIds.length > 0 ? { notifications: roleNames(notifyIds) } : {}),
+              },
+              ip: actor.ip,
+            });
+            const fullTree = viewer.isAdmin ? tree : new FolderTree([...tree.byId.values()], ALL_SEEING);
+            const mails = await notificationMails(
+              ctx,
+              trx,
+              fullTree,
+              roles,
+              {
+                id,
+                title,
+                format: stored?.format ?? file.format,
+                size_bytes: stored?.size ?? file.size_bytes,
+                folder_id: folder.id,
+                roleIds,
+              },
+              notifyIds,
+              'updated',
+            );
+            await enqueueMail(trx, ctx.clock, mails);
+            return stored ? file.storage_key : undefined;
+          });
+      } catch (error) {
+        await discardUpload(ctx, upload);
+        throw error;
+      }
+      if (oldKey) await deleteObjects(ctx, [oldKey]);
+      return fileFor(viewer, id);
+    },
+
+    /** Deletes the row (with its roles) and, after the commit, the stored content. */
+    async remove(actor: Actor, id: number): Promise<void> {
+      const viewer = viewerOf(actor.principal);
+      const key = await db()
+        .transaction()
+        .execute(async (trx) => {
+          const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+          const [file] = await repo.loadFiles(trx, { id });
+          if (!file || !tree.canSeeFile(file)) throw notFound();
+          await repo.deleteFile(trx, id);
+          await recordAudit(trx, ctx.clock, {
+            actor: auditActor(actor),
+            action: 'file.deleted',
+            objectType: 'file',
+            objectId: id,
+            objectLabel: `${file.title}.${file.format}`,
+            details: { folder: tree.byId.get(file.folder_id)?.breadcrumb, size_bytes: file.size_bytes },
+            ip: actor.ip,
+          });
+          return file.storage_key;
+        });
+      await deleteObjects(ctx, [key]);
+    },
+  };
+}

@@ -1,0 +1,347 @@
+import { PROTECTED_FOLDER_IDS, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import {
+  FOLDER_MESSAGES,
+  periodFolderTitle,
+  type CreateFolderBody,
+  type Folder,
+  type FolderDetail,
+  type FolderRef,
+  type PeriodBody,
+  type UpdateFolderBody,
+} from '@gremienportal/contracts/folders';
+import type { ExplorerItem, StoredFile, TreeNode } from '@gremienportal/contracts/files';
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../app.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError, invalidField, notFound } from '../../errors.ts';
+import { recordAudit } from '../../audit/record.ts';
+import type { Principal } from '../../plugins/auth.ts';
+import {
+  childBreadcrumb,
+  compareTitles,
+  FolderTree,
+  sameTitle,
+  toFolder,
+  toFolderRef,
+  toStoredFile,
+  viewerOf,
+  type Viewer,
+} from './files.access.ts';
+import { auditActor, resolveRoles, type Actor } from './files.input.ts';
+import * as repo from './files.repository.ts';
+
+type Db = AppContext['db']['kysely'];
+
+/** The folder tree and the viewer's visible files per folder: three queries, whatever the size. */
+async function snapshot(db: Db, viewer: Viewer) {
+  const tree = new FolderTree(await repo.loadFolders(db), viewer);
+  const fileCounts = await repo.countFilesByFolder(db, viewer.isAdmin ? undefined : [...viewer.roleIds]);
+  return { tree, fileCounts };
+}
+
+const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
+const protectedError = () => new AppError('validation', FOLDER_MESSAGES.protectedFolder);
+
+/** Length in characters as SQL counts them (code points), for the breadcrumb prefix rewrite. */
+const sqlLength = (value: string) => [...value].length;
+
+function assertUniqueTitle(tree: FolderTree, parentId: number, title: string, exceptId?: number) {
+  const clash = tree
+    .allChildren(parentId)
+    .some((child) => child.id !== exceptId && sameTitle(child.title, title));
+  if (clash) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
+}
+
+/** Runs a folder write; a unique-index refusal (a race the in-memory check missed) is a 422. */
+async function folderWrite<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.kysely.transaction().execute(async (trx) => {
+      await repo.lockFolderTree(trx, ctx.db.dialect);
+      return work(trx);
+    });
+  } catch (error) {
+    if (repo.isUniqueViolation(error)) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
+    throw error;
+  }
+}
+
+/** Removes stored content after the database change committed; what fails is swept at start. */
+export async function deleteObjects(ctx: AppContext, keys: readonly string[]): Promise<void> {
+  for (const key of keys) {
+    try {
+      await ctx.storage.delete(key);
+    } catch (error) {
+      ctx.logger.warn({ err: error, key }, 'Gespeicherte Datei konnte nicht gelöscht werden');
+    }
+  }
+}
+
+export function foldersService(ctx: AppContext) {
+  const db = () => ctx.db.kysely;
+
+  async function folderFor(viewer: Viewer, id: number): Promise<Folder> {
+    const { tree, fileCounts } = await snapshot(db(), viewer);
+    const folder = tree.find(id);
+    if (!folder) throw notFound();
+    return toFolder(folder, tree, fileCounts);
+  }
+
+  return {
+    /** Every visible folder as a flat list, by breadcrumb (for selects). */
+    async list(principal: Principal): Promise<Folder[]> {
+      const { tree, fileCounts } = await snapshot(db(), viewerOf(principal));
+      return tree.visibleFolders().map((folder) => toFolder(folder, tree, fileCounts));
+    },
+
+    /** One folder plus what lies below it (for the delete confirmation). */
+    async get(principal: Principal, id: number): Promise<FolderDetail> {
+      const { tree, fileCounts } = await snapshot(db(), viewerOf(principal));
+      const folder = tree.find(id);
+      if (!folder) throw notFound();
+      const below = tree.descendantIds(id).filter((childId) => tree.visible.has(childId));
+      const files = [id, ...below].reduce((sum, folderId) => sum + (fileCounts.get(folderId) ?? 0), 0);
+      return { ...toFolder(folder, tree, fileCounts), contents: { folders: below.length, files } };
+    },
+
+    /** The explorer grid: visible subfolders (by title), then visible files (by title). */
+    async items(principal: Principal, id: number): Promise<ExplorerItem[]> {
+      const { tree, fileCounts } = await snapshot(db(), viewerOf(principal));
+      const folder = tree.find(id);
+      if (!folder) throw notFound();
+      const files = (await repo.loadFiles(db(), { folderId: id }))
+        .filter((file) => tree.canSeeFile(file))
+        .sort(compareTitles)
+        .map((file) => toStoredFile(file, folder));
+      return [...tree.visibleChildren(id).map((child) => toFolder(child, tree, fileCounts)), ...files];
+    },
+
+    /** The whole visible tree from the root, with the visible files of every folder. */
+    async tree(principal: Principal): Promise<TreeNode> {
+      const viewer = viewerOf(principal);
+      const tree = new FolderTree(await repo.loadFolders(db()), viewer);
+      const files = await repo.loadFiles(db(), viewer.isAdmin ? {} : { sharingRoleIds: [...viewer.roleIds] });
+      const filesByFolder = new Map<number, StoredFile[]>();
+      for (const file of files.sort(compareTitles)) {
+        if (!tree.canSeeFile(file)) continue;
+        const list = filesByFolder.get(file.folder_id) ?? [];
+        list.push(toStoredFile(file, tree.byId.get(file.folder_id)));
+        filesByFolder.set(file.folder_id, list);
+      }
+      const build = (id: number): TreeNode => {
+        const folder = tree.byId.get(id)!;
+        return {
+          id: folder.id,
+          title: folder.title,
+          breadcrumb: folder.breadcrumb,
+          roles: folder.roles.map((role) => role.name),
+          children: tree.visibleChildren(id).map((child) => build(child.id)),
+          files: filesByFolder.get(id) ?? [],
+        };
+      };
+      if (!tree.byId.has(ROOT_FOLDER_ID)) throw notFound();
+      return build(ROOT_FOLDER_ID);
+    },
+
+    /** Move targets of a folder: visible folders except itself and everything below it. */
+    async moveTargets(principal: Principal, id: number): Promise<FolderRef[]> {
+      const tree = new FolderTree(await repo.loadFolders(db()), viewerOf(principal));
+      if (!tree.find(id)) throw notFound();
+      const excluded = new Set([id, ...tree.descendantIds(id)]);
+      return tree
+        .visibleFolders()
+        .filter((folder) => !excluded.has(folder.id))
+        .map(toFolderRef);
+    },
+
+    /** Upload targets: every visible folder except the root. */
+    async uploadTargets(principal: Principal): Promise<FolderRef[]> {
+      const tree = new FolderTree(await repo.loadFolders(db()), viewerOf(principal));
+      return tree
+        .visibleFolders()
+        .filter((folder) => folder.parent_id !== null)
+        .map(toFolderRef);
+    },
+
+    /** New folder in `folder_id` (or `parent_id`, default the root); roles default to the parent's. */
+    async create(actor: Actor, body: CreateFolderBody): Promise<Folder> {
+      const viewer = viewerOf(actor.principal);
+      const parentField =
+        body.folder_id === undefined && body.parent_id !== undefined ? 'parent_id' : 'folder_id';
+      const parentId = body.folder_id ?? body.parent_id ?? ROOT_FOLDER_ID;
+      const now = ctx.clock.now().toISOString();
+      const id = await folderWrite(ctx, async (trx) => {
+        const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+        const parent = tree.find(parentId);
+        if (!parent) throw invalidField(parentField, FOLDER_MESSAGES.parentNotFound);
+        assertUniqueTitle(tree, parent.id, body.title);
+        const roles = await repo.allRoles(trx);
+        const roleIds = body.roles ? resolveRoles(roles, body.roles, 'roles') : parent.roles.map((r) => r.id);
+        const breadcrumb = childBreadcrumb(parent.breadcrumb, body.title);
+        const folderId = await repo.insertFolder(trx, {
+          parent_id: parent.id,
+          title: body.title,
+          breadcrumb,
+          created_at: now,
+          updated_at: now,
+        });
+        await repo.setFolderRoles(trx, folderId, roleIds);
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'folder.created',
+          objectType: 'folder',
+          objectId: folderId,
+          objectLabel: breadcrumb,
+          details: {
+            parent_id: parent.id,
+            roles: roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name),
+          },
+          ip: actor.ip,
+        });
+        return folderId;
+      });
+      return folderFor(viewer, id);
+    },
+
+    /** Rename, move (`parent_id`) and re-role; breadcrumbs below follow in the same transaction. */
+    async update(actor: Actor, id: number, body: UpdateFolderBody): Promise<Folder> {
+      const viewer = viewerOf(actor.principal);
+      const now = ctx.clock.now().toISOString();
+      await folderWrite(ctx, async (trx) => {
+        const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+        const folder = tree.find(id);
+        if (!folder) throw notFound();
+        if (isProtected(id) || folder.parent_id === null) throw protectedError();
+        const parentId = body.parent_id ?? folder.parent_id;
+        const parent = tree.find(parentId);
+        if (!parent) throw invalidField('parent_id', FOLDER_MESSAGES.parentNotFound);
+        if (parentId === id || tree.descendantIds(id).includes(parentId)) {
+          throw invalidField('parent_id', FOLDER_MESSAGES.moveIntoItself);
+        }
+        assertUniqueTitle(tree, parentId, body.title, id);
+        const breadcrumb = childBreadcrumb(parent.breadcrumb, body.title);
+        await repo.updateFolder(trx, id, {
+          title: body.title,
+          parent_id: parentId,
+          breadcrumb,
+          updated_at: now,
+        });
+        if (breadcrumb !== folder.breadcrumb) {
+          await repo.rewriteBreadcrumbs(
+            trx,
+            tree.descendantIds(id),
+            sqlLength(folder.breadcrumb),
+            breadcrumb,
+          );
+        }
+        const roles = await repo.allRoles(trx);
+        let roleNames: string[] | undefined;
+        if (body.roles) {
+          const roleIds = resolveRoles(roles, body.roles, 'roles');
+          await repo.setFolderRoles(trx, id, roleIds);
+          roleNames = roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name);
+        }
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'folder.updated',
+          objectType: 'folder',
+          objectId: id,
+          objectLabel: breadcrumb,
+          details: {
+            ...(folder.title !== body.title ? { title: { from: folder.title, to: body.title } } : {}),
+            ...(parentId !== folder.parent_id ? { moved: { from: folder.parent_id, to: parentId } } : {}),
+            ...(breadcrumb !== folder.breadcrumb
+              ? { breadcrumb: { from: folder.breadcrumb, to: breadcrumb } }
+              : {}),
+            ...(roleNames ? { roles: { from: folder.roles.map((r) => r.name), to: roleNames } } : {}),
+          },
+          ip: actor.ip,
+        });
+      });
+      return folderFor(viewer, id);
+    },
+
+    /** Deletes a folder with everything below it; stored content goes after the commit. */
+    async remove(actor: Actor, id: number): Promise<void> {
+      const viewer = viewerOf(actor.principal);
+      const keys = await folderWrite(ctx, async (trx) => {
+        const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+        const folder = tree.find(id);
+        if (!folder) throw notFound();
+        if (isProtected(id) || folder.parent_id === null) throw protectedError();
+        const below = tree.descendantIds(id);
+        const storageKeys = await repo.storageKeysInFolders(trx, [id, ...below]);
+        await repo.deleteFolder(trx, id);
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'folder.deleted',
+          objectType: 'folder',
+          objectId: id,
+          objectLabel: folder.breadcrumb,
+          details: { folders: below.length, files: storageKeys.length },
+          ip: actor.ip,
+        });
+        return storageKeys;
+      });
+      await deleteObjects(ctx, keys);
+    },
+
+    /**
+     * Amtsperiode (DESIGN 4.13): `Amtsperiode {start}–{end}` in the given folder with one subfolder
+     * per year, roles from the parent. What exists already is reused, so running it twice is safe.
+     */
+    async createPeriod(actor: Actor, body: PeriodBody): Promise<Folder> {
+      const viewer = viewerOf(actor.principal);
+      const now = ctx.clock.now().toISOString();
+      const periodId = await folderWrite(ctx, async (trx) => {
+        const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+        const parent = tree.find(body.folder_id);
+        if (!parent) throw invalidField('folder_id', FOLDER_MESSAGES.parentNotFound);
+        const created: string[] = [];
+        const ensure = async (under: repo.FolderRecord, title: string) => {
+          const existing = tree.allChildren(under.id).find((child) => sameTitle(child.title, title));
+          if (existing) return existing;
+          const breadcrumb = childBreadcrumb(under.breadcrumb, title);
+          const folderId = await repo.insertFolder(trx, {
+            parent_id: under.id,
+            title,
+            breadcrumb,
+            created_at: now,
+            updated_at: now,
+          });
+          await repo.setFolderRoles(
+            trx,
+            folderId,
+            under.roles.map((role) => role.id),
+          );
+          created.push(breadcrumb);
+          const record: repo.FolderRecord = {
+            id: folderId,
+            parent_id: under.id,
+            title,
+            breadcrumb,
+            created_at: now,
+            updated_at: now,
+            roles: under.roles,
+          };
+          return record;
+        };
+        // New folders take the roles of the folder they are created in.
+        const period = await ensure(parent, periodFolderTitle(body.start, body.end));
+        for (let year = body.start; year <= body.end; year += 1) {
+          await ensure(period, String(year));
+        }
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'period.created',
+          objectType: 'period',
+          objectId: period.id,
+          objectLabel: period.breadcrumb,
+          details: { folder_id: parent.id, start: body.start, end: body.end, created },
+          ip: actor.ip,
+        });
+        return period.id;
+      });
+      return folderFor(viewer, periodId);
+    },
+  };
+}

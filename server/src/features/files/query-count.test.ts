@@ -1,0 +1,152 @@
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
+import { createRoleUsers, roleIds, type TestUser } from '../../test/factories.ts';
+import { newKey } from '../../tokens.ts';
+import { createFolder } from './files.fixtures.ts';
+
+/** Counts every statement Kysely sends to the database. */
+class QueryCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count += 1;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+/**
+ * Listing a folder and building the tree take a fixed number of queries, whatever the number of
+ * items: folders and roles are loaded in bulk and assembled in memory.
+ */
+describe('query count', () => {
+  let t: TestApp;
+  let users: Awaited<ReturnType<typeof createRoleUsers>>;
+  const folders: Record<number, number> = {};
+
+  async function fill(parentId: number, n: number) {
+    const [vertreter, aufsichtsrat] = (await roleIds(t, ['Vertreter', 'Aufsichtsrat'])) as [number, number];
+    const now = t.clock.now().toISOString();
+    const parent = await t.db.kysely
+      .selectFrom('folders')
+      .select('breadcrumb')
+      .where('id', '=', parentId)
+      .executeTakeFirstOrThrow();
+    for (let i = 0; i < n; i += 1) {
+      const title = `Unterordner ${i}`;
+      const folder = await t.db.kysely
+        .insertInto('folders')
+        .values({
+          parent_id: parentId,
+          title,
+          breadcrumb: `${parent.breadcrumb}/${title}`,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await t.db.kysely
+        .insertInto('folder_roles')
+        .values([
+          { folder_id: folder.id, role_id: vertreter },
+          ...(i % 2 === 0 ? [{ folder_id: folder.id, role_id: aufsichtsrat }] : []),
+        ])
+        .execute();
+      const file = await t.db.kysely
+        .insertInto('files')
+        .values({
+          folder_id: i % 3 === 0 ? folder.id : parentId,
+          title: `Datei ${i}`,
+          format: 'pdf',
+          mime_type: 'application/pdf',
+          size_bytes: 1000 + i,
+          sha256: '0'.repeat(64),
+          storage_key: newKey(),
+          download_key: newKey(),
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await t.db.kysely
+        .insertInto('file_roles')
+        .values({ file_id: file.id, role_id: i % 2 === 0 ? aufsichtsrat : vertreter })
+        .execute();
+    }
+  }
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    users = await createRoleUsers(t);
+    folders[10] = (await createFolder(t, users.admin, { folder_id: 4, title: 'Zehn' })).id;
+    folders[200] = (await createFolder(t, users.admin, { folder_id: 4, title: 'Zweihundert' })).id;
+    await fill(folders[10]!, 10);
+    await fill(folders[200]!, 200);
+  });
+  afterAll(() => t.close());
+
+  async function queriesFor(url: string, user: TestUser): Promise<{ count: number; items: number }> {
+    const counter = new QueryCounter();
+    const original = t.db.kysely;
+    t.db.kysely = original.withPlugin(counter);
+    try {
+      const res = await t.app.inject({ method: 'GET', url, headers: user.headers });
+      expect(res.statusCode, url).toBe(200);
+      const data = res.json().data;
+      return { count: counter.count, items: JSON.stringify(data).length };
+    } finally {
+      t.db.kysely = original;
+    }
+  }
+
+  it('lists a folder of 10 and of 200 items with the same number of queries', async () => {
+    for (const user of [users.admin, users.vertreter]) {
+      const small = await queriesFor(`/api/v1/folders/${folders[10]}/files`, user);
+      const large = await queriesFor(`/api/v1/folders/${folders[200]}/files`, user);
+      expect(large.items).toBeGreaterThan(small.items * 10);
+      expect(large.count).toBe(small.count);
+      expect(large.count).toBeLessThanOrEqual(6);
+    }
+  });
+
+  it('builds the tree and the other lists with a fixed number of queries', async () => {
+    for (const user of [users.admin, users.vertreter]) {
+      for (const url of [
+        '/api/v1/tree',
+        '/api/v1/folders',
+        '/api/v1/files',
+        '/api/v1/file-breadcrumbs',
+        '/api/v1/root/files',
+      ]) {
+        const { count } = await queriesFor(url, user);
+        expect(count, url).toBeLessThanOrEqual(6);
+      }
+      const small = await queriesFor(`/api/v1/breadcrumbs/${folders[10]}`, user);
+      const large = await queriesFor(`/api/v1/breadcrumbs/${folders[200]}`, user);
+      expect(large.count).toBe(small.count);
+      const smallDetail = await queriesFor(`/api/v1/folders/${folders[10]}`, user);
+      const largeDetail = await queriesFor(`/api/v1/folders/${folders[200]}`, user);
+      expect(largeDetail.count).toBe(smallDetail.count);
+    }
+  });
+
+  it('keeps the tree at the same number of queries when it grows', async () => {
+    const before = await queriesFor('/api/v1/tree', users.vertreter);
+    const extra = (await createFolder(t, users.admin, { folder_id: 3, title: 'Wachstum' })).id;
+    await fill(extra, 150);
+    const after = await queriesFor('/api/v1/tree', users.vertreter);
+    expect(after.items).toBeGreaterThan(before.items);
+    expect(after.count).toBe(before.count);
+    const adminTree = await queriesFor('/api/v1/tree', users.admin);
+    expect(adminTree.count).toBe(after.count);
+  });
+});

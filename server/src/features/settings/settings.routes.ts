@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { portalSettingsSchema } from '@gremienportal/contracts/account';
+import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
+import type { AppContext } from '../../app.ts';
+
+/** Footer links and contact addresses come from configuration (DESIGN 4.19). */
+export const settingsRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { config } = ctx;
+    const data = {
+      imprint_url: config.IMPRINT_URL,
+      privacy_url: config.PRIVACY_URL,
+      contacts: { Aufsichtsrat: config.CONTACT_AUFSICHTSRAT, Vertreter: config.CONTACT_VERTRETER },
+    };
+    app.get(
+      '/settings',
+      {
+        schema: {
+          tags: ['Einstellungen'],
+          summary: 'Impressum, Datenschutz und Kontaktadressen je Rolle',
+          response: { 200: dataOf(portalSettingsSchema), 401: errorBodySchema },
+        },
+      },
+      async () => ({ data }),
+    );
+  };

@@ -1,0 +1,202 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { errorBodySchema } from '@gremienportal/contracts/common';
+import type { AppContext } from '../app.ts';
+import { notFound } from '../errors.ts';
+import type { ByteRange } from './file-storage.ts';
+import { MIME_BY_FORMAT } from './upload-source.ts';
+
+/** What a download needs to know about a stored object; the caller has checked visibility. */
+export interface DownloadObject {
+  /** Storage key (`files.storage_key`, `events.file_storage_key`). */
+  key: string;
+  /** Shown name without extension; the file is offered as `title.format`. */
+  title: string;
+  format: string;
+  /** Stored media type; missing → application/octet-stream. */
+  mimeType?: string | null;
+  /** Content hash, sent as a strong ETag so `If-Range` can resume safely. */
+  sha256?: string | null;
+}
+
+/**
+ * Only these may be shown in the browser; they cannot carry script. Everything else, and always
+ * HTML, SVG, XML and scripts, is an attachment.
+ */
+export const INLINE_FORMATS: ReadonlySet<string> = new Set(['pdf', 'png', 'jpg', 'jpeg', 'gif', 'webp']);
+
+/**
+ * Sandboxed even when opened directly: an uploaded HTML or SVG file can never run script in the
+ * portal's origin, nor reach anything but its own inline styles and images.
+ */
+export const DOWNLOAD_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
+
+const messages = {
+  missing: 'Die Datei ist nicht mehr vorhanden.',
+  range: 'Der angeforderte Bereich liegt außerhalb der Datei.',
+} as const;
+
+/** Response schemas for routes that answer with `sendDownload` (for the OpenAPI document). */
+export const downloadResponses = {
+  200: z.any().describe('Der Dateiinhalt (Content-Type aus dem gespeicherten Medientyp)'),
+  206: z.any().describe('Ein Teilbereich des Dateiinhalts (Range)'),
+  404: errorBodySchema,
+  416: errorBodySchema,
+} as const;
+
+const TRANSLITERATION: Record<string, string> = {
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  Ä: 'Ae',
+  Ö: 'Oe',
+  Ü: 'Ue',
+  ß: 'ss',
+  é: 'e',
+  è: 'e',
+  á: 'a',
+  à: 'a',
+  ó: 'o',
+  ò: 'o',
+  '–': '-',
+  '—': '-',
+};
+
+/** A file name from title and format: no path separators, no control characters. */
+export function downloadName(title: string, format: string): string {
+  const clean = (value: string) =>
+    value
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
+      .trim();
+  const base = clean(title) || 'Datei';
+  const ext = clean(format);
+  return ext ? `${base}.${ext}` : base;
+}
+
+/** RFC 6266 with an RFC 5987 `filename*` for the real name and a plain ASCII fallback. */
+export function contentDisposition(type: 'inline' | 'attachment', name: string): string {
+  const ascii = name
+    .normalize('NFC')
+    .replace(/[^\x20-\x7e]/gu, (ch) => TRANSLITERATION[ch] ?? '_')
+    .replace(/["\\;%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+export type RangeResult =
+  { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
+
+/**
+ * Parses one `Range: bytes=a-b | a- | -n`. Several ranges, other units and malformed headers are
+ * ignored (the whole file is sent), as RFC 9110 allows.
+ */
+export function parseRange(header: string | undefined, size: number): RangeResult {
+  if (!header) return { kind: 'full' };
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match) return { kind: 'full' };
+  const [, first, last] = match as unknown as [string, string, string];
+  if (first === '' && last === '') return { kind: 'full' };
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
+    return { kind: 'partial', range: { start: Math.max(0, size - suffix), end: size - 1 } };
+  }
+  const start = Number(first);
+  if (!Number.isSafeInteger(start)) return { kind: 'full' };
+  const end = last === '' ? Number.MAX_SAFE_INTEGER : Number(last);
+  if (!Number.isSafeInteger(end) || end < start) return { kind: 'full' };
+  if (start >= size) return { kind: 'unsatisfiable' };
+  return { kind: 'partial', range: { start, end: Math.min(end, size - 1) } };
+}
+
+/**
+ * Sends a stored object as a download, for GET and HEAD:
+ * `Content-Disposition` named `title.format` (inline only for PDF and raster images, attachment
+ * otherwise), `X-Content-Type-Options: nosniff`, a sandboxing CSP, `Cache-Control: private,
+ * no-store`, the stored media type, `Accept-Ranges: bytes`. One `Range` gives 206 with
+ * `Content-Range`; a range past the end gives 416 with `Content-Range: bytes * /size`. The
+ * content is streamed from `ctx.storage.get`; HEAD reads nothing.
+ *
+ * The caller checks the bearer token and visibility first (hidden or unknown → 404) and records
+ * the audit entry.
+ */
+export interface SendDownloadOptions {
+  /**
+   * Called once the answer is settled (object present, range decided) and before any byte is
+   * sent; a rejection fails the request. Used to record the download in the audit log within the
+   * request, so the entry exists when the response ends.
+   */
+  beforeSend?: (info: { status: 200 | 206; head: boolean; start: number }) => Promise<void>;
+}
+
+export async function sendDownload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: Pick<AppContext, 'storage'>,
+  object: DownloadObject,
+  options: SendDownloadOptions = {},
+): Promise<FastifyReply> {
+  const size = await ctx.storage.size(object.key);
+  if (size === null) throw notFound(messages.missing);
+
+  const format = object.format.toLowerCase();
+  const inline = INLINE_FORMATS.has(format);
+  // Inline types are fixed by the format, so a PDF named upload can never be served as HTML.
+  const contentType = inline
+    ? MIME_BY_FORMAT[format]!
+    : object.mimeType && /^[\w.+-]+\/[\w.+-]+$/.test(object.mimeType)
+      ? object.mimeType
+      : 'application/octet-stream';
+
+  reply
+    .header('Content-Type', contentType)
+    .header(
+      'Content-Disposition',
+      contentDisposition(inline ? 'inline' : 'attachment', downloadName(object.title, format)),
+    )
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', DOWNLOAD_CSP)
+    .header('Cache-Control', 'private, no-store')
+    .header('Accept-Ranges', 'bytes');
+  if (object.sha256) reply.header('ETag', `"${object.sha256}"`);
+
+  let range = parseRange(request.headers.range, size);
+  const ifRange = request.headers['if-range'];
+  // A resumed download of a replaced document must not splice two versions together.
+  if (range.kind !== 'full' && ifRange && (!object.sha256 || ifRange !== `"${object.sha256}"`)) {
+    range = { kind: 'full' };
+  }
+
+  if (range.kind === 'unsatisfiable') {
+    return reply
+      .status(416)
+      .header('Content-Range', `bytes */${size}`)
+      .removeHeader('Content-Disposition')
+      .type('application/json; charset=utf-8')
+      .send({ message: messages.range });
+  }
+
+  const isHead = request.method === 'HEAD';
+  await options.beforeSend?.({
+    status: range.kind === 'partial' ? 206 : 200,
+    head: isHead,
+    start: range.kind === 'partial' ? range.range.start : 0,
+  });
+  if (range.kind === 'partial') {
+    const { start, end } = range.range;
+    reply
+      .status(206)
+      .header('Content-Range', `bytes ${start}-${end}/${size}`)
+      .header('Content-Length', String(end - start + 1));
+    // An empty stream keeps our Content-Length on HEAD; Fastify would reset it for no body.
+    return reply.send(isHead ? Readable.from([]) : await ctx.storage.get(object.key, range.range));
+  }
+  reply.status(200).header('Content-Length', String(size));
+  if (isHead || size === 0) return reply.send(Readable.from([]));
+  return reply.send(await ctx.storage.get(object.key));
+}
