@@ -18,6 +18,7 @@ import type { Config } from './config.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { migrateToLatest, openDatabase, type Db } from './db/database.ts';
 import { seedBaseData, type InitialAdmin } from './db/seed.ts';
+import { seedDemoData, type DemoAccount } from './db/demo-seed.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { loggerOptions } from './plugins/logging.ts';
@@ -67,6 +68,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     context: AppContext;
     initialAdmin: InitialAdmin | undefined;
+    /** Demo accounts seeded by this start (DEMO=1 on an empty database), to be printed once. */
+    demoAccounts: DemoAccount[];
   }
 }
 
@@ -152,6 +155,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: app.log,
   };
   app.decorate('context', context);
+  // Demo content only on the empty database this start has just set up.
+  app.decorate(
+    'demoAccounts',
+    config.DEMO && app.initialAdmin ? await seedDemoData(db, clock, storage) : ([] as DemoAccount[]),
+  );
 
   registerErrorHandler(app);
   await app.register(helmet, securityHeaders);

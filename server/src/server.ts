@@ -24,6 +24,14 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 
+  if (app.demoAccounts.length > 0) {
+    const lines = ['Demo-Konten (Passwörter nur jetzt angezeigt):'];
+    for (const account of app.demoAccounts) {
+      lines.push(`  ${account.roles.join(', ').padEnd(13)} ${account.email.padEnd(32)} ${account.password}`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n\n`);
+  }
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
