@@ -1,0 +1,26 @@
+export interface NavItem {
+  label: string;
+  to: string;
+  /** Whether the current path belongs to this area (for aria-current). */
+  matches: (pathname: string) => boolean;
+  adminOnly?: boolean;
+}
+
+const startsWithAny =
+  (...prefixes: string[]) =>
+  (pathname: string) =>
+    prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  {
+    label: 'Dateien',
+    to: '/files',
+    matches: (pathname) => pathname === '/' || startsWithAny('/files', '/folders', '/old')(pathname),
+  },
+  { label: 'Events', to: '/events', matches: startsWithAny('/events') },
+  { label: 'Nutzerverwaltung', to: '/user', matches: startsWithAny('/user'), adminOnly: true },
+  { label: 'Protokoll', to: '/audit', matches: startsWithAny('/audit'), adminOnly: true },
+  { label: 'Accountverwaltung', to: '/account', matches: startsWithAny('/account') },
+];
+
+export const navItemsFor = (isAdmin: boolean) => NAV_ITEMS.filter((item) => isAdmin || !item.adminOnly);

@@ -1,0 +1,120 @@
+import { lazy } from 'react';
+import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router';
+import { useAuth } from '../lib/auth';
+import { parseId } from '../lib/route-params';
+import { AuthAwareLayout, PublicOnly, RequireAdmin, RequireAuth } from './guards';
+import { LazyAppLayout } from './layouts/lazy-app-layout';
+import { PublicLayout } from './layouts/public-layout';
+import { RootRoute } from './providers';
+import NotFoundPage from './routes/not-found';
+import RouteErrorPage from './routes/route-error';
+
+// Every page is its own chunk, so the login page loads only what it needs.
+const LoginPage = lazy(() => import('./routes/login'));
+const ForgotPasswordPage = lazy(() => import('./routes/forgot-password'));
+const ResetPasswordPage = lazy(() => import('./routes/reset-password'));
+const WelcomePage = lazy(() => import('./routes/welcome'));
+const FilesPage = lazy(() => import('./routes/files'));
+const OldOverviewPage = lazy(() => import('./routes/old'));
+const FileNewPage = lazy(() => import('./routes/file-new'));
+const FileShowPage = lazy(() => import('./routes/file-show'));
+const FileUpdatePage = lazy(() => import('./routes/file-update'));
+const FolderShowPage = lazy(() => import('./routes/folder-show'));
+const FolderUpdatePage = lazy(() => import('./routes/folder-update'));
+const EventsPage = lazy(() => import('./routes/events'));
+const EventShowPage = lazy(() => import('./routes/event-show'));
+const EventUpdatePage = lazy(() => import('./routes/event-update'));
+const AccountPage = lazy(() => import('./routes/account'));
+const UsersPage = lazy(() => import('./routes/users'));
+const UserShowPage = lazy(() => import('./routes/user-show'));
+const UserUpdatePage = lazy(() => import('./routes/user-update'));
+const AuditPage = lazy(() => import('./routes/audit'));
+
+/** "/" is the file explorer when signed in and a welcome page with the way to the login otherwise. */
+function HomeRoute() {
+  const { isAuthenticated } = useAuth();
+  return isAuthenticated ? <FilesPage /> : <WelcomePage />;
+}
+
+/** /user/{id} is the other reading of the user view (DESIGN § 4.1). */
+function UserIdRedirect() {
+  const id = parseId(useParams().id);
+  return id === null ? <NotFoundPage /> : <Navigate to={`/user/show/${id}`} replace />;
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootRoute />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        element: <PublicOnly />,
+        children: [
+          {
+            element: <PublicLayout />,
+            children: [
+              {
+                errorElement: <RouteErrorPage />,
+                children: [
+                  { path: 'login', element: <LoginPage /> },
+                  { path: 'forgot-password', element: <ForgotPasswordPage /> },
+                  { path: 'reset-password', element: <ResetPasswordPage /> },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <LazyAppLayout />,
+            children: [
+              {
+                errorElement: <RouteErrorPage />,
+                children: [
+                  { path: 'files', element: <FilesPage /> },
+                  { path: 'files/show/:id', element: <FileShowPage /> },
+                  { path: 'folders/show/:id', element: <FolderShowPage /> },
+                  { path: 'old', element: <OldOverviewPage /> },
+                  { path: 'events', element: <EventsPage /> },
+                  { path: 'events/show/:id', element: <EventShowPage /> },
+                  { path: 'account', element: <AccountPage /> },
+                  { path: 'user/:id', element: <UserIdRedirect /> },
+                  {
+                    element: <RequireAdmin />,
+                    children: [
+                      { path: 'files/new', element: <FileNewPage /> },
+                      { path: 'files/update/:id', element: <FileUpdatePage /> },
+                      { path: 'folders/update/:id', element: <FolderUpdatePage /> },
+                      { path: 'events/update/:id', element: <EventUpdatePage /> },
+                      { path: 'user', element: <UsersPage /> },
+                      { path: 'user/show/:id', element: <UserShowPage /> },
+                      { path: 'user/update/:id', element: <UserUpdatePage /> },
+                      { path: 'audit', element: <AuditPage /> },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        element: <AuthAwareLayout />,
+        children: [
+          {
+            errorElement: <RouteErrorPage />,
+            children: [
+              { index: true, element: <HomeRoute /> },
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

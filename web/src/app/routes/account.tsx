@@ -1,0 +1,39 @@
+import { Paper, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+import { PageTitle } from '../../components/page-title';
+import { accountQueryOptions } from '../../features/account/account.api';
+import { AccountForm } from '../../features/account/components/account-form';
+import { useAuth } from '../../lib/auth';
+
+/** Own account: heading with the user's name, the form, then further sections (recent sign-ins). */
+export default function AccountPage() {
+  const { user } = useAuth();
+  const account = useQuery(accountQueryOptions());
+  const name = account.data
+    ? `${account.data.firstname} ${account.data.lastname}`
+    : (user?.name ?? 'Accountverwaltung');
+
+  return (
+    <Stack gap="lg" maw={760}>
+      <div>
+        <PageTitle documentTitle="Accountverwaltung">{name}</PageTitle>
+        {account.data?.roles_string ? (
+          <Text c="dimmed" mt={-12}>
+            Rollen: {account.data.roles_string}
+          </Text>
+        ) : null}
+      </div>
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        {account.data ? (
+          <AccountForm key={account.data.id} account={account.data} />
+        ) : account.isError ? (
+          <ErrorState detail={account.error.message} onRetry={() => void account.refetch()} />
+        ) : (
+          <LoadingState />
+        )}
+      </Paper>
+    </Stack>
+  );
+}

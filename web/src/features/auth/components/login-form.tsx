@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LOGIN_FAILED_MESSAGE, loginBodySchema, type LoginBody } from '@gremienportal/contracts/auth';
+import { FormError } from '../../../components/form-error';
+import { errorMessage, isApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+const LOGIN_FIELDS = ['email', 'password'] as const;
+
+/**
+ * Signs in. On success the auth state changes and the login route sends the user on to where
+ * they came from; on wrong credentials the form is reset (spec § 4).
+ */
+export function LoginForm() {
+  const { login } = useAuth();
+  const [generalError, setGeneralError] = useState<string | string[] | null>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+  const form = useSpecForm<LoginValues, unknown, LoginBody>({
+    resolver: zodResolver(loginBodySchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { isSubmitting } = form.formState;
+
+  // The loading button took the focus away; after a failure it goes back to the first field.
+  useEffect(() => {
+    if (focusRequest > 0 && !isSubmitting) form.setFocus('email');
+  }, [focusRequest, isSubmitting, form]);
+
+  const handleSubmit = form.handleSubmit(async (values) => {
+    setGeneralError(null);
+    try {
+      await login(values.email, values.password);
+    } catch (error) {
+      if (isApiError(error) && error.status === 401) {
+        form.reset();
+        setGeneralError(LOGIN_FAILED_MESSAGE);
+      } else if (isApiError(error) && error.status === 422 && error.errors) {
+        const unplaced = applyServerErrors(form.setError, error, LOGIN_FIELDS);
+        setGeneralError(unplaced.length > 0 ? unplaced : null);
+      } else {
+        setGeneralError(errorMessage(error, LOGIN_FAILED_MESSAGE));
+      }
+      setFocusRequest((count) => count + 1);
+    }
+  });
+
+  return (
+    <form onSubmit={handleSubmit} noValidate aria-label="Einloggen">
+      <Stack gap="md">
+        <FormError message={generalError} />
+        <TextInput
+          label="E-Mail-Adresse"
+          type="email"
+          autoComplete="username"
+          required
+          disabled={isSubmitting}
+          {...form.field('email')}
+        />
+        <PasswordInput
+          label="Passwort"
+          autoComplete="current-password"
+          required
+          disabled={isSubmitting}
+          {...form.field('password')}
+        />
+        <Button type="submit" loading={isSubmitting} fullWidth size="md">
+          Einloggen
+        </Button>
+        <Text ta="center" size="sm">
+          <Anchor component={Link} to="/forgot-password">
+            Passwort vergessen?
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,57 @@
+/** Dates and sizes as German readers expect them; times always in the cooperative's time zone. */
+
+export const TIME_ZONE = 'Europe/Berlin';
+
+const dateTimeFormat = new Intl.DateTimeFormat('de-DE', {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+const dateFormat = new Intl.DateTimeFormat('de-DE', {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+});
+
+const megabytes = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+type DateInput = string | number | Date | null | undefined;
+
+function toDate(value: DateInput): Date | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** "21.11.2026, 14:30"; empty for a missing or unreadable value. */
+export function formatDateTime(value: DateInput): string {
+  const date = toDate(value);
+  return date ? dateTimeFormat.format(date) : '';
+}
+
+/** "21.11.2026"; empty for a missing or unreadable value. */
+export function formatDate(value: DateInput): string {
+  const date = toDate(value);
+  return date ? dateFormat.format(date) : '';
+}
+
+export const BYTES_PER_MB = 1024 * 1024;
+
+/**
+ * "1,25 MB". The API reports sizes in MB (spec § 3); pass `{ unit: 'bytes' }` for a byte count,
+ * e.g. a file chosen in the browser.
+ */
+export function formatSizeMb(
+  value: number | null | undefined,
+  options: { unit?: 'mb' | 'bytes' } = {},
+): string {
+  if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return '';
+  const mb = options.unit === 'bytes' ? value / BYTES_PER_MB : value;
+  if (mb > 0 && mb < 0.005) return `< ${megabytes.format(0.01)} MB`;
+  return `${megabytes.format(mb)} MB`;
+}

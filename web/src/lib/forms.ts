@@ -1,0 +1,121 @@
+import { useCallback } from 'react';
+import {
+  useForm,
+  type FieldPath,
+  type FieldValues,
+  type RegisterOptions,
+  type UseFormProps,
+  type UseFormReturn,
+  type UseFormSetError,
+} from 'react-hook-form';
+import { isApiError } from './api-client';
+
+/**
+ * Forms validate as spec § 5 says: a field on blur when it is not empty, again on every change
+ * while it shows an error, and all fields on submit. react-hook-form's own modes cannot express
+ * "on blur only when filled", so validation is triggered here and its built-in modes stay off.
+ */
+
+function isEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+export interface SpecForm<TValues extends FieldValues, TContext, TTransformed> extends UseFormReturn<
+  TValues,
+  TContext,
+  TTransformed
+> {
+  /** Props for a text-like input: register plus the spec's validation timing plus its error text. */
+  field: (
+    name: FieldPath<TValues>,
+    options?: RegisterOptions<TValues, FieldPath<TValues>>,
+  ) => ReturnType<UseFormReturn<TValues, TContext, TTransformed>['register']> & {
+    error?: string;
+    'aria-invalid'?: true;
+  };
+  /** For controlled inputs (Select, …): call after the value changed. */
+  handleFieldChange: (name: FieldPath<TValues>) => void;
+  /** For controlled inputs: call when the input lost focus. */
+  handleFieldBlur: (name: FieldPath<TValues>) => void;
+  /** The error text of a field, for controlled inputs. */
+  errorOf: (name: FieldPath<TValues>) => string | undefined;
+}
+
+export function useSpecForm<TValues extends FieldValues, TContext = unknown, TTransformed = TValues>(
+  props: UseFormProps<TValues, TContext, TTransformed>,
+): SpecForm<TValues, TContext, TTransformed> {
+  const form = useForm<TValues, TContext, TTransformed>({
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    shouldFocusError: true,
+    ...props,
+  });
+  const { getValues, getFieldState, trigger, register, formState } = form;
+
+  const handleFieldBlur = useCallback(
+    (name: FieldPath<TValues>) => {
+      if (!isEmptyValue(getValues(name))) void trigger(name);
+    },
+    [getValues, trigger],
+  );
+
+  const handleFieldChange = useCallback(
+    (name: FieldPath<TValues>) => {
+      if (getFieldState(name).error) void trigger(name);
+    },
+    [getFieldState, trigger],
+  );
+
+  const errorOf = (name: FieldPath<TValues>) => getFieldState(name, formState).error?.message;
+
+  const field: SpecForm<TValues, TContext, TTransformed>['field'] = (name, options) => {
+    const registration = register(name, options);
+    const error = errorOf(name);
+    return {
+      ...registration,
+      onChange: async (event) => {
+        await registration.onChange(event);
+        handleFieldChange(name);
+      },
+      onBlur: async (event) => {
+        await registration.onBlur(event);
+        handleFieldBlur(name);
+      },
+      error,
+      // Not every input (PasswordInput) marks itself invalid for screen readers.
+      'aria-invalid': error ? true : undefined,
+    };
+  };
+
+  return { ...form, field, handleFieldBlur, handleFieldChange, errorOf };
+}
+
+/**
+ * Puts the field errors of a 422 answer under the matching fields. Returns the messages that
+ * belong to no field of the form, for the form's general error alert.
+ */
+export function applyServerErrors<TValues extends FieldValues>(
+  setError: UseFormSetError<TValues>,
+  error: unknown,
+  fields?: readonly FieldPath<TValues>[],
+): string[] {
+  if (!isApiError(error) || !error.errors) return [];
+  const unplaced: string[] = [];
+  let first = true;
+  for (const [field, messages] of Object.entries(error.errors)) {
+    if (fields && !(fields as readonly string[]).includes(field)) {
+      unplaced.push(...messages);
+      continue;
+    }
+    setError(
+      field as FieldPath<TValues>,
+      { type: 'server', message: messages.join(' ') },
+      { shouldFocus: first },
+    );
+    first = false;
+  }
+  return unplaced;
+}

@@ -1,0 +1,23 @@
+import { QueryClient } from '@tanstack/react-query';
+import { isApiError } from './api-client';
+
+/** Retry only what may heal by itself: lost connections, timeouts and server errors. */
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (failureCount >= 2 || !isApiError(error)) return false;
+  return error.kind === 'network' || error.kind === 'timeout' || error.status >= 500;
+}
+
+export function createQueryClient(options: { retry?: boolean } = {}): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        retry: options.retry === false ? false : shouldRetry,
+        refetchOnWindowFocus: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();

@@ -1,0 +1,45 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { queryClient } from '../lib/query-client';
+
+// jsdom lacks what Mantine measures with.
+const { getComputedStyle } = window;
+window.getComputedStyle = (element: Element, pseudo?: string | null) => getComputedStyle(element, pseudo);
+window.HTMLElement.prototype.scrollIntoView = () => {};
+window.scrollTo = () => {};
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver = ResizeObserverStub;
+
+beforeEach(() => {
+  // Tests decide about failures themselves; retries would only slow them down.
+  queryClient.setDefaultOptions({
+    queries: { retry: false, staleTime: 30_000 },
+    mutations: { retry: false },
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  queryClient.clear();
+  window.localStorage.clear();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
