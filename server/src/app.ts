@@ -24,11 +24,14 @@ import { authPlugin } from './plugins/auth.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { DiskStorage } from './storage/disk-storage.ts';
+import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { MailSender } from './mail/sender.ts';
+import { AuditRetentionJob } from './audit/retention.ts';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
 import { GERMAN } from './errors.ts';
 import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';
+import { RedisCounterStore } from './rate-limit/redis-counter-store.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { accountRoutes } from './features/account/account.routes.ts';
@@ -138,7 +141,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   );
 
-  const storage = options.storage ?? new DiskStorage(join(config.DATA_DIR, 'files'));
+  const storage =
+    options.storage ??
+    (config.STORAGE === 's3' ? s3StorageFromConfig(config) : new DiskStorage(join(config.DATA_DIR, 'files')));
   const transport =
     options.mailTransport ??
     (config.SMTP_URL
@@ -150,7 +155,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db,
     clock,
     storage,
-    counters: options.counters ?? new InMemoryCounterStore(clock),
+    counters:
+      options.counters ??
+      (config.REDIS_URL
+        ? RedisCounterStore.connect(config.REDIS_URL, { logger: app.log })
+        : new InMemoryCounterStore(clock)),
     mailSender,
     logger: app.log,
   };
@@ -233,13 +242,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return reply.status(404).send({ message: GERMAN.notFound });
   });
 
+  const retention = new AuditRetentionJob(context);
   app.addHook('onReady', async () => {
     await sweepStorage(context, config.STORAGE === 's3' ? 15 * 60_000 : 0);
-    if (options.startBackgroundJobs !== false) mailSender.start();
+    if (options.startBackgroundJobs !== false) {
+      mailSender.start();
+      retention.start();
+    }
   });
   app.addHook('onClose', async () => {
+    await retention.stop();
     await mailSender.stop();
     transport.close();
+    if (!options.counters && context.counters instanceof RedisCounterStore) await context.counters.close();
+    if (!options.storage && storage instanceof S3Storage) storage.close();
     if (!options.db) await db.close();
   });
 

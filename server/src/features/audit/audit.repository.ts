@@ -1,0 +1,208 @@
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import type { AuditRow, Database } from '../../db/schema.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** The list's and the export's filters, already checked and turned into instants. */
+export interface AuditFilter {
+  actorId?: number;
+  /** Text in the actor's label ("Vorname Nachname <mail>"). */
+  text?: string;
+  actions?: readonly string[];
+  objectType?: string;
+  objectId?: number;
+  /** Inclusive lower bound, ISO UTC. */
+  fromIso?: string;
+  /** Exclusive upper bound, ISO UTC. */
+  beforeIso?: string;
+}
+
+const capitalizeWords = (text: string) =>
+  text.replace(/(^|[\s\-.<@])(\p{L})/gu, (_, a, b) => a + b.toUpperCase());
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+function matches(filter: AuditFilter) {
+  return (eb: ExpressionBuilder<Database, 'audit_log'>) => {
+    const conditions = [];
+    if (filter.actorId !== undefined) conditions.push(eb('actor_id', '=', filter.actorId));
+    if (filter.actions && filter.actions.length > 0) conditions.push(eb('action', 'in', [...filter.actions]));
+    if (filter.objectType !== undefined) conditions.push(eb('object_type', '=', filter.objectType));
+    if (filter.objectId !== undefined) conditions.push(eb('object_id', '=', filter.objectId));
+    // ISO 8601 UTC text sorts and compares like the instants it names (decision 001).
+    if (filter.fromIso !== undefined) conditions.push(eb('at', '>=', filter.fromIso));
+    if (filter.beforeIso !== undefined) conditions.push(eb('at', '<', filter.beforeIso));
+    if (filter.text) {
+      const lowered = filter.text.toLowerCase();
+      // Dialects: SQLite's LIKE and lower() ignore case for ASCII letters only, and PostgreSQL's
+      // LIKE not at all; besides the lowered text, the usual spellings of a name ("öztürk",
+      // "Öztürk", "ÖZTÜRK") are tried as well. The explicit ESCAPE works in both.
+      const spellings = new Set([filter.text, lowered, lowered.toUpperCase(), capitalizeWords(lowered)]);
+      conditions.push(
+        eb.or([
+          sql<boolean>`lower(actor_label) like ${`%${escapeLike(lowered)}%`} escape '\\'`,
+          ...[...spellings].map(
+            (spelling) => sql<boolean>`actor_label like ${`%${escapeLike(spelling)}%`} escape '\\'`,
+          ),
+        ]),
+      );
+    }
+    return eb.and(conditions);
+  };
+}
+
+export async function countEntries(db: Executor, filter: AuditFilter): Promise<number> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where(matches(filter))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Newest first; ties on the time fall back to the insertion order. */
+export async function listEntries(
+  db: Executor,
+  filter: AuditFilter,
+  page: { limit: number; offset: number },
+): Promise<AuditRow[]> {
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where(matches(filter))
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/**
+ * One batch of the export, newest first, strictly after the last row of the previous batch
+ * (keyset paging: each batch is a short indexed query, however far into the log it is).
+ */
+export async function entriesAfter(
+  db: Executor,
+  filter: AuditFilter,
+  after: { at: string; id: number } | null,
+  limit: number,
+): Promise<AuditRow[]> {
+  let query = db.selectFrom('audit_log').selectAll().where(matches(filter));
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]),
+    );
+  }
+  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Sign-ins and failed sign-ins of one account (both name it as their object). */
+export async function loginsOf(
+  db: Executor,
+  userId: number,
+  actions: readonly string[],
+  limit: number,
+): Promise<AuditRow[]> {
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', 'in', [...actions])
+    .where('object_type', '=', 'user')
+    .where('object_id', '=', userId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who may see an object now (read-only look at the role tables)
+
+export interface UserWithRoles {
+  id: number;
+  title: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  roles: { id: number; name: string }[];
+}
+
+export async function usersWithRoles(db: Executor): Promise<UserWithRoles[]> {
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'title', 'firstname', 'lastname', 'email'])
+    .orderBy('lastname')
+    .orderBy('firstname')
+    .orderBy('id')
+    .execute();
+  const links = await db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select(['user_roles.user_id', 'roles.id', 'roles.name'])
+    .orderBy('roles.id')
+    .execute();
+  const byUser = new Map<number, { id: number; name: string }[]>();
+  for (const link of links) {
+    const list = byUser.get(link.user_id) ?? [];
+    list.push({ id: link.id, name: link.name });
+    byUser.set(link.user_id, list);
+  }
+  return users.map((user) => ({ ...user, roles: byUser.get(user.id) ?? [] }));
+}
+
+/**
+ * Every folder with its roles (ordered by role id), in the shape the files feature's visibility
+ * rules (`FolderTree`) take.
+ */
+export async function foldersWithRoles(db: Executor) {
+  const [folders, links] = await Promise.all([
+    db
+      .selectFrom('folders')
+      .select(['id', 'parent_id', 'title', 'breadcrumb', 'created_at', 'updated_at'])
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('folder_roles')
+      .innerJoin('roles', 'roles.id', 'folder_roles.role_id')
+      .select(['folder_roles.folder_id', 'roles.id', 'roles.name'])
+      .orderBy('roles.id')
+      .execute(),
+  ]);
+  const byFolder = new Map<number, { id: number; name: string }[]>();
+  for (const link of links) {
+    const list = byFolder.get(link.folder_id) ?? [];
+    list.push({ id: link.id, name: link.name });
+    byFolder.set(link.folder_id, list);
+  }
+  return folders.map((folder) => ({ ...folder, roles: byFolder.get(folder.id) ?? [] }));
+}
+
+export async function fileWithRoles(
+  db: Executor,
+  fileId: number,
+): Promise<{ folder_id: number; roles: { id: number; name: string }[] } | null> {
+  const file = await db.selectFrom('files').select('folder_id').where('id', '=', fileId).executeTakeFirst();
+  if (!file) return null;
+  const roles = await db
+    .selectFrom('file_roles')
+    .innerJoin('roles', 'roles.id', 'file_roles.role_id')
+    .select(['roles.id', 'roles.name'])
+    .where('file_roles.file_id', '=', fileId)
+    .orderBy('roles.id')
+    .execute();
+  return { folder_id: file.folder_id, roles };
+}
+
+export async function eventRoles(
+  db: Executor,
+  eventId: number,
+): Promise<{ id: number; name: string }[] | null> {
+  const event = await db.selectFrom('events').select('id').where('id', '=', eventId).executeTakeFirst();
+  if (!event) return null;
+  return db
+    .selectFrom('event_roles')
+    .innerJoin('roles', 'roles.id', 'event_roles.role_id')
+    .select(['roles.id', 'roles.name'])
+    .where('event_roles.event_id', '=', eventId)
+    .orderBy('roles.id')
+    .execute();
+}
