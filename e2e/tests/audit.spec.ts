@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ACCOUNTS, BASE_URL, expectNoAxeViolations, loginAs } from './support/fixtures.ts';
+import { ACCOUNTS, BASE_URL, expectNoAxeViolations, loginAs, type RoleKey } from './support/fixtures.ts';
 
 /** A fresh context per journey, as axe needs it. */
-async function signedInPage(browser: Browser, role: keyof typeof ACCOUNTS, width = 1280): Promise<Page> {
+async function signedInPage(browser: Browser, role: RoleKey, width = 1280): Promise<Page> {
   const context = await browser.newContext({
     baseURL: BASE_URL,
     viewport: { width, height: 900 },
@@ -12,8 +12,6 @@ async function signedInPage(browser: Browser, role: keyof typeof ACCOUNTS, width
     acceptDownloads: true,
   });
   const page = await context.newPage();
-  page.on('console', (m) => console.log('CONSOLE', m.type(), m.text()));
-  page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
   await loginAs(page, role);
   return page;
 }
@@ -81,10 +79,13 @@ test.describe('Protokoll', () => {
     await expect(page).toHaveURL(/q=Portal/);
     const table = page.getByRole('table');
     const people = table.locator('tbody tr td:nth-child(2)');
-    await expect(people.first()).toContainText(ACCOUNTS.superAdmin.email);
-    expect((await people.allInnerTexts()).every((text) => text.includes(ACCOUNTS.superAdmin.email))).toBe(
-      true,
-    );
+    // The text filter applies after a short pause in typing.
+    await expect
+      .poll(async () => {
+        const texts = await people.allInnerTexts();
+        return texts.length > 0 && texts.every((text) => text.includes(ACCOUNTS.superAdmin.email));
+      })
+      .toBe(true);
 
     await page.reload();
     await expect(page.getByRole('textbox', { name: 'Person' })).toHaveValue(ACCOUNTS.superAdmin.firstname);
@@ -113,7 +114,7 @@ test.describe('Protokoll', () => {
     await page.goto('/files');
     await expect(page.getByRole('link', { name: 'Protokoll' })).toHaveCount(0);
     await page.goto('/audit');
-    await expect(page.getByText('Seite wurde nicht gefunden.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Seite wurde nicht gefunden' })).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);
     await page.context().close();
   });

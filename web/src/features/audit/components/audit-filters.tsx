@@ -1,0 +1,119 @@
+import { Button, Group, MultiSelect, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import {
+  AUDIT_ACTION_NAMES,
+  AUDIT_ACTIONS,
+  AUDIT_OBJECT_TYPE_NAMES,
+  AUDIT_OBJECT_TYPES,
+} from '@gremienportal/contracts/audit';
+
+/** What the filter row edits; empty strings and lists mean "no filter". */
+export interface AuditFilterValues {
+  q: string;
+  actions: string[];
+  objectType: string;
+  /** YYYY-MM-DD (Berlin calendar day). */
+  from: string;
+  to: string;
+}
+
+export const EMPTY_FILTERS: AuditFilterValues = { q: '', actions: [], objectType: '', from: '', to: '' };
+
+export const hasFilters = (values: AuditFilterValues) =>
+  values.q.trim() !== '' ||
+  values.actions.length > 0 ||
+  values.objectType !== '' ||
+  values.from !== '' ||
+  values.to !== '';
+
+const ACTION_OPTIONS = AUDIT_ACTION_NAMES.map((action) => ({ value: action, label: AUDIT_ACTIONS[action] }));
+const OBJECT_TYPE_OPTIONS = AUDIT_OBJECT_TYPE_NAMES.map((type) => ({
+  value: type,
+  label: AUDIT_OBJECT_TYPES[type],
+}));
+
+interface AuditFiltersProps {
+  values: AuditFilterValues;
+  onChange: (values: AuditFilterValues) => void;
+  /** Messages of the contract schema, by query field (q, action, object_type, from, to). */
+  errors?: Partial<Record<string, string>>;
+}
+
+/** Person, action, object type and time range of the log; every change applies at once. */
+export function AuditFilters({ values, onChange, errors = {} }: AuditFiltersProps) {
+  const set = (patch: Partial<AuditFilterValues>) => onChange({ ...values, ...patch });
+
+  return (
+    <form role="search" aria-label="Protokoll filtern" onSubmit={(event) => event.preventDefault()}>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="md" verticalSpacing="sm">
+        <TextInput
+          label="Person"
+          placeholder="Name oder E-Mail-Adresse"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={values.q}
+          error={errors.q}
+          onChange={(event) => set({ q: event.currentTarget.value })}
+        />
+        <MultiSelect
+          label="Aktion"
+          placeholder={values.actions.length === 0 ? 'Alle Aktionen' : undefined}
+          data={ACTION_OPTIONS}
+          value={values.actions}
+          error={errors.action}
+          searchable
+          clearable
+          clearButtonProps={{ 'aria-label': 'Aktionen zurücksetzen' }}
+          hidePickedOptions
+          maxDropdownHeight={320}
+          onChange={(actions) => set({ actions })}
+        />
+        <Select
+          label="Objekttyp"
+          placeholder="Alle Objekte"
+          data={OBJECT_TYPE_OPTIONS}
+          value={values.objectType || null}
+          error={errors.object_type}
+          clearable
+          allowDeselect
+          clearButtonProps={{ 'aria-label': 'Objekttyp zurücksetzen' }}
+          onChange={(objectType) => set({ objectType: objectType ?? '' })}
+        />
+        <DateInput
+          label="Von"
+          placeholder="TT.MM.JJJJ"
+          valueFormat="DD.MM.YYYY"
+          value={values.from || null}
+          maxDate={values.to || undefined}
+          error={errors.from}
+          clearable
+          clearButtonProps={{ 'aria-label': 'Anfangsdatum zurücksetzen' }}
+          onChange={(from) => set({ from: from ?? '' })}
+        />
+        <DateInput
+          label="Bis"
+          placeholder="TT.MM.JJJJ"
+          valueFormat="DD.MM.YYYY"
+          value={values.to || null}
+          minDate={values.from || undefined}
+          error={errors.to}
+          clearable
+          clearButtonProps={{ 'aria-label': 'Enddatum zurücksetzen' }}
+          onChange={(to) => set({ to: to ?? '' })}
+        />
+      </SimpleGrid>
+      {hasFilters(values) ? (
+        <Group mt="sm">
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            leftSection={<IconFilterOff size={16} aria-hidden />}
+            onClick={() => onChange(EMPTY_FILTERS)}
+          >
+            Filter zurücksetzen
+          </Button>
+        </Group>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { Badge, Group, Stack, Text, Title } from '@mantine/core';
+import { DataTable, type DataTableColumn } from 'mantine-datatable';
+import { useQuery } from '@tanstack/react-query';
+import { AUDIT_MESSAGES, type VisibleToType, type VisibleUser } from '@gremienportal/contracts/audit';
+import {
+  dataTableDefaults,
+  DEFAULT_PAGE_SIZE,
+  paginationDefaults,
+} from '../../../components/data-table-defaults';
+import { ErrorState } from '../../../components/error-state';
+import { LoadingState } from '../../../components/loading-state';
+import { visibleToQueryOptions } from '../audit.api';
+
+export const NOBODY_MESSAGE = 'Niemand außer der Geschäftsstelle';
+
+const TYPE_TEXT: Record<VisibleToType, string> = {
+  file: 'diese Datei',
+  folder: 'diesen Ordner',
+  event: 'dieses Event',
+};
+
+const countText = (count: number) => (count === 1 ? '1 Person' : `${count.toLocaleString('de-DE')} Personen`);
+
+const columns: DataTableColumn<VisibleUser>[] = [
+  {
+    accessor: 'lastname',
+    title: 'Person',
+    render: (user) => (
+      <Stack gap={0}>
+        <Text size="sm">
+          {user.firstname} {user.lastname}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {user.email}
+        </Text>
+      </Stack>
+    ),
+  },
+  {
+    accessor: 'roles',
+    title: 'Rollen',
+    render: (user) => (
+      <Group gap={4}>
+        {user.roles.map((role) => (
+          <Badge key={role} size="sm" variant="light" tt="none">
+            {role}
+          </Badge>
+        ))}
+      </Group>
+    ),
+  },
+];
+
+interface VisibleToListProps {
+  type: VisibleToType;
+  id: number;
+  /** Heading level inside the embedding page. @default 2 */
+  headingOrder?: 2 | 3 | 4;
+}
+
+/**
+ * "Sichtbar für": the accounts that can see this file, folder or event now, derived from the
+ * roles (admins only). Admins and Super-Admins always see everything.
+ */
+export function VisibleToList({ type, id, headingOrder = 2 }: VisibleToListProps) {
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(DEFAULT_PAGE_SIZE);
+  const readers = useQuery(visibleToQueryOptions(type, id));
+  const headingId = `sichtbar-fuer-${type}-${id}`;
+
+  const members = readers.data?.filter((user) => user.reason === 'roles') ?? [];
+  const admins = (readers.data?.length ?? 0) - members.length;
+  const lastPage = Math.max(1, Math.ceil(members.length / perPage));
+  const currentPage = Math.min(page, lastPage);
+
+  return (
+    <Stack gap="sm" component="section" aria-labelledby={headingId}>
+      <Title order={headingOrder} size="h3" id={headingId}>
+        Sichtbar für
+      </Title>
+      {readers.isPending ? (
+        <LoadingState />
+      ) : readers.isError ? (
+        <ErrorState
+          message={AUDIT_MESSAGES.loadFailed}
+          detail={readers.error.message}
+          onRetry={() => void readers.refetch()}
+        />
+      ) : (
+        <>
+          <Text size="sm">
+            {members.length === 0
+              ? `${NOBODY_MESSAGE}: Nur Admins und Super-Admins (${countText(admins)}) sehen ${TYPE_TEXT[type]}.`
+              : `${countText(members.length)} aus den Gremien sehen ${TYPE_TEXT[type]}, dazu ${countText(admins)} mit der Rolle Admin oder Super-Admin.`}
+          </Text>
+          {members.length > 0 ? (
+            <DataTable<VisibleUser>
+              {...dataTableDefaults}
+              {...paginationDefaults}
+              aria-labelledby={headingId}
+              records={members.slice((currentPage - 1) * perPage, currentPage * perPage)}
+              columns={columns}
+              idAccessor="id"
+              fetching={readers.isFetching}
+              totalRecords={members.length}
+              page={currentPage}
+              onPageChange={setPage}
+              recordsPerPage={perPage}
+              onRecordsPerPageChange={(size: number) => {
+                setPerPage(size);
+                setPage(1);
+              }}
+            />
+          ) : null}
+        </>
+      )}
+    </Stack>
+  );
+}
