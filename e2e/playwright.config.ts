@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/portal.ts';
+import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, PORT } from './tests/support/portal.ts';
 
 /** Journeys in Debian's Chromium against the built portal, started fresh by the global setup. */
 export default defineConfig({
@@ -12,9 +12,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
-  outputDir: './.tmp/test-results',
+  outputDir: `./.tmp/test-results-${PORT}`,
   use: {
-    baseURL: 'http://127.0.0.1:3100',
+    baseURL: BASE_URL,
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
     trace: 'retain-on-failure',

@@ -48,7 +48,8 @@ export const LAST_SUPER_ADMIN_MESSAGE =
 export const ALREADY_ACTIVE_MESSAGE =
   'Dieser Nutzer hat sein Passwort bereits festgelegt. Er kann über „Passwort vergessen?“ ein neues anfordern.';
 
-export const USER_CREATED_MESSAGE = 'Nutzer wurde erfolgreich angelegt. Eine Einladung wurde per E-Mail gesendet.';
+export const USER_CREATED_MESSAGE =
+  'Nutzer wurde erfolgreich angelegt. Eine Einladung wurde per E-Mail gesendet.';
 export const USER_UPDATED_MESSAGE = 'Nutzer erfolgreich aktualisiert';
 export const USER_DELETED_MESSAGE = 'Nutzer wurde erfolgreich gelöscht';
 export const INVITATION_SENT_MESSAGE = 'Die Einladung wurde erneut gesendet.';
@@ -59,7 +60,9 @@ export const INVITATION_FAILED_MESSAGE = 'Fehler beim Senden der Einladung';
 
 export const USER_TITLE_OPTIONS = TITLE_OPTIONS;
 
-const rolesField = z.array(roleRefSchema, { error: ROLES_REQUIRED_MESSAGE }).min(1, { error: ROLES_REQUIRED_MESSAGE });
+const rolesField = z
+  .array(roleRefSchema, { error: ROLES_REQUIRED_MESSAGE })
+  .min(1, { error: ROLES_REQUIRED_MESSAGE });
 
 /** Spec § 5 "User create"; no password: the new user is invited by e-mail (DESIGN 4.5). */
 export const createUserBodySchema = z.object({

@@ -29,19 +29,19 @@ test.describe('Anmeldung und Konto', () => {
   test('a wrong password shows the German message and resets the form', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel('E-Mail-Adresse').fill(ACCOUNTS.aufsichtsrat.email);
-    await page.getByLabel('Passwort', { exact: true }).fill('falsches-passwort');
+    await page.getByLabel(/^Passwort\s*\*?$/).fill('falsches-passwort');
     await page.getByRole('button', { name: 'Einloggen' }).click();
     await expect(
       page.getByText('Die eingegebenen Zugangsdaten sind nicht korrekt. Bitte versuchen Sie es erneut!'),
     ).toBeVisible();
-    await expect(page.getByLabel('Passwort', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel(/^Passwort\s*\*?$/)).toHaveValue('');
     await expect(page).toHaveURL(/\/login/);
   });
 
   test('validation messages appear on blur and on submit', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel('E-Mail-Adresse').fill('kein-mail');
-    await page.getByLabel('Passwort', { exact: true }).focus();
+    await page.getByLabel(/^Passwort\s*\*?$/).focus();
     await expect(page.getByText('Bitte eine gültige E-Mail-Adresse eingeben.')).toBeVisible();
   });
 
@@ -75,14 +75,14 @@ test.describe('Anmeldung und Konto', () => {
     await expect(page.getByRole('heading', { name: 'Passwort zurücksetzen' })).toBeVisible();
     await expectNoAxeViolations(page);
     const newPassword = 'Ganz-Neues-Passwort-7';
-    await page.getByLabel('Neues Passwort', { exact: true }).fill(newPassword);
+    await page.getByLabel(/^Neues Passwort\s*\*?$/).fill(newPassword);
     await page.getByLabel('Neues Passwort bestätigen').fill(newPassword);
     await page.getByRole('button', { name: 'speichern' }).click();
     await expect(page.getByText('Ihr Passwort wurde zurückgesetzt!')).toBeVisible();
 
     // The link works once only.
     await page.goto(`${link.pathname}${link.search}`);
-    await page.getByLabel('Neues Passwort', { exact: true }).fill('Noch-Ein-Passwort-8');
+    await page.getByLabel(/^Neues Passwort\s*\*?$/).fill('Noch-Ein-Passwort-8');
     await page.getByLabel('Neues Passwort bestätigen').fill('Noch-Ein-Passwort-8');
     await page.getByRole('button', { name: 'speichern' }).click();
     await expect(page.getByRole('alert')).toContainText('ungültig oder abgelaufen');
@@ -104,7 +104,7 @@ test.describe('Anmeldung und Konto', () => {
     await expect(page.getByLabel('Vorname')).toHaveCount(0);
     await expectNoAxeViolations(page);
     const newPassword = 'Frisches-Passwort-99';
-    await page.getByLabel('Neues Passwort', { exact: true }).fill(newPassword);
+    await page.getByLabel(/^Neues Passwort\s*\*?$/).fill(newPassword);
     await page.getByLabel('Neues Passwort bestätigen').fill(newPassword);
     await page.getByRole('button', { name: 'Aktualisieren' }).click();
     await expect(page.getByText('Account erfolgreich aktualisiert')).toBeVisible();

@@ -19,8 +19,9 @@ import { systemClock, type Clock } from './clock.ts';
 import { migrateToLatest, openDatabase, type Db } from './db/database.ts';
 import { seedBaseData, type InitialAdmin } from './db/seed.ts';
 import { seedDemoData, type DemoAccount } from './db/demo-seed.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { textInputPlugin } from './plugins/text-input.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { DiskStorage } from './storage/disk-storage.ts';
@@ -113,6 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: 0,
     connectionTimeout: 0,
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -201,6 +203,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         idleMinutes: config.SESSION_IDLE_MINUTES,
         absoluteHours: config.SESSION_ABSOLUTE_HOURS,
       });
+      await api.register(textInputPlugin);
       await api.register(healthRoutes(context));
       await api.register(authRoutes(context));
       await api.register(accountRoutes(context));

@@ -5,6 +5,11 @@ const bool = z
   .optional()
   .transform((value) => value === '1' || value === 'true');
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => value || undefined);
 const optionalUrl = z
   .string()
   .trim()
@@ -12,7 +17,7 @@ const optionalUrl = z
   .optional()
   .or(z.literal('').transform(() => undefined));
 
-export const configSchema = z.object({
+const variablesSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -40,14 +45,44 @@ export const configSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInt(60),
   SESSION_ABSOLUTE_HOURS: positiveInt(12),
   LOGIN_MAX_ATTEMPTS: positiveInt(5),
-  TRUST_PROXY: bool,
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed: `true` = a proxy on this machine
+   * (loopback), or a list of addresses/CIDRs. The client address is the rightmost entry not added by
+   * a trusted proxy, so a client cannot forge one to dodge the login throttle.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx): string | false => {
+      const text = (value ?? '').trim();
+      if (['', 'false', '0'].includes(text.toLowerCase())) return false;
+      if (['true', '1'].includes(text.toLowerCase())) return 'loopback';
+      const entries = text.split(',').map((entry) => entry.trim());
+      const valid = entries.every((entry) =>
+        /^(loopback|linklocal|uniquelocal|[0-9a-f:.]+(\/\d{1,3})?)$/i.test(entry),
+      );
+      if (valid) return entries.join(',');
+      ctx.addIssue({
+        code: 'custom',
+        message: 'true, false oder Adressen/Netze der Proxys (z. B. 10.0.0.2)',
+      });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   STORAGE: z.enum(['disk', 's3']).default('disk'),
   S3_ENDPOINT: optionalUrl,
-  S3_REGION: z.string().default('us-east-1'),
-  S3_BUCKET: z.string().optional(),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_REGION: optionalText.transform((value) => value ?? 'us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'ist kein gültiger Bucket-Name (3–63 Zeichen: a–z, 0–9, Punkt, Bindestrich)',
+    )
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: bool,
   REDIS_URL: z
     .string()
@@ -59,6 +94,29 @@ export const configSchema = z.object({
   IMPRINT_URL: z.string().url().default('https://www.example.org/impressum'),
   PRIVACY_URL: z.string().url().default('https://www.example.org/datenschutz'),
   AUDIT_RETENTION_DAYS: positiveInt(365),
+});
+
+const together = (other: string) => `ist nötig, weil ${other} gesetzt ist (beide oder keinen angeben)`;
+
+/** Variables that only make sense together: the message names the one that is missing. */
+export const configSchema = variablesSchema.superRefine((config, ctx) => {
+  if (config.STORAGE === 's3' && !config.S3_BUCKET) {
+    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'ist nötig, wenn STORAGE=s3 gesetzt ist' });
+  }
+  if (config.S3_ACCESS_KEY_ID && !config.S3_SECRET_ACCESS_KEY) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['S3_SECRET_ACCESS_KEY'],
+      message: together('S3_ACCESS_KEY_ID'),
+    });
+  }
+  if (config.S3_SECRET_ACCESS_KEY && !config.S3_ACCESS_KEY_ID) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['S3_ACCESS_KEY_ID'],
+      message: together('S3_SECRET_ACCESS_KEY'),
+    });
+  }
 });
 
 export type Config = z.output<typeof configSchema>;

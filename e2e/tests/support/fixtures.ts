@@ -11,7 +11,7 @@ export type { Account, RoleKey };
 export async function loginViaForm(page: Page, account: Account): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('E-Mail-Adresse').fill(account.email);
-  await page.getByLabel('Passwort', { exact: true }).fill(account.password);
+  await page.getByLabel(/^Passwort\s*\*?$/).fill(account.password);
   await page.getByRole('button', { name: 'Einloggen' }).click();
   await expect(page).not.toHaveURL(/\/login/);
 }

@@ -13,10 +13,11 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export const PORT = 3100;
+/** E2E_PORT lets two runs on one machine keep out of each other's way. */
+export const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const STATE_FILE = fileURLToPath(new URL('../../.tmp/portal-state.json', import.meta.url));
+export const STATE_FILE = fileURLToPath(new URL(`../../.tmp/portal-state-${PORT}.json`, import.meta.url));
 
 export type RoleKey = 'superAdmin' | 'admin' | 'aufsichtsrat' | 'vertreter';
 /** Accounts whose password a journey changes, so the role accounts above stay usable. */

@@ -5,6 +5,9 @@ import type { Db } from './database.ts';
 import type { Clock } from '../clock.ts';
 import { hashPassword } from '../passwords.ts';
 
+/** Advisory lock key of the first-start seed; Kysely's migrator uses another one. */
+const SEED_LOCK_ID = 0x67707365;
+
 /** The protected folders of DESIGN.md 4.8: fixed ids, never renamed, moved or deleted. */
 const PROTECTED_FOLDERS: {
   id: number;
@@ -42,6 +45,10 @@ export async function seedBaseData(
 ): Promise<InitialAdmin | undefined> {
   const now = clock.now().toISOString();
   return db.kysely.transaction().execute(async (trx) => {
+    if (db.dialect === 'postgres') {
+      // Several instances may start at once on an empty database: one seeds, the others wait.
+      await sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`.execute(trx);
+    }
     const existingRoles = await trx.selectFrom('roles').select('name').execute();
     const missingRoles = ROLE_NAMES.filter((name) => !existingRoles.some((r) => r.name === name));
     if (missingRoles.length > 0) {

@@ -15,11 +15,15 @@ export interface MailSenderOptions {
   from: string;
   logger: Logger;
   intervalMs?: number;
+  /** How often a lease is extended while its mail is being sent (default a quarter lease). */
+  leaseRenewMs?: number;
 }
 
 /**
  * Background sender for the outbox. Each mail is leased (`locked_until`) by one sender with a
- * conditional update before sending, so several instances never send the same mail twice.
+ * conditional update before sending, so several instances never send the same mail twice. The
+ * lease is extended while the SMTP conversation lasts (a stalled server may take minutes), so
+ * it only runs out when its instance died; then another instance takes the mail over.
  */
 export class MailSender {
   private timer: NodeJS.Timeout | undefined;
@@ -30,9 +34,14 @@ export class MailSender {
   start(): void {
     const interval = this.options.intervalMs ?? 2_000;
     const tick = () => {
-      void this.flush().finally(() => {
-        if (this.timer) this.timer = setTimeout(tick, interval);
-      });
+      void this.flush()
+        .catch((error: unknown) => {
+          // A failing database (a full disk, a lost connection) must not end the process.
+          this.options.logger.error({ err: error }, 'E-Mail-Versand unterbrochen; nächster Versuch folgt');
+        })
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, interval);
+        });
     };
     this.timer = setTimeout(tick, 0);
   }
@@ -40,7 +49,7 @@ export class MailSender {
   async stop(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.running;
+    await this.running?.catch(() => undefined);
   }
 
   /** Sends every due mail once; returns how many were sent. Safe to call concurrently. */
@@ -78,6 +87,7 @@ export class MailSender {
           .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
           .executeTakeFirst();
         if (Number(lease.numUpdatedRows) !== 1) continue;
+        const renewal = this.keepLease(mail.id, leaseUntil);
         try {
           await transport.send({
             id: mail.id,
@@ -105,8 +115,45 @@ export class MailSender {
             })
             .where('id', '=', mail.id)
             .execute();
+        } finally {
+          await renewal.stop();
         }
       }
     }
+  }
+
+  /** Extends the lease on `id` every `leaseRenewMs` until stopped, as long as it is still ours. */
+  private keepLease(id: number, firstLease: string): { stop(): Promise<void> } {
+    const { db, clock, logger } = this.options;
+    let current = firstLease;
+    let pending: Promise<void> = Promise.resolve();
+    const renew = async () => {
+      const next = new Date(clock.now().getTime() + LEASE_MS).toISOString();
+      try {
+        const renewed = await db.kysely
+          .updateTable('outbox')
+          .set({ locked_until: next })
+          .where('id', '=', id)
+          .where('sent_at', 'is', null)
+          .where('locked_until', '=', current)
+          .executeTakeFirst();
+        if (Number(renewed.numUpdatedRows) === 1) current = next;
+      } catch (error) {
+        logger.warn({ mailId: id, err: error }, 'E-Mail-Reservierung konnte nicht verlängert werden');
+      }
+    };
+    const timer = setInterval(
+      () => {
+        pending = pending.then(renew);
+      },
+      this.options.leaseRenewMs ?? LEASE_MS / 4,
+    );
+    timer.unref();
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await pending;
+      },
+    };
   }
 }

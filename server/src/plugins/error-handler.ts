@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, GERMAN, STATUS_BY_CODE } from '../errors.ts';
 
@@ -33,8 +33,15 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
 
 const fieldName = (instancePath: string) => instancePath.replace(/^\//, '').replaceAll('/', '.');
 
+/** A full disk, seen by the file system, SQLite or PostgreSQL (SQLSTATE 53100 disk_full). */
+const isDiskFull = (error: unknown) =>
+  ['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100'].includes(String((error as { code?: unknown }).code));
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Refused before the whole body arrived (a full disk, a too large upload): the rest is never
+    // read, so the connection could serve nothing more and would hang, holding up a graceful stop.
+    if (request.raw.complete === false) reply.header('connection', 'close');
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       return reply.status(STATUS_BY_CODE[error.code]).send({
@@ -72,10 +79,29 @@ export function registerErrorHandler(app: FastifyInstance): void {
         (error.code && MESSAGE_BY_FASTIFY_CODE[error.code]) ?? MESSAGE_BY_STATUS[status] ?? GERMAN.badRequest;
       return reply.status(status).send({ message });
     }
-    if (status === 507 || (error as NodeJS.ErrnoException).code === 'ENOSPC') {
+    if (status === 507 || isDiskFull(error)) {
+      request.log.error({ err: error }, 'Speicherplatz erschöpft');
       return reply.status(507).send({ message: GERMAN.insufficientStorage });
     }
     request.log.error({ err: error }, 'Unerwarteter Fehler');
     return reply.status(500).send({ message: GERMAN.internal });
   });
+}
+
+/**
+ * Fastify's router answers a malformed percent-encoding in the path (FST_ERR_BAD_URL) and an
+ * overlong path parameter (FST_ERR_MAX_PARAM_LENGTH) itself, before any hook, in English and
+ * echoing the path. Passed as the `frameworkErrors` option, this answers them like every other
+ * refusal: a malformed address is a bad request, an overlong id names nothing.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  void reply
+    .status(tooLong ? 404 : 400)
+    .header('X-Content-Type-Options', 'nosniff')
+    .send({ message: tooLong ? GERMAN.notFound : GERMAN.badRequest });
 }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.ts';
 import { AppError, GERMAN, invalidField } from '../errors.ts';
+import { NUL_CHARACTER_MESSAGE } from '../plugins/text-input.ts';
 import { tooLargeError } from './disk-storage.ts';
 
 /** A document that has been written to storage while the request was read. */
@@ -234,6 +235,9 @@ async function readMultipart(
       const name = fieldNameOf(part.fieldname);
       if (part.type === 'field') {
         if (part.valueTruncated || part.fieldnameTruncated) throw invalidField(name, messages.fieldTooLong);
+        if (typeof part.value === 'string' && part.value.includes('\u0000')) {
+          throw invalidField(name, NUL_CHARACTER_MESSAGE);
+        }
         addField(result.fields, name, part.value, listFields, part.fieldname.endsWith('[]'));
         continue;
       }

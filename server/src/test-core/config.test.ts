@@ -59,7 +59,7 @@ describe('configuration', () => {
       LOGIN_MAX_ATTEMPTS: 3,
       PUBLIC_URL: 'https://portal.konsum.example',
       DEMO: true,
-      TRUST_PROXY: true,
+      TRUST_PROXY: 'loopback',
       DATABASE_URL: 'postgres://portal@db/portal',
       SMTP_URL: 'smtps://mail.konsum.example',
     });
@@ -67,6 +67,9 @@ describe('configuration', () => {
       DEMO: false,
       TRUST_PROXY: false,
     });
+    // The proxies' own addresses: only what they append is believed.
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.2, 10.1.0.0/16' }).TRUST_PROXY).toBe('10.0.0.2,10.1.0.0/16');
+    expect(() => loadConfig({ TRUST_PROXY: 'alle' })).toThrow(/TRUST_PROXY/);
   });
 
   it('treats empty optional values as unset', () => {

@@ -61,6 +61,8 @@ describe('routes', () => {
     ['/old', 'Seite old'],
     ['/files/show/5', 'Seite file-show'],
     ['/folders/show/2', 'Seite folder-show'],
+    // Spec § 2: the user view is open to signed-in users (the server limits it to their own record).
+    ['/user/show/4', 'Seite user-show'],
   ])('opens %s for every signed-in user', async (path, heading) => {
     signIn(vertreterUser());
     renderApp(path);
@@ -73,7 +75,6 @@ describe('routes', () => {
     ['/folders/update/5', 'Seite folder-update'],
     ['/events/update/3', 'Seite event-update'],
     ['/user', 'Seite users'],
-    ['/user/show/4', 'Seite user-show'],
     ['/user/update/4', 'Seite user-update'],
     ['/audit', 'Seite audit'],
   ])(

@@ -82,6 +82,8 @@ export const routes: RouteObject[] = [
                   { path: 'events/show/:id', element: <EventShowPage /> },
                   { path: 'account', element: <AccountPage /> },
                   { path: 'user/:id', element: <UserIdRedirect /> },
+                  // Members may view their own account here; the server answers 403 for others.
+                  { path: 'user/show/:id', element: <UserShowPage /> },
                   {
                     element: <RequireAdmin />,
                     children: [
@@ -90,7 +92,6 @@ export const routes: RouteObject[] = [
                       { path: 'folders/update/:id', element: <FolderUpdatePage /> },
                       { path: 'events/update/:id', element: <EventUpdatePage /> },
                       { path: 'user', element: <UsersPage /> },
-                      { path: 'user/show/:id', element: <UserShowPage /> },
                       { path: 'user/update/:id', element: <UserUpdatePage /> },
                       { path: 'audit', element: <AuditPage /> },
                     ],

@@ -133,7 +133,12 @@ export async function lockUsersWithRole(
   dialect: Dialect,
   roleId: number,
 ): Promise<number[]> {
-  const query = trx.selectFrom('user_roles').select('user_id').where('role_id', '=', roleId);
+  // A fixed order, so concurrent lockers queue up instead of deadlocking.
+  const query = trx
+    .selectFrom('user_roles')
+    .select('user_id')
+    .where('role_id', '=', roleId)
+    .orderBy('user_id');
   const rows = dialect === 'postgres' ? await query.forUpdate().execute() : await query.execute();
   return rows.map((row) => row.user_id);
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParamsSchema, messageSchema } from '@gremienportal/contracts/common';
+import { errorBodySchema, idParamsSchema, messageSchema } from '@gremienportal/contracts/common';
 import {
   createUserBodySchema,
   INVITATION_SENT_MESSAGE,
@@ -16,6 +16,9 @@ import { usersService, type Actor } from './users.service.ts';
 
 const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
 const tags = ['Nutzer'];
+/** Documented error answers (German `{ message, errors? }`). */
+const errors = { 401: errorBodySchema, 403: errorBodySchema };
+const errorsById = { ...errors, 404: errorBodySchema };
 
 export const usersRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -26,7 +29,7 @@ export const usersRoutes =
       '/user',
       {
         config: { access: 'admin' },
-        schema: { tags, summary: 'Alle Nutzer', response: { 200: userListResponseSchema } },
+        schema: { tags, summary: 'Alle Nutzer', response: { 200: userListResponseSchema, ...errors } },
       },
       async () => ({ data: await users.list() }),
     );
@@ -37,7 +40,7 @@ export const usersRoutes =
         tags,
         summary: 'Nutzer anlegen und per E-Mail einladen',
         body: createUserBodySchema,
-        response: { 201: userResponseSchema },
+        response: { 201: userResponseSchema, ...errors, 422: errorBodySchema },
       },
     };
     app.post('/user', createOptions, async (request, reply) => {
@@ -57,7 +60,7 @@ export const usersRoutes =
           tags,
           summary: 'Ein Nutzer (Admins: jeder, sonst nur das eigene Konto)',
           params: idParamsSchema,
-          response: { 200: userDataResponseSchema },
+          response: { 200: userDataResponseSchema, ...errorsById },
         },
       },
       async (request) => ({ data: await users.get(actorOf(request), request.params.id) }),
@@ -72,7 +75,7 @@ export const usersRoutes =
           summary: 'Nutzer ändern',
           params: idParamsSchema,
           body: updateUserBodySchema,
-          response: { 200: userResponseSchema },
+          response: { 200: userResponseSchema, ...errorsById, 422: errorBodySchema },
         },
       },
       async (request) => ({ user: await users.update(actorOf(request), request.params.id, request.body) }),
@@ -82,7 +85,12 @@ export const usersRoutes =
       '/user/:id',
       {
         config: { access: 'admin' },
-        schema: { tags, summary: 'Nutzer löschen', params: idParamsSchema, response: { 204: z.null() } },
+        schema: {
+          tags,
+          summary: 'Nutzer löschen',
+          params: idParamsSchema,
+          response: { 204: z.null(), ...errorsById },
+        },
       },
       async (request, reply) => {
         await users.remove(actorOf(request), request.params.id);
@@ -98,7 +106,7 @@ export const usersRoutes =
           tags,
           summary: 'Einladung erneut senden',
           params: idParamsSchema,
-          response: { 200: messageSchema },
+          response: { 200: messageSchema, ...errorsById, 422: errorBodySchema },
         },
       },
       async (request) => {

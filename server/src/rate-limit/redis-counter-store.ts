@@ -1,0 +1,137 @@
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import { systemClock } from '../clock.ts';
+import { InMemoryCounterStore, type CounterStore } from './counter-store.ts';
+
+/**
+ * One round trip, atomic on the server: count, start the window on the first hit, and report
+ * the time left. A key without expiry (which no path here creates) gets one, so a counter can
+ * never lock someone out for good.
+ */
+const INCREMENT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`;
+
+const PEEK = `
+local count = redis.call('GET', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+return { count or '0', ttl }
+`;
+
+export interface RedisCounterStoreOptions {
+  /** Prepended to every key, so several portals (or tests) can share one Redis. */
+  prefix?: string;
+  logger?: Pick<Logger, 'warn'>;
+  /**
+   * Used while Redis cannot be reached: limits then hold per instance instead of failing every
+   * sign-in. Defaults to counters in this process.
+   */
+  fallback?: CounterStore;
+}
+
+type CountReply = [number | string, number | string];
+
+/**
+ * Fixed-window counters in Redis, shared by every instance: a limit holds across the cluster.
+ * Windows run on Redis's clock (key expiry), not on the instances' clocks.
+ */
+export class RedisCounterStore implements CounterStore {
+  private readonly prefix: string;
+  private readonly fallback: CounterStore;
+  private lastWarning = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: RedisCounterStoreOptions = {},
+  ) {
+    this.prefix = options.prefix ?? 'gremienportal:';
+    this.fallback = options.fallback ?? new InMemoryCounterStore(systemClock);
+    this.redis.defineCommand('gpIncrement', { numberOfKeys: 1, lua: INCREMENT });
+    this.redis.defineCommand('gpPeek', { numberOfKeys: 1, lua: PEEK });
+  }
+
+  /** Connects to `url` with settings that fail fast when Redis is away. */
+  static connect(url: string, options: RedisCounterStoreOptions = {}): RedisCounterStore {
+    const redis = new Redis(url, {
+      // A sign-in must not hang on a missing Redis: give up after one retry or one second.
+      maxRetriesPerRequest: 1,
+      commandTimeout: 1_000,
+      connectTimeout: 5_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    // Errors surface on the commands (and are logged there); an unhandled 'error' event would
+    // only crash the process.
+    redis.on('error', () => undefined);
+    return new RedisCounterStore(redis, options);
+  }
+
+  private key(key: string): string {
+    return `${this.prefix}${key}`;
+  }
+
+  private degraded(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastWarning < 30_000) return;
+    this.lastWarning = now;
+    this.options.logger?.warn(
+      { err: error },
+      'Redis nicht erreichbar: Zähler gelten vorübergehend nur in dieser Instanz',
+    );
+  }
+
+  async increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+    try {
+      const [count, ttl] = (await this.call(
+        'gpIncrement',
+        this.key(key),
+        Math.max(1, Math.ceil(windowMs)),
+      )) as CountReply;
+      return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
+    } catch (error) {
+      this.degraded(error);
+      return this.fallback.increment(key, windowMs);
+    }
+  }
+
+  async peek(key: string): Promise<{ count: number; resetInMs: number }> {
+    try {
+      const [count, ttl] = (await this.call('gpPeek', this.key(key))) as CountReply;
+      return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
+    } catch (error) {
+      this.degraded(error);
+      return this.fallback.peek(key);
+    }
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.fallback.reset(key);
+    try {
+      await this.redis.del(this.key(key));
+    } catch (error) {
+      this.degraded(error);
+    }
+  }
+
+  private call(command: 'gpIncrement' | 'gpPeek', ...args: (string | number)[]): Promise<unknown> {
+    const custom = this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>;
+    return custom[command]!(...args);
+  }
+
+  /** Ends the connection; pending commands finish first. */
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+}

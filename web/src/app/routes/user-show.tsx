@@ -1,0 +1,61 @@
+import { Link } from 'react-router';
+import { Button, Group, Paper, Stack } from '@mantine/core';
+import { IconArrowLeft, IconPencil } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+import { PageTitle } from '../../components/page-title';
+import { UserDetails } from '../../features/users/components/user-details';
+import { userQueryOptions } from '../../features/users/users.api';
+import { canManageUser } from '../../features/users/users.permissions';
+import { useAuth } from '../../lib/auth';
+import { useIdParam } from '../../lib/route-params';
+import NotFoundPage from './not-found';
+
+function UserShow({ id }: { id: number }) {
+  const { user: actor, isAdmin } = useAuth();
+  const user = useQuery(userQueryOptions(id));
+  const name = user.data ? `${user.data.firstname} ${user.data.lastname}` : 'Nutzer';
+
+  return (
+    <Stack gap="lg" maw={860}>
+      <PageTitle documentTitle={name}>{name}</PageTitle>
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        {user.isPending ? (
+          <LoadingState />
+        ) : user.isError ? (
+          <ErrorState detail={user.error.message} onRetry={() => void user.refetch()} />
+        ) : (
+          <UserDetails user={user.data} />
+        )}
+      </Paper>
+      {isAdmin ? (
+        <Group>
+          <Button
+            component={Link}
+            to="/user"
+            variant="default"
+            leftSection={<IconArrowLeft size={18} aria-hidden />}
+          >
+            Zur Übersicht
+          </Button>
+          {user.data && actor && canManageUser(actor, user.data) ? (
+            <Button
+              component={Link}
+              to={`/user/update/${id}`}
+              leftSection={<IconPencil size={18} aria-hidden />}
+            >
+              Bearbeiten
+            </Button>
+          ) : null}
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** /user/show/{id}: Anrede, Vorname, Nachname, E-Mail, Rollen (spec § 2). */
+export default function UserShowPage() {
+  const id = useIdParam();
+  return id === null ? <NotFoundPage /> : <UserShow key={id} id={id} />;
+}

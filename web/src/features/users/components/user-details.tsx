@@ -1,0 +1,41 @@
+import { Box, Text } from '@mantine/core';
+import type { User } from '@gremienportal/contracts/users';
+import { formatDateTime } from '../../../lib/format';
+
+function Entry({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text component="dt" size="sm" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      <Text component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/** The user's data as the view page shows it (spec § 2: Anrede, Vorname, Nachname, E-Mail, Rollen). */
+export function UserDetails({ user }: { user: User }) {
+  return (
+    <Box
+      component="dl"
+      m={0}
+      style={{
+        display: 'grid',
+        gridTemplateColumns: 'repeat(auto-fill, minmax(15rem, 1fr))',
+        gap: 'var(--mantine-spacing-md) var(--mantine-spacing-lg)',
+      }}
+    >
+      <Entry label="Anrede">{user.title}</Entry>
+      <Entry label="Vorname">{user.firstname}</Entry>
+      <Entry label="Nachname">{user.lastname}</Entry>
+      <Entry label="E-Mail">{user.email}</Entry>
+      <Entry label="Rollen">{user.roles_string || 'Keine Rolle'}</Entry>
+      <Entry label="Status">
+        {user.status === 'eingeladen' ? 'Eingeladen – Passwort noch nicht festgelegt' : 'Aktiv'}
+      </Entry>
+      <Entry label="Angelegt am">{formatDateTime(user.created_at)}</Entry>
+    </Box>
+  );
+}

@@ -1,0 +1,192 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Grid, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, type DefaultValues } from 'react-hook-form';
+import type { Role } from '@gremienportal/contracts/common';
+import {
+  createUserBodySchema,
+  USER_TITLE_OPTIONS,
+  type CreateUserBody,
+  type CreateUserInput,
+} from '@gremienportal/contracts/users';
+import { FormError } from '../../../components/form-error';
+import { errorMessage, isApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { ADMIN_ROLES_HINT, isSuperAdmin, roleOptions } from '../users.permissions';
+
+/** Form values as the contract reads them; the role select holds ids as strings. */
+export type UserFormValues = CreateUserInput;
+
+const USER_FIELDS = ['title', 'firstname', 'lastname', 'email', 'roles'] as const;
+export const EMPTY_USER_VALUES: DefaultValues<UserFormValues> = {
+  firstname: '',
+  lastname: '',
+  email: '',
+  roles: [],
+};
+
+/** Role ids travel as numbers (DESIGN § 3: ids in requests). */
+const withNumericRoleIds = (body: CreateUserBody): CreateUserBody => ({
+  ...body,
+  roles: body.roles.map((role) => (typeof role === 'string' && /^\d+$/.test(role) ? Number(role) : role)),
+});
+
+interface UserFormProps {
+  /** The form's accessible name, e.g. "Nutzer anlegen". */
+  name: string;
+  roles: readonly Role[];
+  initialValues?: DefaultValues<UserFormValues>;
+  /** "Anrede" on the create form, "Titel (Anrede)" on the edit page (spec § 2). */
+  titleLabel: string;
+  submitLabel: string;
+  /** The general text when the server refuses for another reason than the fields (spec § 8). */
+  failureMessage: string;
+  /** Throws the ApiError of a failed call; the form shows it. */
+  onSubmit: (body: CreateUserBody) => Promise<void>;
+  /** The create form empties itself (selects included) after success (spec § 4). */
+  resetOnSuccess?: boolean;
+  /** Further buttons next to the submit button (e.g. "Abbrechen"). */
+  secondaryAction?: ReactNode;
+}
+
+/** Title, names, e-mail and roles of a user; validated with the contract schema on blur and submit. */
+export function UserForm({
+  name,
+  roles,
+  initialValues = EMPTY_USER_VALUES,
+  titleLabel,
+  submitLabel,
+  failureMessage,
+  onSubmit,
+  resetOnSuccess = false,
+  secondaryAction,
+}: UserFormProps) {
+  const { user } = useAuth();
+  const actorRoles = user?.roles ?? [];
+  const [generalError, setGeneralError] = useState<{ title?: string; messages: string[] } | null>(null);
+  const form = useSpecForm<UserFormValues, unknown, CreateUserBody>({
+    resolver: zodResolver(createUserBodySchema),
+    defaultValues: initialValues,
+  });
+  const { isSubmitting } = form.formState;
+
+  const handleSubmit = form.handleSubmit(async (body) => {
+    setGeneralError(null);
+    try {
+      await onSubmit(withNumericRoleIds(body));
+      if (resetOnSuccess) form.reset(EMPTY_USER_VALUES);
+    } catch (error) {
+      if (isApiError(error) && error.status === 422 && error.errors) {
+        const unplaced = applyServerErrors(form.setError, error, USER_FIELDS);
+        setGeneralError(unplaced.length > 0 ? { messages: unplaced } : null);
+      } else {
+        const detail = errorMessage(error, '');
+        setGeneralError({ title: failureMessage, messages: detail ? [detail] : [] });
+      }
+    }
+  });
+
+  return (
+    <form onSubmit={handleSubmit} noValidate aria-label={name}>
+      <Stack gap="md">
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, sm: 6, md: 2 }}>
+            <Controller
+              control={form.control}
+              name="title"
+              render={({ field, fieldState }) => (
+                <Select
+                  label={titleLabel}
+                  placeholder="Bitte wählen"
+                  data={USER_TITLE_OPTIONS}
+                  required
+                  disabled={isSubmitting}
+                  name={field.name}
+                  ref={field.ref}
+                  value={field.value ?? null}
+                  error={fieldState.error?.message}
+                  onChange={(value) => {
+                    field.onChange(value ?? undefined);
+                    form.handleFieldChange('title');
+                  }}
+                  onBlur={() => {
+                    field.onBlur();
+                    form.handleFieldBlur('title');
+                  }}
+                />
+              )}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6, md: 5 }}>
+            <TextInput
+              label="Vorname"
+              autoComplete="off"
+              required
+              disabled={isSubmitting}
+              {...form.field('firstname')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6, md: 5 }}>
+            <TextInput
+              label="Nachname"
+              autoComplete="off"
+              required
+              disabled={isSubmitting}
+              {...form.field('lastname')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label="E-Mail"
+              type="email"
+              autoComplete="off"
+              required
+              disabled={isSubmitting}
+              {...form.field('email')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 12, md: 6 }}>
+            <Controller
+              control={form.control}
+              name="roles"
+              render={({ field, fieldState }) => (
+                <MultiSelect
+                  label="Rollen"
+                  placeholder={field.value.length === 0 ? 'Rollen wählen' : undefined}
+                  description={isSuperAdmin(actorRoles) ? undefined : ADMIN_ROLES_HINT}
+                  data={roleOptions(roles, actorRoles)}
+                  required
+                  // Searchable keeps the input focusable and clickable once roles are chosen.
+                  searchable
+                  clearable
+                  clearButtonProps={{ 'aria-label': 'Alle Rollen entfernen' }}
+                  disabled={isSubmitting}
+                  name={field.name}
+                  ref={field.ref}
+                  value={field.value.map(String)}
+                  error={fieldState.error?.message}
+                  onChange={(value) => {
+                    field.onChange(value);
+                    form.handleFieldChange('roles');
+                  }}
+                  onBlur={() => {
+                    field.onBlur();
+                    form.handleFieldBlur('roles');
+                  }}
+                />
+              )}
+            />
+          </Grid.Col>
+        </Grid>
+        <FormError title={generalError?.title} message={generalError?.messages} />
+        <Group>
+          <Button type="submit" loading={isSubmitting}>
+            {submitLabel}
+          </Button>
+          {secondaryAction}
+        </Group>
+      </Stack>
+    </form>
+  );
+}

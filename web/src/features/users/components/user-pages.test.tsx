@@ -1,0 +1,276 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE,
+  EMAIL_TAKEN_MESSAGE,
+  ROLES_REQUIRED_MESSAGE,
+  USER_CREATED_MESSAGE,
+  USER_UPDATE_FAILED_MESSAGE,
+  type User,
+} from '@gremienportal/contracts/users';
+import { json, mockApi, type MockHandler } from '../../../testing/fetch-mock';
+import { adminUser, signIn } from '../../../testing/factories';
+import { renderApp } from '../../../testing/render';
+
+const ROLES = [
+  { id: 1, name: 'Admin' },
+  { id: 2, name: 'Super-Admin' },
+  { id: 3, name: 'Aufsichtsrat' },
+  { id: 4, name: 'Vertreter' },
+];
+
+function makeUserRecord(overrides: Partial<User> = {}): User {
+  const roles = overrides.roles ?? ['Vertreter'];
+  return {
+    id: 21,
+    title: 'Frau',
+    firstname: 'Clara',
+    lastname: 'Conrad',
+    email: 'clara.conrad@example.org',
+    status: 'aktiv',
+    created_at: '2026-11-21T10:00:00.000Z',
+    ...overrides,
+    roles,
+    roles_string: roles.join(', '),
+  };
+}
+
+const superAdmin = () => adminUser({ id: 1, roles: ['Super-Admin'] });
+const plainAdmin = () => adminUser({ id: 2, roles: ['Admin'] });
+
+/** A form field by its label (Mantine may append the required marker " *"). */
+const labelled = (name: string) => new RegExp(`^${name}( \\*)?$`);
+const field = (name: string) => screen.getByRole('textbox', { name: labelled(name) });
+const combobox = (name: string) => screen.getByRole('combobox', { name: labelled(name) });
+
+async function choose(user: ReturnType<typeof renderApp>['user'], box: string, option: string) {
+  // A multi-select stays open after a pick; clicking it again would close it.
+  if (!screen.queryByRole('option', { name: option })) await user.click(combobox(box));
+  await user.click(await screen.findByRole('option', { name: option }));
+}
+
+/** Opens /user and waits until the roles are loaded and the form is there. */
+async function openUsersPage() {
+  const app = renderApp('/user');
+  // The first render loads the page's chunk, which takes a moment on a cold start.
+  await screen.findByRole('combobox', { name: /^Anrede/ }, { timeout: 5000 });
+  return app;
+}
+
+function usersApi(overrides: Record<string, MockHandler | ReturnType<typeof json>> = {}) {
+  return mockApi({
+    'GET /api/v1/user': json(200, { data: [makeUserRecord()] }),
+    'GET /api/v1/roles': json(200, { data: ROLES }),
+    ...overrides,
+  });
+}
+
+describe('/user: create form "Nutzer anlegen"', () => {
+  it('validates every field on submit with the contract messages and sends nothing', async () => {
+    signIn(superAdmin());
+    const { requests } = usersApi();
+    const { user } = await openUsersPage();
+    await user.click(screen.getByRole('button', { name: 'Anlegen' }));
+
+    expect(await screen.findByText('Bitte Herr oder Frau wählen.')).toBeInTheDocument();
+    expect(screen.getByText('Vorname ist erforderlich.')).toBeInTheDocument();
+    expect(screen.getByText('Nachname ist erforderlich.')).toBeInTheDocument();
+    expect(screen.getByText('E-Mail-Adresse ist erforderlich.')).toBeInTheDocument();
+    expect(screen.getByText(ROLES_REQUIRED_MESSAGE)).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('validates a filled field on blur (min 3 characters)', async () => {
+    signIn(superAdmin());
+    usersApi();
+    const { user } = await openUsersPage();
+    await user.type(field('Nachname'), 'Al');
+    await user.tab();
+    expect(await screen.findByText('Nachname muss mindestens 3 Zeichen lang sein.')).toBeInTheDocument();
+  });
+
+  it('creates the user with role ids, shows a toast and clears the form and the selects', async () => {
+    signIn(superAdmin());
+    const created = makeUserRecord({
+      id: 99,
+      title: 'Herr',
+      firstname: 'Bernd',
+      lastname: 'Becker',
+      email: 'bernd@example.org',
+      roles: ['Aufsichtsrat', 'Vertreter'],
+      status: 'eingeladen',
+    });
+    const { requests } = usersApi({ 'POST /api/v1/user': json(201, { user: created }) });
+    const { user } = await openUsersPage();
+
+    await choose(user, 'Anrede', 'Herr');
+    await user.type(field('Vorname'), 'Bernd');
+    await user.type(field('Nachname'), 'Becker');
+    await user.type(field('E-Mail'), 'Bernd@Example.org');
+    await choose(user, 'Rollen', 'Aufsichtsrat');
+    await choose(user, 'Rollen', 'Vertreter');
+    await user.click(screen.getByRole('button', { name: 'Anlegen' }));
+
+    expect(await screen.findByText(USER_CREATED_MESSAGE)).toBeInTheDocument();
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+      title: 'Herr',
+      firstname: 'Bernd',
+      lastname: 'Becker',
+      email: 'bernd@example.org',
+      roles: [3, 4],
+    });
+    await waitFor(() => expect(field('Vorname')).toHaveValue(''));
+    expect(field('Nachname')).toHaveValue('');
+    expect(field('E-Mail')).toHaveValue('');
+    expect(combobox('Anrede')).toHaveValue('');
+    expect(screen.queryByText('Aufsichtsrat', { selector: '.mantine-Pill-label' })).not.toBeInTheDocument();
+  });
+
+  it('shows the server field errors under the fields', async () => {
+    signIn(superAdmin());
+    usersApi({
+      'POST /api/v1/user': json(422, {
+        message: EMAIL_TAKEN_MESSAGE,
+        errors: { email: [EMAIL_TAKEN_MESSAGE] },
+      }),
+    });
+    const { user } = await openUsersPage();
+    await choose(user, 'Anrede', 'Frau');
+    await user.type(field('Vorname'), 'Clara');
+    await user.type(field('Nachname'), 'Conrad');
+    await user.type(field('E-Mail'), 'clara.conrad@example.org');
+    await choose(user, 'Rollen', 'Vertreter');
+    await user.click(screen.getByRole('button', { name: 'Anlegen' }));
+
+    expect(await screen.findByText(EMAIL_TAKEN_MESSAGE)).toBeInTheDocument();
+    expect(field('E-Mail')).toHaveAttribute('aria-invalid', 'true');
+    // Nothing was created: the entered values stay for correction.
+    expect(field('Vorname')).toHaveValue('Clara');
+  });
+
+  it('offers the roles Admin and Super-Admin only to a Super-Admin', async () => {
+    signIn(plainAdmin());
+    usersApi();
+    const { user } = await openUsersPage();
+    expect(
+      screen.getByText('Die Rollen Admin und Super-Admin kann nur ein Super-Admin vergeben.'),
+    ).toBeInTheDocument();
+    await user.click(combobox('Rollen'));
+    expect(await screen.findByRole('option', { name: 'Admin' })).toHaveAttribute(
+      'data-combobox-disabled',
+      'true',
+    );
+    expect(screen.getByRole('option', { name: 'Super-Admin' })).toHaveAttribute(
+      'data-combobox-disabled',
+      'true',
+    );
+    expect(screen.getByRole('option', { name: 'Vertreter' })).not.toHaveAttribute('data-combobox-disabled');
+  });
+
+  it('says so when the users cannot be loaded', async () => {
+    signIn(superAdmin());
+    usersApi({ 'GET /api/v1/user': json(500, { message: 'Ein interner Fehler ist aufgetreten.' }) });
+    renderApp('/user');
+    expect(
+      await screen.findByText('Daten konnten nicht geladen werden', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Übersicht Benutzerkonten' })).toBeInTheDocument();
+  });
+
+  it('is not offered to non-admins', async () => {
+    signIn(adminUser({ id: 5, roles: ['Vertreter'] }));
+    const { requests } = usersApi();
+    renderApp('/user');
+    expect(await screen.findByText(/Seite wurde nicht gefunden/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(requests.filter((r) => r.url === '/api/v1/user')).toHaveLength(0);
+  });
+});
+
+describe('/user/show/{id}', () => {
+  it('shows Anrede, Vorname, Nachname, E-Mail and Rollen, and the admin controls', async () => {
+    signIn(superAdmin());
+    usersApi({
+      'GET /api/v1/user/21': json(200, { data: makeUserRecord({ roles: ['Aufsichtsrat', 'Vertreter'] }) }),
+    });
+    renderApp('/user/show/21');
+    expect(
+      await screen.findByRole('heading', { name: 'Clara Conrad' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    const entry = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
+    expect(entry('Anrede')).toHaveTextContent('Frau');
+    expect(entry('Vorname')).toHaveTextContent('Clara');
+    expect(entry('Nachname')).toHaveTextContent('Conrad');
+    expect(entry('E-Mail')).toHaveTextContent('clara.conrad@example.org');
+    expect(entry('Rollen')).toHaveTextContent('Aufsichtsrat, Vertreter');
+    expect(screen.getByRole('link', { name: /Bearbeiten/ })).toHaveAttribute('href', '/user/update/21');
+  });
+
+  it('shows the load error for an id that does not exist', async () => {
+    signIn(superAdmin());
+    usersApi();
+    renderApp('/user/show/77');
+    expect(
+      await screen.findByText('Daten konnten nicht geladen werden', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('/user/update/{id}', () => {
+  it('shows the stored values, sends the changes and goes back to /user', async () => {
+    signIn(superAdmin());
+    const stored = makeUserRecord({ roles: ['Vertreter'] });
+    const { requests } = usersApi({
+      'GET /api/v1/user/21': json(200, { data: stored }),
+      'PUT /api/v1/user/21': (request) =>
+        json(200, { user: { ...stored, ...(request.body as object), roles: ['Aufsichtsrat'] } }),
+    });
+    const { user, router } = renderApp('/user/update/21');
+    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'), { timeout: 5000 });
+    expect(combobox('Titel \\(Anrede\\)')).toHaveValue('Frau');
+    expect(field('E-Mail')).toHaveValue('clara.conrad@example.org');
+    const roles = combobox('Rollen').closest('.mantine-MultiSelect-root') as HTMLElement;
+    expect(within(roles).getByText('Vertreter')).toBeInTheDocument();
+
+    await user.clear(field('Nachname'));
+    await user.type(field('Nachname'), 'Conrad-Berg');
+    // Picking a chosen option again removes it.
+    await choose(user, 'Rollen', 'Vertreter');
+    await choose(user, 'Rollen', 'Aufsichtsrat');
+    await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user'));
+    expect(requests.find((r) => r.method === 'PUT')?.body).toEqual({
+      title: 'Frau',
+      firstname: 'Clara',
+      lastname: 'Conrad-Berg',
+      email: 'clara.conrad@example.org',
+      roles: [3],
+    });
+  });
+
+  it('shows "Fehler beim Aktualisieren eines Nutzers" when the server refuses for another reason', async () => {
+    signIn(superAdmin());
+    usersApi({
+      'GET /api/v1/user/21': json(200, { data: makeUserRecord() }),
+      'PUT /api/v1/user/21': json(500, { message: 'Ein interner Fehler ist aufgetreten.' }),
+    });
+    const { user, router } = renderApp('/user/update/21');
+    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'), { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
+    // Toasts of earlier tests may still be around; this alert is the form's.
+    const alert = (await screen.findByText(USER_UPDATE_FAILED_MESSAGE)).closest('[role="alert"]');
+    expect(alert).not.toBeNull();
+    expect(alert).toHaveTextContent('Ein interner Fehler ist aufgetreten.');
+    expect(router.state.location.pathname).toBe('/user/update/21');
+  });
+
+  it('lets only a Super-Admin edit a holder of an admin role', async () => {
+    signIn(plainAdmin());
+    usersApi({ 'GET /api/v1/user/21': json(200, { data: makeUserRecord({ roles: ['Admin'] }) }) });
+    renderApp('/user/update/21');
+    expect(
+      await screen.findByText(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE, {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Aktualisieren' })).not.toBeInTheDocument();
+  });
+});

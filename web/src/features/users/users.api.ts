@@ -1,0 +1,87 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Role } from '@gremienportal/contracts/common';
+import type {
+  CreateUserBody,
+  UpdateUserBody,
+  User,
+  UserDataResponse,
+  UserListResponse,
+  UserResponse,
+} from '@gremienportal/contracts/users';
+import { api } from '../../lib/api-client';
+
+export type { User };
+
+export const userKeys = {
+  all: ['users'] as const,
+  list: () => [...userKeys.all, 'list'] as const,
+  detail: (id: number) => [...userKeys.all, 'detail', id] as const,
+  roles: () => [...userKeys.all, 'roles'] as const,
+};
+
+/** Every user, sorted by last name (GET /api/v1/user; admins only). */
+export const usersQueryOptions = () =>
+  queryOptions({
+    queryKey: userKeys.list(),
+    queryFn: ({ signal }) => api.get<UserListResponse>('/user', { signal }).then((body) => body.data),
+  });
+
+export const userQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: userKeys.detail(id),
+    queryFn: ({ signal }) => api.get<UserDataResponse>(`/user/${id}`, { signal }).then((body) => body.data),
+  });
+
+/** The roles a user can be given, from the server (spec § 1: the role list comes from the server). */
+export const rolesQueryOptions = () =>
+  queryOptions({
+    queryKey: userKeys.roles(),
+    queryFn: ({ signal }) => api.get<{ data: Role[] }>('/roles', { signal }).then((body) => body.data),
+    staleTime: 5 * 60_000,
+  });
+
+export function useCreateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateUserBody) => api.post<UserResponse>('/user', body).then((res) => res.user),
+    onSuccess: (user) => {
+      // The new user goes to the top of the table (spec § 4), before any reload.
+      queryClient.setQueryData<User[]>(userKeys.list(), (current) =>
+        current ? [user, ...current.filter((other) => other.id !== user.id)] : current,
+      );
+      queryClient.setQueryData(userKeys.detail(user.id), user);
+    },
+  });
+}
+
+export function useUpdateUser(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateUserBody) => api.put<UserResponse>(`/user/${id}`, body).then((res) => res.user),
+    onSuccess: (user) => {
+      queryClient.setQueryData(userKeys.detail(id), user);
+      queryClient.setQueryData<User[]>(userKeys.list(), (current) =>
+        current?.map((other) => (other.id === id ? user : other)),
+      );
+      void queryClient.invalidateQueries({ queryKey: userKeys.list() });
+    },
+  });
+}
+
+export function useDeleteUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/user/${id}`),
+    onSuccess: (_result, id) => {
+      queryClient.removeQueries({ queryKey: userKeys.detail(id) });
+      // After a delete the list reloads (spec § 4).
+      return queryClient.invalidateQueries({ queryKey: userKeys.list() });
+    },
+  });
+}
+
+export function useResendInvitation() {
+  return useMutation({
+    mutationFn: (id: number) => api.post<{ message: string }>(`/user/${id}/invitation`),
+  });
+}
