@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { MAX_DESCRIPTION_LENGTH, MIN_NAME_LENGTH, msg, requiredText } from './common.ts';
+import { MAX_DESCRIPTION_LENGTH, MAX_TEXT_LENGTH, MIN_NAME_LENGTH, msg } from './common.ts';
 
 /** Every event time a person reads or types is wall-clock time in this zone. */
 export const EVENT_TIME_ZONE = 'Europe/Berlin';
 /** Spec § 5: location and description minimums of the update form. */
 export const MIN_EVENT_LOCATION_LENGTH = 3;
 export const MIN_EVENT_DESCRIPTION_LENGTH = 5;
+/** The drop zone's limit: the server's default `MAX_UPLOAD_MB`; the server enforces its own. */
+export const EVENT_FILE_MAX_BYTES = 100 * 1024 * 1024;
 
 export const EVENT_MESSAGES = {
   rolesRequired: 'Bitte mindestens eine Rolle wählen.',
@@ -15,6 +17,7 @@ export const EVENT_MESSAGES = {
   endInvalid: 'Ende ist kein gültiger Zeitpunkt.',
   endBeforeStart: 'Das Ende darf nicht vor dem Beginn liegen.',
   unknownRole: 'Diese Rolle gibt es nicht.',
+  unknownRoleNamed: (role: string | number) => `Die Rolle „${role}“ gibt es nicht.`,
   notificationsOutsideRoles: 'Benachrichtigungen können nur an Rollen des Events gehen.',
   notFound: 'Das Event wurde nicht gefunden.',
   createFailed: 'Fehler beim Erstellen eines Events',
@@ -27,6 +30,21 @@ export const EVENT_MESSAGES = {
   empty: 'Kein Event vorhanden',
   filteredEmpty: 'Keine Event passt zu deinen Filtern!',
 } as const;
+
+/**
+ * A required, trimmed text with one message per problem: unlike common's `requiredText`, an empty
+ * value reports only "… ist erforderlich." (not also the minimum length), and a minimum of 1 adds
+ * no second check.
+ */
+export const eventText = (field: string, min = 1, max = MAX_TEXT_LENGTH) => {
+  const base = z
+    .string({ error: msg.required(field) })
+    .trim()
+    .min(1, { error: msg.required(field), abort: true });
+  return (min > 1 ? base.min(min, { error: msg.min(field, min) }) : base).max(max, {
+    error: msg.max(field, max),
+  });
+};
 
 // ---------------------------------------------------------------------------------------------
 // Europe/Berlin wall-clock time <-> UTC, with the platform's time-zone data (Intl), no library.
@@ -42,7 +60,7 @@ const berlinParts = new Intl.DateTimeFormat('en-US', {
   second: '2-digit',
 });
 
-interface WallClock {
+export interface WallClock {
   year: number;
   month: number;
   day: number;
@@ -51,7 +69,8 @@ interface WallClock {
   second: number;
 }
 
-function wallClockInBerlin(instant: Date): WallClock {
+/** Year, month (1–12), day, hour, minute and second of an instant on a Berlin wall clock. */
+export function wallClockInBerlin(instant: Date): WallClock {
   const parts: Record<string, number> = {};
   for (const part of berlinParts.formatToParts(instant)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
@@ -138,9 +157,14 @@ export function parseEventTime(value: string): string | null {
   }
   const absolute = ABSOLUTE_PATTERN.exec(text);
   if (absolute) {
-    const [year, month, day, hour, minute, second] = absolute
-      .slice(1, 7)
-      .map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
+    const [year, month, day, hour, minute, second] = absolute.slice(1, 7).map((v) => Number(v ?? 0)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     if (!isRealDate(year, month, day, hour, minute, second)) return null;
     const parsed = new Date(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
     return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
@@ -182,18 +206,21 @@ const roleRef = z.union(
   ],
   { error: EVENT_MESSAGES.unknownRole },
 );
-const asList = (value: unknown) => (value === undefined || value === null || Array.isArray(value) ? value : [value]);
-
-export const eventRoleRefsField = z.preprocess(
-  asList,
-  z.array(roleRef, { error: EVENT_MESSAGES.rolesRequired }).min(1, { error: EVENT_MESSAGES.rolesRequired }),
-);
-export const eventNotificationsField = z.preprocess(
-  (value) => (value === '' ? [] : asList(value)),
-  z.array(roleRef).max(20).optional(),
-);
 export type EventRoleRef = z.output<typeof roleRef>;
+const asList = (value: EventRoleRef | EventRoleRef[]): EventRoleRef[] =>
+  Array.isArray(value) ? value : [value];
 
+export const eventRoleRefsField = z
+  .union([z.array(roleRef), roleRef], { error: EVENT_MESSAGES.rolesRequired })
+  .transform(asList)
+  .refine((list) => list.length > 0, { error: EVENT_MESSAGES.rolesRequired });
+/** Optional; an empty multipart field means "nobody". */
+export const eventNotificationsField = z
+  .union([z.array(roleRef).max(20), z.literal('').transform(() => []), roleRef], {
+    error: EVENT_MESSAGES.unknownRole,
+  })
+  .transform(asList)
+  .optional();
 /** The information file as a data URL (JSON variant); multipart sends it as part `file`. */
 const dataUrlField = z
   .string()
@@ -218,12 +245,12 @@ const whenBothTimesValid = {
 /** Spec § 5, event create: title required min 3; roles, start, end, location, description required. */
 export const createEventBodySchema = z
   .object({
-    title: requiredText('Titel', MIN_NAME_LENGTH),
+    title: eventText('Titel', MIN_NAME_LENGTH),
     roles: eventRoleRefsField,
     start: eventTimeField('Beginn'),
     end: eventTimeField('Ende'),
-    location: requiredText('Ort'),
-    description: requiredText('Beschreibung', 1, MAX_DESCRIPTION_LENGTH),
+    location: eventText('Ort'),
+    description: eventText('Beschreibung', 1, MAX_DESCRIPTION_LENGTH),
     notifications: eventNotificationsField,
     data: dataUrlField,
   })
@@ -237,12 +264,12 @@ export type CreateEventInput = z.input<typeof createEventBodySchema>;
  */
 export const updateEventBodySchema = z
   .object({
-    title: requiredText('Titel', MIN_NAME_LENGTH),
+    title: eventText('Titel', MIN_NAME_LENGTH),
     roles: eventRoleRefsField.optional(),
     start: eventTimeField('Beginn'),
     end: eventTimeField('Ende'),
-    location: requiredText('Ort', MIN_EVENT_LOCATION_LENGTH),
-    description: requiredText('Beschreibung', MIN_EVENT_DESCRIPTION_LENGTH, MAX_DESCRIPTION_LENGTH),
+    location: eventText('Ort', MIN_EVENT_LOCATION_LENGTH),
+    description: eventText('Beschreibung', MIN_EVENT_DESCRIPTION_LENGTH, MAX_DESCRIPTION_LENGTH),
     data: dataUrlField,
   })
   .refine(endNotBeforeStart, whenBothTimesValid);

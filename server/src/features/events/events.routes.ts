@@ -1,6 +1,211 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
+import {
+  createEventBodySchema,
+  downloadKeyParamsSchema,
+  eventListResponseSchema,
+  eventResponseSchema,
+  eventWriteResponseSchema,
+  updateEventBodySchema,
+} from '@gremienportal/contracts/events';
 import type { AppContext } from '../../app.ts';
+import { AppError, GERMAN } from '../../errors.ts';
+import { principalOf } from '../../plugins/auth.ts';
+import {
+  contentDisposition,
+  downloadName,
+  downloadResponses,
+  sendDownload,
+} from '../../storage/send-download.ts';
+import { discardUpload, readUpload, type UploadSource } from '../../storage/upload-source.ts';
+import { eventsService, type Actor } from './events.service.ts';
+
+const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
+const tags = ['Events'];
+
+const PAYLOAD_DESCRIPTION =
+  'JSON `{ title, start, end, location, description, roles, notifications, data }` mit der ' +
+  'Informationsdatei als Data-URL in `data`, oder `multipart/form-data` mit denselben Feldnamen ' +
+  '(Listen als wiederholte Felder) und der Datei als Teil `file`. `roles` und `notifications` ' +
+  'sind Rollen-IDs oder -Namen. `start`/`end`: ISO 8601 mit Zeitzone (`2026-11-21T14:30:00+01:00`, ' +
+  '`…Z`) oder ohne Zeitzone (`2026-11-21T14:30`, auch mit Sekunden oder Leerzeichen statt `T`), ' +
+  'dann als Ortszeit Europe/Berlin.';
+
+/** Upload fields arrive as multipart or JSON; they are checked like a route body (422 per field). */
+function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, unknown>): z.output<S> {
+  const result = schema.safeParse(fields);
+  if (result.success) return result.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
+  }
+  throw new AppError('validation', GERMAN.validation, errors);
+}
+
+/** The uploaded object belongs to the request until the service has committed it. */
+async function withUpload<T>(ctx: AppContext, upload: UploadSource, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await discardUpload(ctx, upload);
+    throw error;
+  }
+}
+
+const uploadOptions = { fileFields: ['data', 'file'], listFields: ['roles', 'notifications'] } as const;
 
 export const eventsRoutes =
-  (_ctx: AppContext): FastifyPluginAsyncZod =>
-  async () => {};
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const events = eventsService(ctx);
+
+    app.get(
+      '/events',
+      {
+        schema: {
+          tags,
+          summary: 'Events, die der angemeldete Nutzer sehen darf (Admins: alle)',
+          response: { 200: eventListResponseSchema },
+        },
+      },
+      async (request) => ({ data: await events.list(principalOf(request)) }),
+    );
+
+    app.post(
+      '/events',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Event anlegen (mit Informationsdatei und Benachrichtigungen)',
+          description: PAYLOAD_DESCRIPTION,
+          response: { 201: eventWriteResponseSchema, 413: errorBodySchema, 422: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const upload = await readUpload(request, ctx, uploadOptions);
+        const event = await withUpload(ctx, upload, () =>
+          events.create(actorOf(request), parseFields(createEventBodySchema, upload.fields), upload.stored),
+        );
+        return reply.status(201).send({ event });
+      },
+    );
+
+    app.get(
+      '/events/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Ein Event (verborgene und fehlende antworten gleich mit 404)',
+          params: idParamsSchema,
+          response: { 200: eventResponseSchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await events.get(principalOf(request), request.params.id) }),
+    );
+
+    app.put(
+      '/events/:id',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Event ändern; eine neue Datei ersetzt die bisherige',
+          description: `${PAYLOAD_DESCRIPTION} Ohne \`roles\` bleiben die Rollen unverändert.`,
+          params: idParamsSchema,
+          response: {
+            200: eventWriteResponseSchema,
+            404: errorBodySchema,
+            413: errorBodySchema,
+            422: errorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const upload = await readUpload(request, ctx, uploadOptions);
+        const event = await withUpload(ctx, upload, () =>
+          events.update(
+            actorOf(request),
+            request.params.id,
+            parseFields(updateEventBodySchema, upload.fields),
+            upload.stored,
+          ),
+        );
+        return { event };
+      },
+    );
+
+    app.delete(
+      '/events/:id',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Event löschen (mit seiner Informationsdatei)',
+          params: idParamsSchema,
+          response: { 204: z.null(), 404: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await events.remove(actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/events/:id/ics',
+      {
+        schema: {
+          tags,
+          summary: 'Das Event als iCalendar-Datei (RFC 5545) zum Übernehmen in einen Kalender',
+          params: idParamsSchema,
+          response: { 200: z.string().describe('text/calendar'), 404: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const { title, body } = await events.calendar(principalOf(request), request.params.id);
+        return reply
+          .type('text/calendar; charset=utf-8')
+          .header('Content-Disposition', contentDisposition('attachment', downloadName(title, 'ics')))
+          .header('Cache-Control', 'private, no-store')
+          .send(body);
+      },
+    );
+
+    app.get(
+      '/info/:key',
+      {
+        schema: {
+          tags,
+          summary: 'Informationsdatei eines Events (GET und HEAD, Range)',
+          params: downloadKeyParamsSchema,
+          response: downloadResponses,
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const event = await events.fileForDownload(actor.principal, request.params.key);
+        return sendDownload(
+          request,
+          reply,
+          ctx,
+          {
+            key: event.file_storage_key!,
+            title: event.title,
+            format: event.file_format ?? 'bin',
+            mimeType: event.file_mime_type,
+            sha256: event.file_sha256,
+          },
+          {
+            // As for documents: the entry is written before the first byte leaves, so no
+            // confidential file goes out unlogged and the entry exists when the response ends.
+            beforeSend: async ({ head, start }) => {
+              if (!head && start === 0) await events.recordDownload(actor, event);
+            },
+          },
+        );
+      },
+    );
+  };

@@ -1,0 +1,131 @@
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Database, EventRow, EventsTable } from '../../db/schema.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface RoleRow {
+  id: number;
+  name: string;
+}
+
+export type EventRecord = EventRow & { roles: RoleRow[] };
+
+async function rolesByEvent(db: Executor, eventIds: number[]): Promise<Map<number, RoleRow[]>> {
+  const byEvent = new Map<number, RoleRow[]>();
+  if (eventIds.length === 0) return byEvent;
+  const rows = await db
+    .selectFrom('event_roles')
+    .innerJoin('roles', 'roles.id', 'event_roles.role_id')
+    .select(['event_roles.event_id', 'roles.id', 'roles.name'])
+    .where('event_roles.event_id', 'in', eventIds)
+    .orderBy('roles.id')
+    .execute();
+  for (const row of rows) {
+    const list = byEvent.get(row.event_id) ?? [];
+    list.push({ id: row.id, name: row.name });
+    byEvent.set(row.event_id, list);
+  }
+  return byEvent;
+}
+
+async function withRoles(db: Executor, rows: EventRow[]): Promise<EventRecord[]> {
+  const roles = await rolesByEvent(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, roles: roles.get(row.id) ?? [] }));
+}
+
+/**
+ * Events by start time. `sharingRoleIds` limits the list to events linked to one of these roles;
+ * undefined lists every event (the caller decides who may see what).
+ */
+export async function listEvents(db: Executor, sharingRoleIds?: readonly number[]): Promise<EventRecord[]> {
+  if (sharingRoleIds !== undefined && sharingRoleIds.length === 0) return [];
+  let query = db.selectFrom('events').selectAll('events');
+  if (sharingRoleIds !== undefined) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('event_roles')
+          .select('event_roles.event_id')
+          .whereRef('event_roles.event_id', '=', 'events.id')
+          .where('event_roles.role_id', 'in', [...sharingRoleIds]),
+      ),
+    );
+  }
+  const rows = await query.orderBy('events.start_at').orderBy('events.id').execute();
+  return withRoles(db, rows);
+}
+
+export async function findEvent(db: Executor, id: number): Promise<EventRecord | undefined> {
+  const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? (await withRoles(db, [row]))[0] : undefined;
+}
+
+export async function findEventByDownloadKey(db: Executor, key: string): Promise<EventRecord | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('file_download_key', '=', key)
+    .executeTakeFirst();
+  return row ? (await withRoles(db, [row]))[0] : undefined;
+}
+
+export async function allRoles(db: Executor): Promise<RoleRow[]> {
+  return db.selectFrom('roles').select(['id', 'name']).orderBy('id').execute();
+}
+
+export async function insertEvent(db: Executor, row: Insertable<EventsTable>): Promise<number> {
+  const inserted = await db.insertInto('events').values(row).returning('id').executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export async function updateEvent(db: Executor, id: number, patch: Updateable<EventsTable>): Promise<void> {
+  await db.updateTable('events').set(patch).where('id', '=', id).execute();
+}
+
+export async function replaceEventRoles(
+  db: Executor,
+  eventId: number,
+  roleIds: readonly number[],
+): Promise<void> {
+  await db.deleteFrom('event_roles').where('event_id', '=', eventId).execute();
+  if (roleIds.length === 0) return;
+  await db
+    .insertInto('event_roles')
+    .values(roleIds.map((role_id) => ({ event_id: eventId, role_id })))
+    .execute();
+}
+
+/** Role links go with the event (foreign key with ON DELETE CASCADE). */
+export async function deleteEvent(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('events').where('id', '=', id).execute();
+}
+
+export interface Recipient {
+  id: number;
+  email: string;
+  title: string;
+  firstname: string;
+  lastname: string;
+}
+
+/** Every user holding at least one of the roles, each once. */
+export async function usersWithAnyRole(db: Executor, roleIds: readonly number[]): Promise<Recipient[]> {
+  if (roleIds.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .select(['users.id', 'users.email', 'users.title', 'users.firstname', 'users.lastname'])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_roles')
+          .select('user_roles.user_id')
+          .whereRef('user_roles.user_id', '=', 'users.id')
+          .where('user_roles.role_id', 'in', [...roleIds]),
+      ),
+    )
+    .orderBy('users.id')
+    .execute();
+}

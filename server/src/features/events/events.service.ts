@@ -1,0 +1,333 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import {
+  EVENT_MESSAGES,
+  toBerlinLocal,
+  type CreateEventBody,
+  type EventRoleRef,
+  type PortalEvent,
+  type UpdateEventBody,
+} from '@gremienportal/contracts/events';
+import type { AppContext } from '../../app.ts';
+import type { Database } from '../../db/schema.ts';
+import { recordAudit, type AuditActor } from '../../audit/record.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
+import { AppError, invalidField, notFound } from '../../errors.ts';
+import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import type { StoredUpload } from '../../storage/upload-source.ts';
+import { newKey } from '../../tokens.ts';
+import { buildCalendar } from './events.ics.ts';
+import { eventNotificationMail } from './events.mails.ts';
+import {
+  allRoles,
+  deleteEvent,
+  findEvent,
+  findEventByDownloadKey,
+  insertEvent,
+  listEvents,
+  replaceEventRoles,
+  updateEvent,
+  usersWithAnyRole,
+  type EventRecord,
+  type RoleRow,
+} from './events.repository.ts';
+
+/** Who acts, and from where (for the audit log). */
+export interface Actor {
+  principal: Principal;
+  ip: string | null;
+}
+
+type Trx = Transaction<Database>;
+
+const auditActor = (actor: Actor): AuditActor => ({
+  id: actor.principal.id,
+  label: principalLabel(actor.principal),
+});
+
+/** DESIGN 4.9: admins see every event, everybody else those sharing a role with them. */
+export const canSee = (principal: Principal, event: Pick<EventRecord, 'roles'>): boolean =>
+  principal.isAdmin || event.roles.some((role) => principal.roleIds.includes(role.id));
+
+export function toPortalEvent(record: EventRecord): PortalEvent {
+  const roleNames = record.roles.map((role) => role.name);
+  return {
+    id: record.id,
+    title: record.title,
+    start: record.start_at,
+    end: record.end_at,
+    location: record.location,
+    description: record.description,
+    external: record.file_download_key,
+    file_format: record.file_format,
+    roles: roleNames,
+    roles_string: roleNames.join(', '),
+    default_start: toBerlinLocal(record.start_at),
+    default_end: toBerlinLocal(record.end_at),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+/** Role references (ids or names) to role rows; every unknown one is a 422 under `field`. */
+async function resolveRoles(trx: Trx, refs: readonly EventRoleRef[], field: string): Promise<RoleRow[]> {
+  const roles = await allRoles(trx);
+  const found = new Map<number, RoleRow>();
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    const role =
+      typeof ref === 'number'
+        ? roles.find((r) => r.id === ref)
+        : roles.find((r) => r.name.toLowerCase() === ref.toLowerCase());
+    if (role) found.set(role.id, role);
+    else unknown.push(EVENT_MESSAGES.unknownRoleNamed(ref));
+  }
+  if (unknown.length > 0) throw new AppError('validation', unknown[0]!, { [field]: unknown });
+  return [...found.values()].sort((a, b) => a.id - b.id);
+}
+
+/** The stored information file's columns, or all null. */
+function fileColumns(file: StoredUpload | undefined) {
+  return {
+    file_storage_key: file?.key ?? null,
+    file_download_key: file ? newKey() : null,
+    file_format: file?.format ?? null,
+    file_mime_type: file?.mimeType ?? null,
+    file_size_bytes: file?.size ?? null,
+    file_sha256: file?.sha256 ?? null,
+  };
+}
+
+/** A stable iCalendar UID; the right-hand side names the portal, as RFC 5545 recommends. */
+function newCalendarUid(publicUrl: string): string {
+  const uid = `${randomUUID()}@${new URL(publicUrl).hostname}`;
+  return uid.length <= 100 ? uid : randomUUID();
+}
+
+export function eventsService(ctx: AppContext) {
+  const db = ctx.db.kysely;
+
+  /** Removes a stored object after the change that released it committed; never throws. */
+  async function deleteObjectLater(key: string | null | undefined): Promise<void> {
+    if (!key) return;
+    try {
+      await ctx.storage.delete(key);
+    } catch (error) {
+      // No row refers to it any more: the start-up sweep removes it.
+      ctx.logger.warn({ err: error, key }, 'Gespeicherte Event-Datei konnte nicht entfernt werden');
+    }
+  }
+
+  /** Hidden and nonexistent answer the same 404. */
+  async function visibleEvent(principal: Principal, id: number): Promise<EventRecord> {
+    const event = await findEvent(db, id);
+    if (!event || !canSee(principal, event)) throw notFound(EVENT_MESSAGES.notFound);
+    return event;
+  }
+
+  return {
+    async list(principal: Principal): Promise<PortalEvent[]> {
+      const records = await listEvents(db, principal.isAdmin ? undefined : principal.roleIds);
+      return records.map(toPortalEvent);
+    },
+
+    async get(principal: Principal, id: number): Promise<PortalEvent> {
+      return toPortalEvent(await visibleEvent(principal, id));
+    },
+
+    /**
+     * Creates the event with its roles and information file (already in storage), queues one
+     * notification mail per recipient and the audit entry, all in one transaction.
+     */
+    async create(actor: Actor, body: CreateEventBody, file: StoredUpload | undefined): Promise<PortalEvent> {
+      const now = ctx.clock.now().toISOString();
+      const id = await db.transaction().execute(async (trx) => {
+        const roles = await resolveRoles(trx, body.roles, 'roles');
+        const notified = await resolveRoles(trx, body.notifications ?? [], 'notifications');
+        if (notified.some((role) => !roles.some((r) => r.id === role.id))) {
+          throw invalidField('notifications', EVENT_MESSAGES.notificationsOutsideRoles);
+        }
+        const eventId = await insertEvent(trx, {
+          uid: newCalendarUid(ctx.config.PUBLIC_URL),
+          sequence: 0,
+          title: body.title,
+          start_at: body.start,
+          end_at: body.end,
+          location: body.location,
+          description: body.description,
+          ...fileColumns(file),
+          created_at: now,
+          updated_at: now,
+        });
+        await replaceEventRoles(
+          trx,
+          eventId,
+          roles.map((role) => role.id),
+        );
+        // DESIGN 4.12: the chosen roles are among the event's roles, so every holder may see it;
+        // someone holding several chosen roles is one recipient and gets one mail.
+        const recipients = await usersWithAnyRole(
+          trx,
+          notified.map((role) => role.id),
+        );
+        await enqueueMail(
+          trx,
+          ctx.clock,
+          recipients.map((user) =>
+            eventNotificationMail(
+              user,
+              { id: eventId, title: body.title, start: body.start, end: body.end, location: body.location },
+              ctx.config.PUBLIC_URL,
+            ),
+          ),
+        );
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'event.created',
+          objectType: 'event',
+          objectId: eventId,
+          objectLabel: body.title,
+          details: {
+            start: body.start,
+            end: body.end,
+            location: body.location,
+            roles: roles.map((role) => role.name),
+            file: file ? { format: file.format, size: file.size } : null,
+            notified_roles: notified.map((role) => role.name),
+            notified_users: recipients.length,
+          },
+          ip: actor.ip,
+        });
+        return eventId;
+      });
+      return toPortalEvent((await findEvent(db, id))!);
+    },
+
+    /**
+     * Changes the event; a new information file (already in storage) replaces the old one, which
+     * is deleted after the commit. The calendar SEQUENCE rises with every update.
+     */
+    async update(
+      actor: Actor,
+      id: number,
+      body: UpdateEventBody,
+      file: StoredUpload | undefined,
+    ): Promise<PortalEvent> {
+      const now = ctx.clock.now().toISOString();
+      const replacedKey = await db.transaction().execute(async (trx) => {
+        const before = await findEvent(trx, id);
+        if (!before || !canSee(actor.principal, before)) throw notFound(EVENT_MESSAGES.notFound);
+        const roles = body.roles ? await resolveRoles(trx, body.roles, 'roles') : before.roles;
+        await updateEvent(trx, id, {
+          title: body.title,
+          start_at: body.start,
+          end_at: body.end,
+          location: body.location,
+          description: body.description,
+          sequence: before.sequence + 1,
+          ...(file ? fileColumns(file) : {}),
+          updated_at: now,
+        });
+        if (body.roles) {
+          await replaceEventRoles(
+            trx,
+            id,
+            roles.map((role) => role.id),
+          );
+        }
+        const comparisons: [string, string, string][] = [
+          ['title', before.title, body.title],
+          ['start', before.start_at, body.start],
+          ['end', before.end_at, body.end],
+          ['location', before.location, body.location],
+          ['description', before.description, body.description],
+          ['roles', before.roles.map((role) => role.id).join(','), roles.map((role) => role.id).join(',')],
+        ];
+        const changed = comparisons.filter(([, old, next]) => old !== next).map(([field]) => field);
+        if (file) changed.push('file');
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'event.updated',
+          objectType: 'event',
+          objectId: id,
+          objectLabel: body.title,
+          details: {
+            changed,
+            ...(body.title !== before.title ? { previous_title: before.title } : {}),
+            ...(body.roles ? { roles: roles.map((role) => role.name) } : {}),
+            ...(file ? { file: { format: file.format, size: file.size } } : {}),
+          },
+          ip: actor.ip,
+        });
+        return file ? before.file_storage_key : null;
+      });
+      await deleteObjectLater(replacedKey);
+      return toPortalEvent((await findEvent(db, id))!);
+    },
+
+    /** Deletes the event and, after the commit, its information file. */
+    async remove(actor: Actor, id: number): Promise<void> {
+      const removedKey = await db.transaction().execute(async (trx) => {
+        const event = await findEvent(trx, id);
+        if (!event || !canSee(actor.principal, event)) throw notFound(EVENT_MESSAGES.notFound);
+        await deleteEvent(trx, id);
+        await recordAudit(trx, ctx.clock, {
+          actor: auditActor(actor),
+          action: 'event.deleted',
+          objectType: 'event',
+          objectId: id,
+          objectLabel: event.title,
+          details: {
+            start: event.start_at,
+            end: event.end_at,
+            roles: event.roles.map((role) => role.name),
+            had_file: event.file_storage_key !== null,
+          },
+          ip: actor.ip,
+        });
+        return event.file_storage_key;
+      });
+      await deleteObjectLater(removedKey);
+    },
+
+    /** The information file behind a download key, if the user may see its event. */
+    async fileForDownload(principal: Principal, key: string): Promise<EventRecord> {
+      const event = await findEventByDownloadKey(db, key);
+      if (!event || !event.file_storage_key || !canSee(principal, event)) throw notFound();
+      return event;
+    },
+
+    async recordDownload(actor: Actor, event: EventRecord): Promise<void> {
+      await recordAudit(db, ctx.clock, {
+        actor: auditActor(actor),
+        action: 'event.file_downloaded',
+        objectType: 'event',
+        objectId: event.id,
+        objectLabel: event.title,
+        details: { format: event.file_format },
+        ip: actor.ip,
+      });
+    },
+
+    /** The event as an iCalendar file (decision 041). */
+    async calendar(principal: Principal, id: number): Promise<{ title: string; body: string }> {
+      const event = await visibleEvent(principal, id);
+      const body = buildCalendar(
+        {
+          uid: event.uid,
+          sequence: event.sequence,
+          title: event.title,
+          start: event.start_at,
+          end: event.end_at,
+          location: event.location,
+          description: event.description,
+          url: `${ctx.config.PUBLIC_URL}/events/show/${event.id}`,
+          createdAt: event.created_at,
+          updatedAt: event.updated_at,
+        },
+        ctx.clock.now(),
+      );
+      return { title: event.title, body };
+    },
+  };
+}

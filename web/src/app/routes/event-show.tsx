@@ -1,0 +1,50 @@
+import { useNavigate } from 'react-router';
+import { Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+import { PageTitle } from '../../components/page-title';
+import { DeleteErrorBanner } from '../../features/events/components/delete-error-banner';
+import { EventDetails } from '../../features/events/components/event-details';
+import { useDeleteEventWithConfirmation } from '../../features/events/components/use-delete-event';
+import { eventQueryOptions } from '../../features/events/events.api';
+import { useAuth } from '../../lib/auth';
+import { isApiError } from '../../lib/api-client';
+import { useIdParam } from '../../lib/route-params';
+import NotFoundPage from './not-found';
+
+function EventShow({ id }: { id: number }) {
+  const { isAdmin } = useAuth();
+  const navigate = useNavigate();
+  const event = useQuery(eventQueryOptions(id));
+  const { confirmDelete, deleteError, clearDeleteError } = useDeleteEventWithConfirmation(() =>
+    navigate('/events'),
+  );
+  const title = event.data?.title ?? 'Event';
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <PageTitle documentTitle={title}>{title}</PageTitle>
+      <DeleteErrorBanner error={deleteError} onClose={clearDeleteError} />
+      {event.isPending ? (
+        <LoadingState />
+      ) : event.isError ? (
+        <ErrorState
+          detail={event.error.message}
+          // A hidden or deleted event stays so: trying again would not help.
+          onRetry={
+            isApiError(event.error) && event.error.status === 404 ? undefined : () => void event.refetch()
+          }
+        />
+      ) : (
+        <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
+      )}
+    </Stack>
+  );
+}
+
+/** /events/show/{id}: title, place, times, information file, roles (admins), description. */
+export default function EventShowPage() {
+  const id = useIdParam();
+  return id === null ? <NotFoundPage /> : <EventShow key={id} id={id} />;
+}

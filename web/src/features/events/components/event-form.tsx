@@ -1,0 +1,268 @@
+import { useState, type ReactNode } from 'react';
+import { Controller, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Group, MultiSelect, Progress, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import type { Role } from '@gremienportal/contracts/common';
+import {
+  createEventBodySchema,
+  updateEventBodySchema,
+  type CreateEventBody,
+  type CreateEventInput,
+  type UpdateEventBody,
+} from '@gremienportal/contracts/events';
+import { FormError } from '../../../components/form-error';
+import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
+import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { EventDateTimeInput } from './event-date-time-input';
+import { EventFileDropzone } from './event-file-dropzone';
+
+/** Form values as the contract reads them; the selects hold role ids as strings. */
+export type EventFormValues = CreateEventInput;
+
+export const EMPTY_EVENT_VALUES: EventFormValues = {
+  title: '',
+  roles: [],
+  start: '',
+  end: '',
+  location: '',
+  description: '',
+  notifications: [],
+};
+const EVENT_FIELDS = ['title', 'roles', 'start', 'end', 'location', 'description', 'notifications'] as const;
+const FILE_FIELDS = ['file', 'data'];
+
+/** Role ids as the selects hold them, whatever the form state holds. */
+export const asIdList = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.map(String)
+    : value === undefined || value === null || value === ''
+      ? []
+      : [String(value)];
+
+type SubmitBody<M extends 'create' | 'update'> = M extends 'create' ? CreateEventBody : UpdateEventBody;
+
+interface EventFormProps<M extends 'create' | 'update'> {
+  /** Create: with "Benachrichtigung an" and spec § 5's create rules; update: the update rules. */
+  mode: M;
+  /** The form's accessible name, e.g. "Event erstellen". */
+  name: string;
+  roles: readonly Role[];
+  initialValues?: EventFormValues;
+  submitLabel: string;
+  submitIcon?: ReactNode;
+  /** The general text when the server refuses for another reason than the fields (spec § 8). */
+  failureMessage: string;
+  /** Throws the ApiError of a failed call; the form shows it. */
+  onSubmit: (
+    body: SubmitBody<M>,
+    file: File | null,
+    onProgress: (progress: UploadProgress) => void,
+  ) => Promise<void>;
+  /** The create form empties itself, selects and file included, after success (spec § 4). */
+  resetOnSuccess?: boolean;
+  /** Shown under the drop zone while no new file is chosen (edit page). */
+  currentFileNote?: string;
+  /** Further buttons next to the submit button (e.g. "Abbrechen"). */
+  secondaryAction?: ReactNode;
+}
+
+/** Title, time, place, description, roles and information file of an event. */
+export function EventForm<M extends 'create' | 'update'>({
+  mode,
+  name,
+  roles,
+  initialValues = EMPTY_EVENT_VALUES,
+  submitLabel,
+  submitIcon,
+  failureMessage,
+  onSubmit,
+  resetOnSuccess = false,
+  currentFileNote,
+  secondaryAction,
+}: EventFormProps<M>) {
+  // Both schemas read the same values; the update schema ignores "notifications".
+  const resolver = (
+    mode === 'create' ? zodResolver(createEventBodySchema) : zodResolver(updateEventBodySchema)
+  ) as Resolver<EventFormValues, unknown, SubmitBody<M>>;
+  const form = useSpecForm<EventFormValues, unknown, SubmitBody<M>>({
+    resolver,
+    defaultValues: initialValues,
+  });
+  const { control, setValue, watch, errorOf } = form;
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<string | undefined>(undefined);
+  const [generalError, setGeneralError] = useState<{ title?: string; messages: string[] } | null>(null);
+  const [progress, setProgress] = useState<number | undefined>(undefined);
+  const { isSubmitting: busy } = form.formState;
+
+  const roleOptions = roles.map((role) => ({ value: String(role.id), label: role.name }));
+  const chosenRoles = asIdList(watch('roles'));
+  const notificationOptions = roleOptions.filter((option) => chosenRoles.includes(option.value));
+
+  const handleSubmit = form.handleSubmit(async (body) => {
+    setGeneralError(null);
+    setFileError(undefined);
+    try {
+      await onSubmit(body, file, (p) => setProgress(p.percent));
+      if (resetOnSuccess) {
+        form.reset(EMPTY_EVENT_VALUES);
+        setFile(null);
+      }
+    } catch (error) {
+      if (isApiError(error) && error.status === 422 && error.errors) {
+        const fileMessages = FILE_FIELDS.flatMap((field) => error.errors?.[field] ?? []);
+        if (fileMessages.length > 0) setFileError(fileMessages.join(' '));
+        const unplaced = applyServerErrors(form.setError, error, EVENT_FIELDS).filter(
+          (message) => !fileMessages.includes(message),
+        );
+        setGeneralError(unplaced.length > 0 ? { messages: unplaced } : null);
+      } else {
+        const detail = errorMessage(error, '');
+        setGeneralError(
+          detail ? { title: failureMessage, messages: [detail] } : { messages: [failureMessage] },
+        );
+      }
+    } finally {
+      setProgress(undefined);
+    }
+  });
+
+  return (
+    <form onSubmit={handleSubmit} noValidate aria-label={name}>
+      <Stack gap="md">
+        <TextInput label="Titel" required disabled={busy} {...form.field('title')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <Controller
+            control={control}
+            name="start"
+            render={({ field }) => (
+              <EventDateTimeInput
+                label="Beginn"
+                name={field.name}
+                required
+                value={typeof field.value === 'string' ? field.value : ''}
+                onChange={(next) => {
+                  field.onChange(next);
+                  form.handleFieldChange('start');
+                  // "Ende vor Beginn" may have become right or wrong.
+                  if (errorOf('end')) void form.trigger('end');
+                }}
+                onClose={() => form.handleFieldBlur('start')}
+                error={errorOf('start')}
+                disabled={busy}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="end"
+            render={({ field }) => (
+              <EventDateTimeInput
+                label="Ende"
+                name={field.name}
+                required
+                value={typeof field.value === 'string' ? field.value : ''}
+                onChange={(next) => {
+                  field.onChange(next);
+                  form.handleFieldChange('end');
+                }}
+                onClose={() => form.handleFieldBlur('end')}
+                error={errorOf('end')}
+                disabled={busy}
+              />
+            )}
+          />
+        </SimpleGrid>
+        <TextInput label="Ort" required disabled={busy} {...form.field('location')} />
+        <Textarea
+          label="Beschreibung"
+          required
+          minRows={4}
+          resize="vertical"
+          disabled={busy}
+          {...form.field('description')}
+        />
+        <SimpleGrid cols={{ base: 1, sm: mode === 'create' ? 2 : 1 }} spacing="md">
+          <Controller
+            control={control}
+            name="roles"
+            render={({ field }) => (
+              <MultiSelect
+                label="Rollen"
+                description="Wer das Event sehen darf"
+                required
+                name={field.name}
+                ref={field.ref}
+                data={roleOptions}
+                value={asIdList(field.value)}
+                onChange={(next) => {
+                  field.onChange(next);
+                  // Spec § 4: choosing roles clears the notification choice.
+                  setValue('notifications', []);
+                  form.handleFieldChange('roles');
+                }}
+                onBlur={() => {
+                  field.onBlur();
+                  form.handleFieldBlur('roles');
+                }}
+                error={errorOf('roles')}
+                disabled={busy}
+                clearable
+                clearButtonProps={{ 'aria-label': 'Rollen leeren' }}
+              />
+            )}
+          />
+          {mode === 'create' ? (
+            <Controller
+              control={control}
+              name="notifications"
+              render={({ field }) => (
+                <MultiSelect
+                  label="Benachrichtigung an"
+                  description={
+                    chosenRoles.length === 0
+                      ? 'Zuerst Rollen wählen'
+                      : 'Diese Rollen erhalten eine E-Mail zum neuen Event'
+                  }
+                  name={field.name}
+                  ref={field.ref}
+                  data={notificationOptions}
+                  value={asIdList(field.value)}
+                  onChange={(next) => {
+                    field.onChange(next);
+                    form.handleFieldChange('notifications');
+                  }}
+                  onBlur={field.onBlur}
+                  error={errorOf('notifications')}
+                  disabled={busy || chosenRoles.length === 0}
+                  clearable
+                  clearButtonProps={{ 'aria-label': 'Benachrichtigungen leeren' }}
+                />
+              )}
+            />
+          ) : null}
+        </SimpleGrid>
+        <EventFileDropzone
+          value={file}
+          onChange={(next) => {
+            setFile(next);
+            setFileError(undefined);
+          }}
+          error={fileError}
+          disabled={busy}
+          currentFileNote={currentFileNote}
+        />
+        {busy && progress !== undefined ? (
+          <Progress value={progress} size="sm" aria-label="Fortschritt des Hochladens" />
+        ) : null}
+        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
+        <Group justify="flex-end" gap="sm">
+          {secondaryAction}
+          <Button type="submit" loading={busy} leftSection={submitIcon}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
