@@ -52,5 +52,7 @@ export const portalSettingsSchema = z.object({
   imprint_url: z.string(),
   privacy_url: z.string(),
   contacts: z.object({ Aufsichtsrat: z.string(), Vertreter: z.string() }),
+  /** Largest upload in MB, so drop zones refuse a too large file before sending it. */
+  max_upload_mb: z.number().int().positive(),
 });
 export type PortalSettings = z.infer<typeof portalSettingsSchema>;

@@ -12,13 +12,14 @@ export const settingsRoutes =
       imprint_url: config.IMPRINT_URL,
       privacy_url: config.PRIVACY_URL,
       contacts: { Aufsichtsrat: config.CONTACT_AUFSICHTSRAT, Vertreter: config.CONTACT_VERTRETER },
+      max_upload_mb: config.MAX_UPLOAD_MB,
     };
     app.get(
       '/settings',
       {
         schema: {
           tags: ['Einstellungen'],
-          summary: 'Impressum, Datenschutz und Kontaktadressen je Rolle',
+          summary: 'Impressum, Datenschutz, Kontaktadressen je Rolle und Upload-Grenze',
           response: { 200: dataOf(portalSettingsSchema), 401: errorBodySchema },
         },
       },

@@ -65,6 +65,7 @@ describe('GET /api/v1/settings', () => {
           imprint_url: 'https://konsum.example/impressum',
           privacy_url: 'https://konsum.example/datenschutz',
           contacts: { Aufsichtsrat: 'ar@konsum.example', Vertreter: 'vertreter@konsum.example' },
+          max_upload_mb: 100,
         },
       });
     }
@@ -88,6 +89,7 @@ describe('GET /api/v1/settings', () => {
           imprint_url: 'https://www.example.org/impressum',
           privacy_url: 'https://www.example.org/datenschutz',
           contacts: { Aufsichtsrat: 'aufsichtsrat@example.org', Vertreter: 'vertreter@example.org' },
+          max_upload_mb: 100,
         },
       });
     } finally {
