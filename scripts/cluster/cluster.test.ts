@@ -239,7 +239,7 @@ describe('one machine: SQLite and disk behind nginx with TLS', () => {
     cleanups.push(() => rm(backupRoot, { recursive: true, force: true }));
     const backup = spawnSync('bash', ['-c', await guideBlock('backup')], {
       encoding: 'utf8',
-      env: { ...process.env, DATA_DIR: dataDir, BACKUP_DIR: backupRoot },
+      env: { ...process.env, DATA_DIR: dataDir, BACKUP_DIR: backupRoot, PORTAL_HOME: REPO_ROOT },
     });
     expect(backup.status, backup.stderr).toBe(0);
     const backupDir = backup.stdout.trim().split('\n').at(-1)!;
@@ -260,7 +260,7 @@ describe('one machine: SQLite and disk behind nginx with TLS', () => {
     cleanups.push(() => rm(join(restoredDir, '..'), { recursive: true, force: true }));
     const restore = spawnSync('bash', ['-c', await guideBlock('restore')], {
       encoding: 'utf8',
-      env: { ...process.env, DATA_DIR: restoredDir, BACKUP: backupDir },
+      env: { ...process.env, DATA_DIR: restoredDir, BACKUP: backupDir, PORTAL_HOME: REPO_ROOT },
     });
     expect(restore.status, restore.stderr).toBe(0);
 

@@ -7,13 +7,20 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { seedBaseData } from './db/seed.ts';
 import { systemClock } from './clock.ts';
 import { hashPassword } from './passwords.ts';
+import { backupCommand } from './ops/backup.ts';
+import { restoreCommand } from './ops/restore.ts';
 
 const USAGE = `Verwendung:
   npm run cli -- create-user --email <adresse> --firstname <vorname> --lastname <nachname>
                  [--title Herr|Frau] --role <rolle> [--role <rolle> …]
       Legt ein Konto an oder setzt bei einem bestehenden Konto Passwort und Rollen neu.
       Das Passwort kommt aus der Umgebungsvariable PORTAL_PASSWORD (nie als Argument: es stünde
-      sonst in der Prozessliste). Rollen: ${ROLE_NAMES.join(', ')}.`;
+      sonst in der Prozessliste). Rollen: ${ROLE_NAMES.join(', ')}.
+  npm run backup -- <verzeichnis>
+      Sichert das laufende Portal (SQLite-Datenbank und Dateien, mit Prüfsummen) in ein leeres
+      Verzeichnis außerhalb von DATA_DIR. Mit PostgreSQL: pg_dump (siehe README).
+  npm run restore -- <verzeichnis>
+      Stellt eine Sicherung in ein leeres DATA_DIR wieder her und prüft dabei alle Prüfsummen.`;
 
 async function createUser(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -28,23 +35,35 @@ async function createUser(args: string[]): Promise<void> {
   });
   const password = process.env.PORTAL_PASSWORD ?? '';
   const passwordCheck = newPasswordField().safeParse(password);
-  if (!values.email || !values.firstname || !values.lastname || values.role.length === 0) throw new UsageError();
+  if (!values.email || !values.firstname || !values.lastname || values.role.length === 0)
+    throw new UsageError();
   if (!passwordCheck.success) throw new Error(`PORTAL_PASSWORD: ${passwordCheck.error.issues[0]?.message}`);
-  if (!(TITLE_OPTIONS as readonly string[]).includes(values.title)) throw new Error('--title: Herr oder Frau');
+  if (!(TITLE_OPTIONS as readonly string[]).includes(values.title))
+    throw new Error('--title: Herr oder Frau');
   const unknown = values.role.filter((role) => !(ROLE_NAMES as readonly string[]).includes(role));
   if (unknown.length > 0) throw new Error(`Unbekannte Rolle: ${unknown.join(', ')}`);
 
   readDotEnv();
   const config = loadConfig();
-  const db = openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: join(config.DATA_DIR, 'portal.sqlite') });
+  const db = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    sqliteFile: join(config.DATA_DIR, 'portal.sqlite'),
+  });
   try {
     await migrateToLatest(db);
-    await seedBaseData(db, systemClock, { email: config.INITIAL_ADMIN_EMAIL, password: config.INITIAL_ADMIN_PASSWORD });
+    await seedBaseData(db, systemClock, {
+      email: config.INITIAL_ADMIN_EMAIL,
+      password: config.INITIAL_ADMIN_PASSWORD,
+    });
     const now = systemClock.now().toISOString();
     const email = values.email.trim().toLowerCase();
     const passwordHash = await hashPassword(password);
     await db.kysely.transaction().execute(async (trx) => {
-      const existing = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      const existing = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirst();
       const userId = existing
         ? existing.id
         : (
@@ -63,12 +82,19 @@ async function createUser(args: string[]): Promise<void> {
               .executeTakeFirstOrThrow()
           ).id;
       if (existing) {
-        await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+        await trx
+          .updateTable('users')
+          .set({ password_hash: passwordHash, updated_at: now })
+          .where('id', '=', userId)
+          .execute();
         await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
         await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       }
       const roles = await trx.selectFrom('roles').select('id').where('name', 'in', values.role).execute();
-      await trx.insertInto('user_roles').values(roles.map((role) => ({ user_id: userId, role_id: role.id }))).execute();
+      await trx
+        .insertInto('user_roles')
+        .values(roles.map((role) => ({ user_id: userId, role_id: role.id })))
+        .execute();
     });
     process.stdout.write(`Konto ${email} bereit (Rollen: ${values.role.join(', ')}).\n`);
   } finally {
@@ -78,7 +104,11 @@ async function createUser(args: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
-const commands: Record<string, (args: string[]) => Promise<void>> = { 'create-user': createUser };
+const commands: Record<string, (args: string[]) => Promise<void>> = {
+  'create-user': createUser,
+  backup: backupCommand,
+  restore: restoreCommand,
+};
 
 const [command, ...rest] = process.argv.slice(2);
 const run = command ? commands[command] : undefined;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migration0001 } from './migrations/0001_initial.ts';
@@ -24,6 +24,24 @@ export interface OpenDatabaseOptions {
   onPoolError?: (error: Error) => void;
 }
 
+/**
+ * SQLite ends a transaction by itself on some errors (a full disk: SQLITE_FULL). Kysely's ROLLBACK
+ * then fails with "no transaction is active", and that error would hide the real one.
+ */
+class SqliteKeepingErrors extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
+  }
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (this.sqlite.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
+}
+
 export function openDatabase(options: OpenDatabaseOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -40,7 +58,7 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteKeepingErrors(sqlite) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 

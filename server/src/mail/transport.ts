@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger as Logger } from 'fastify';
@@ -52,8 +52,14 @@ export function fileTransport(dir: string, logger: Logger): MailTransport {
       await mkdir(dir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.id}.eml`;
       const tmp = join(dir, `.${name}.tmp`);
-      await writeFile(tmp, info.message as Buffer);
-      await rename(tmp, join(dir, name));
+      try {
+        await writeFile(tmp, info.message as Buffer);
+        await rename(tmp, join(dir, name));
+      } catch (error) {
+        // A full disk leaves half a file; the mail stays queued and is written again later.
+        await rm(tmp, { force: true });
+        throw error;
+      }
       logger.info(
         { mailFile: name, to: message.to, links: message.text.match(LINK) ?? [] },
         'E-Mail als Datei abgelegt',

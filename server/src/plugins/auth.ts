@@ -91,11 +91,15 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
       return null;
     }
     if (now.getTime() - lastSeen > TOUCH_INTERVAL_MS) {
+      // Only extends the idle time: when it cannot be written (a full disk), the request goes on.
       await db.kysely
         .updateTable('sessions')
         .set({ last_seen_at: now.toISOString() })
         .where('id', '=', session.session_id)
-        .execute();
+        .execute()
+        .catch((error: unknown) =>
+          request.log.warn({ err: error }, 'Sitzung konnte nicht verlängert werden'),
+        );
     }
     // Roles are read on every request, so a removed role grants nothing from the next request on.
     const roles = await db.kysely

@@ -60,16 +60,12 @@ export class DiskStorage implements FileStorage {
     const key = newKey();
     const tmpPath = join(this.root, TMP_DIR, `${key}.part`);
     const measure = new MeasuringStream(options.maxBytes);
-    // `flush`: the content is on disk before the file is closed and renamed into place.
-    const file = createWriteStream(tmpPath, { flags: 'wx', flush: true });
     try {
-      await pipeline(source, measure, file);
+      // `flush`: the content is on disk before the file is closed and renamed into place.
+      await pipeline(source, measure, createWriteStream(tmpPath, { flags: 'wx', flush: true }));
       await rename(tmpPath, this.pathOf(key));
       await syncDir(this.root);
     } catch (error) {
-      // A source that fails at once fails before the file is even open: removed before it is
-      // closed, it would be created afterwards and stay behind.
-      if (!file.closed) await new Promise((resolve) => file.once('close', resolve));
       await rm(tmpPath, { force: true });
       if (isNoSpace(error)) throw new AppError('insufficient_storage', GERMAN.insufficientStorage);
       throw error;
