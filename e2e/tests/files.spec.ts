@@ -1,0 +1,484 @@
+import { readFileSync } from 'node:fs';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import { apiToken, BASE_URL, expectNoAxeViolations, loginAs, type RoleKey } from './support/fixtures.ts';
+
+const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** A small but well-formed PDF. */
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n' +
+    'trailer<</Root 1 0 R>>\n%%EOF\n',
+);
+/** A 1×1 PNG: browsers show it inline, so "Ansehen" opens a tab. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A fresh context per role, as axe needs it; German locale and the cooperative's time zone. */
+async function signedInPage(browser: Browser, role: RoleKey, width = 1280): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: BASE_URL,
+    viewport: { width, height: 900 },
+    locale: 'de-DE',
+    timezoneId: 'Europe/Berlin',
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  await loginAs(page, role);
+  return page;
+}
+
+/** A form control by its label (Mantine adds a hidden " *" to required ones). */
+const labelled = (name: string) => new RegExp(`^${name}( \\*)?$`);
+
+const tree = (page: Page) => page.getByRole('navigation', { name: 'Ordnerbaum' });
+const grid = (page: Page) => page.getByRole('table', { name: /^Inhalt von/ });
+const toast = (page: Page, text: string) =>
+  page.locator('.mantine-Notification-root').filter({ hasText: text });
+
+async function openInTree(page: Page, name: string) {
+  await tree(page).getByRole('button', { name, exact: true }).click();
+  await expect(
+    page.getByRole('navigation', { name: 'Aktueller Pfad' }).getByText(name, { exact: true }),
+  ).toHaveAttribute('aria-current', 'location');
+}
+
+async function chooseOption(page: Page, scope: Locator, box: string, option: string) {
+  await scope.getByRole('combobox', { name: labelled(box) }).click({ force: true });
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Drops a file onto the drop zone as a person dragging it from the desktop would. */
+async function dropFile(page: Page, scope: Locator, name: string, mimeType: string, content: Buffer) {
+  const dataTransfer = await page.evaluateHandle(
+    ({ fileName, type, bytes }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], fileName, { type }));
+      return transfer;
+    },
+    { fileName: name, type: mimeType, bytes: [...content] },
+  );
+  const zone = scope.getByTestId('file-dropzone');
+  await zone.dispatchEvent('dragenter', { dataTransfer });
+  await zone.dispatchEvent('dragover', { dataTransfer });
+  await zone.dispatchEvent('drop', { dataTransfer });
+  await expect(scope.getByText(name, { exact: false })).toBeVisible();
+}
+
+/** Uploads through the API, to prepare what a journey needs. */
+async function uploadViaApi(
+  request: APIRequestContext,
+  token: string,
+  {
+    title,
+    folderId,
+    role,
+    name,
+    content,
+  }: { title: string; folderId: number; role: string; name: string; content: Buffer },
+): Promise<{ id: number; external: string }> {
+  const res = await request.post(`${BASE_URL}/api/v1/files`, {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      title,
+      permissions: role,
+      folder_id: String(folderId),
+      file: { name, mimeType: name.endsWith('.pdf') ? 'application/pdf' : 'image/png', buffer: content },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { file: { id: number; external: string } }).file;
+}
+
+test.describe('Dateien', () => {
+  test('an admin creates, uploads, moves, renames, replaces, deletes and creates an Amtsperiode', async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const page = await signedInPage(browser, 'admin');
+    const token = await page.evaluate(() => localStorage.getItem('access_token'));
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    const id = stamp();
+    const project = `Projekt ${id}`;
+    const archive = `Archiv ${id}`;
+
+    await test.step('the explorer at the root: buttons that cannot be used say why', async () => {
+      await page.goto('/files');
+      await expect(page.getByRole('heading', { name: 'Dateien', level: 1 })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Neuer Ordner' })).toBeDisabled();
+      await expect(page.getByRole('button', { name: 'Datei hochladen' })).toBeDisabled();
+      await expect(page.getByRole('button', { name: 'Ordner löschen' })).toBeDisabled();
+      await expect(page.getByText('Im Hauptordner können keine Dateien hochgeladen')).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+
+    await test.step('creates two folders in /Allgemein', async () => {
+      await openInTree(page, 'Allgemein');
+      await expect(page.getByRole('button', { name: 'Ordner bearbeiten' })).toBeDisabled();
+      for (const name of [project, archive]) {
+        await page.getByRole('button', { name: 'Neuer Ordner' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Ordner erstellen' });
+        await expect(dialog).toContainText('Der Ordner wird im derzeit aktiven Ordner angelegt.');
+        await dialog.getByRole('textbox', { name: labelled('Name') }).fill(name);
+        await dialog.getByRole('button', { name: 'Ordner erstellen' }).click();
+        await expect(dialog).toBeHidden();
+        await expect(toast(page, 'Ordner wurde erfolgreich erstellt').first()).toBeVisible();
+        await expect(grid(page).getByRole('link', { name })).toBeVisible();
+      }
+      // The tree reloaded as well.
+      await expect(tree(page).getByRole('button', { name: project })).toBeVisible();
+    });
+
+    await test.step('uploads with the file picker; the roles start as the folder’s', async () => {
+      await grid(page).getByRole('link', { name: project }).click();
+      await expect(page).toHaveURL(/\?folder=\d+$/);
+      await page.getByRole('button', { name: 'Datei hochladen' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Datei hochladen' });
+      await expect(dialog).toContainText('Die Datei wird in den derzeit aktiven Ordner hochgeladen.');
+      await dialog.getByRole('textbox', { name: labelled('Titel') }).fill(`Bericht ${id}`);
+      // /Allgemein belongs to both committees.
+      await expect(dialog.locator('.mantine-Pill-label')).toHaveText(['Aufsichtsrat', 'Vertreter']);
+      const chooserPromise = page.waitForEvent('filechooser');
+      await dialog.getByRole('button', { name: 'Datei auswählen' }).click();
+      const chooser = await chooserPromise;
+      expect(chooser.isMultiple()).toBe(false);
+      await chooser.setFiles({ name: 'bericht.pdf', mimeType: 'application/pdf', buffer: PDF });
+      await expect(dialog.getByText('bericht.pdf')).toBeVisible();
+      await dialog.getByRole('button', { name: 'Hochladen' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(toast(page, 'Datei wurde erfolgreich hochgeladen').first()).toBeVisible();
+      await expect(grid(page).getByRole('button', { name: `Bericht ${id}` })).toBeVisible();
+    });
+
+    await test.step('uploads by drag and drop, with a notification limited to the chosen roles', async () => {
+      await page.getByRole('button', { name: 'Datei hochladen' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Datei hochladen' });
+      await dialog.getByRole('textbox', { name: labelled('Titel') }).fill(`Foto ${id}`);
+      await dialog
+        .locator('.mantine-Pill-root')
+        .filter({ hasText: 'Aufsichtsrat' })
+        .locator('.mantine-Pill-remove')
+        .click();
+      await expect(dialog.locator('.mantine-Pill-label')).toHaveText(['Vertreter']);
+      await chooseOption(page, dialog, 'Benachrichtigung an', 'Vertreter');
+      await expect(page.getByRole('option', { name: 'Aufsichtsrat', exact: true })).toHaveCount(0);
+      await page.keyboard.press('Escape');
+      await dropFile(page, dialog, 'foto.png', 'image/png', PNG);
+      await dialog.getByRole('button', { name: 'Hochladen' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(grid(page).getByRole('button', { name: `Foto ${id}` })).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+
+    await test.step('views and downloads in the browser, with the token only in a header', async () => {
+      await grid(page)
+        .getByRole('button', { name: `Foto ${id}` })
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Datei ausgewählt' });
+      await expect(dialog).toContainText('Eine der folgenden Funktionen auswählen.');
+      await expectNoAxeViolations(page);
+      const popupPromise = page.waitForEvent('popup');
+      await dialog.getByRole('button', { name: 'Ansehen' }).click();
+      const popup = await popupPromise;
+      expect(popup.url()).toMatch(/^blob:/);
+      await popup.close();
+
+      const downloadPromise = page.waitForEvent('download');
+      await dialog.getByRole('button', { name: 'Herunterladen' }).click();
+      const download = await downloadPromise;
+      expect(download.suggestedFilename()).toBe(`Foto ${id}.png`);
+      expect(readFileSync((await download.path())!).equals(PNG)).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      expect(requested.filter((url) => token && url.includes(token))).toEqual([]);
+    });
+
+    await test.step('edits a file: new title, moved to another folder, content replaced', async () => {
+      await grid(page)
+        .getByRole('button', { name: `Bericht ${id}` })
+        .click();
+      await page
+        .getByRole('dialog', { name: 'Datei ausgewählt' })
+        .getByRole('button', { name: 'Bearbeiten' })
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Datei bearbeiten' });
+      await expect(dialog).toContainText(
+        'Durch das Hochladen einer neuen Datei wird die bestehende Datei überschrieben.',
+      );
+      await dialog.getByRole('textbox', { name: labelled('Titel') }).fill(`Bericht ${id} final`);
+      await chooseOption(page, dialog, 'Verschieben nach', `/Allgemein/${archive}`);
+      await dialog.locator('input[type="file"]').setInputFiles({
+        name: 'bericht-v2.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.concat([PDF, Buffer.from('% zweite Fassung\n')]),
+      });
+      await dialog.getByRole('button', { name: 'Speichern' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(toast(page, 'Datei erfolgreich aktualisiert').first()).toBeVisible();
+      await expect(grid(page).getByRole('button', { name: `Bericht ${id}` })).toHaveCount(0);
+
+      await openInTree(page, archive);
+      await grid(page)
+        .getByRole('button', { name: `Bericht ${id} final` })
+        .click();
+      const downloadPromise = page.waitForEvent('download');
+      await page
+        .getByRole('dialog', { name: 'Datei ausgewählt' })
+        .getByRole('button', { name: 'Herunterladen' })
+        .click();
+      const download = await downloadPromise;
+      expect(readFileSync((await download.path())!).toString('utf8')).toContain('zweite Fassung');
+      await page.keyboard.press('Escape');
+    });
+
+    await test.step('renames and moves a folder; the path follows the returned breadcrumb', async () => {
+      await openInTree(page, project);
+      await page.getByRole('button', { name: 'Ordner bearbeiten' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Ordner bearbeiten' });
+      await expect(dialog).toContainText('Der derzeit aktive Ordner wird bearbeitet.');
+      await dialog.getByRole('textbox', { name: labelled('Name') }).fill(`${project} neu`);
+      await chooseOption(page, dialog, 'Verschieben nach', `/Allgemein/${archive}`);
+      await dialog.getByRole('button', { name: 'Speichern' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(toast(page, 'Ordner erfolgreich aktualisiert').first()).toBeVisible();
+      const path = page.getByRole('navigation', { name: 'Aktueller Pfad' });
+      await expect(path).toContainText(archive);
+      await expect(path).toContainText(`${project} neu`);
+      await expect(grid(page).getByRole('button', { name: `Foto ${id}` })).toBeVisible();
+    });
+
+    await test.step('creates an Amtsperiode with one folder per year', async () => {
+      await openInTree(page, archive);
+      await page.getByRole('button', { name: 'Amtsperiode erstellen' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Amtsperiode erstellen' });
+      await expect(dialog).toContainText(
+        'Mit dem Festlegen des Starts und des Ends einer Amtsperiode werden alle benötigten Ordner erstellt',
+      );
+      await dialog.getByRole('textbox', { name: labelled('Start') }).fill('2026');
+      await dialog.getByRole('textbox', { name: labelled('Ende') }).fill('2028');
+      await dialog.getByRole('button', { name: 'Amtsperiode erstellen' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(toast(page, 'Amtsperiode wurde erfolgreich erstellt').first()).toBeVisible();
+      await grid(page).getByRole('link', { name: 'Amtsperiode 2026–2028' }).click();
+      for (const year of ['2026', '2027', '2028']) {
+        await expect(grid(page).getByRole('link', { name: year, exact: true })).toBeVisible();
+      }
+    });
+
+    await test.step('deletes a file after asking', async () => {
+      await openInTree(page, `${project} neu`);
+      await grid(page)
+        .getByRole('button', { name: `Foto ${id}` })
+        .click();
+      await page
+        .getByRole('dialog', { name: 'Datei ausgewählt' })
+        .getByRole('button', { name: 'Löschen' })
+        .click();
+      const confirm = page.getByRole('dialog', { name: 'Datei löschen' });
+      await confirm.getByRole('button', { name: 'Löschen' }).click();
+      await expect(toast(page, 'Datei erfolgreich gelöscht').first()).toBeVisible();
+      await expect(grid(page).getByText('Ordner leer')).toBeVisible();
+    });
+
+    await test.step('deletes a folder after saying what it contains; the view moves to the parent', async () => {
+      await openInTree(page, archive);
+      const archiveUrl = page.url();
+      await page.getByRole('button', { name: 'Ordner löschen' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Ordner löschen' });
+      // Inside: the moved project folder, the period with three years; the edited report.
+      await expect(confirm).toContainText('Der Ordner enthält 5 Ordner und 1 Datei. Alles wird gelöscht.');
+      await expectNoAxeViolations(page);
+      await confirm.getByRole('button', { name: 'Löschen' }).click();
+      await expect(toast(page, 'Ordner wurde erfolgreich gelöscht').first()).toBeVisible();
+      await expect(page).toHaveURL(/\?folder=4$/);
+      expect(page.url()).not.toBe(archiveUrl);
+      await expect(tree(page).getByRole('button', { name: archive })).toHaveCount(0);
+    });
+
+    await page.context().close();
+  });
+
+  test('uploads on /files/new with a new folder made on the way, and the pages around a file', async ({
+    browser,
+  }) => {
+    const page = await signedInPage(browser, 'superAdmin');
+    const id = stamp();
+
+    await page.goto('/files/new');
+    await expect(page.getByRole('heading', { name: 'Datei hochladen', level: 1 })).toBeVisible();
+    await expectNoAxeViolations(page);
+    const form = page.getByRole('form', { name: 'Datei hochladen' });
+    await form.getByRole('button', { name: 'Hochladen' }).click();
+    await expect(form.getByText('Titel ist erforderlich.')).toBeVisible();
+    await expect(form.getByText('Bitte eine Datei auswählen.')).toBeVisible();
+
+    await form.getByRole('button', { name: 'Neuer Ordner' }).click();
+    const modal = page.getByRole('dialog', { name: 'Neuer Ordner' });
+    await chooseOption(page, modal, 'Anlegen in', '/Mitgliedervertreter');
+    await modal.getByRole('textbox', { name: labelled('Name') }).fill(`Versammlung ${id}`);
+    await modal.getByRole('button', { name: 'Ordner erstellen' }).click();
+    await expect(modal).toBeHidden();
+    // The new folder is chosen, and under /Mitgliedervertreter the default role is Vertreter.
+    await expect(form.getByRole('combobox', { name: labelled('Ordner') })).toHaveValue(
+      `/Mitgliedervertreter/Versammlung ${id}`,
+    );
+    await expect(form.locator('.mantine-Pill-label')).toHaveText(['Vertreter']);
+    await form.getByRole('textbox', { name: labelled('Titel') }).fill(`Einladung ${id}`);
+    await form.locator('input[type="file"]').setInputFiles({
+      name: 'einladung.pdf',
+      mimeType: 'application/pdf',
+      buffer: PDF,
+    });
+    await form.getByRole('button', { name: 'Hochladen' }).click();
+    await expect(page).toHaveURL(/\/files\?folder=\d+$/);
+    await expect(grid(page).getByRole('button', { name: `Einladung ${id}` })).toBeVisible();
+
+    await grid(page)
+      .getByRole('button', { name: `Einladung ${id}` })
+      .click();
+    await page.getByRole('link', { name: 'Details anzeigen' }).click();
+    await expect(page).toHaveURL(/\/files\/show\/\d+$/);
+    await expect(page.getByRole('heading', { name: `Einladung ${id}`, level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: `/Mitgliedervertreter/Versammlung ${id}` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Datei bearbeiten' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Zugriffe' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    const fileUrl = page.url();
+
+    await page.goto(fileUrl.replace('/show/', '/update/'));
+    await expect(
+      page.getByRole('heading', { name: `Datei bearbeiten: Einladung ${id}`, level: 1 }),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('textbox', { name: labelled('Titel') }).fill(`Einladung ${id} korrigiert`);
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page).toHaveURL(/\/files\?folder=\d+$/);
+    await expect(grid(page).getByRole('button', { name: `Einladung ${id} korrigiert` })).toBeVisible();
+
+    const folderId = new URL(page.url()).searchParams.get('folder');
+    await page.goto(`/folders/show/${folderId}`);
+    await expect(
+      page.getByRole('heading', { name: `Dateien im Ordner: Versammlung ${id}`, level: 1 }),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Ordner bearbeiten' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('link', { name: 'Ordner bearbeiten' }).click();
+    await expect(page).toHaveURL(new RegExp(`/folders/update/${folderId}$`));
+    await expectNoAxeViolations(page);
+    await page.getByRole('textbox', { name: labelled('Name') }).fill(`Versammlung ${id} Juni`);
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await expect(toast(page, 'Ordner erfolgreich aktualisiert').first()).toBeVisible();
+    await expect(page.getByText(`/Mitgliedervertreter/Versammlung ${id} Juni`).first()).toBeVisible();
+
+    await page.goto('/old');
+    await expect(page.getByRole('heading', { name: 'Übersicht aktueller Dateien', level: 1 })).toBeVisible();
+    await expectNoAxeViolations(page);
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Einladung ${id} korrigiert.pdf herunterladen` }).click();
+    expect((await downloadPromise).suggestedFilename()).toBe(`Einladung ${id} korrigiert.pdf`);
+    await page
+      .getByRole('link', { name: `Ordner /Mitgliedervertreter/Versammlung ${id} Juni öffnen` })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/folders/show/${folderId}$`));
+
+    await page.goto(`/folders/update/${folderId}`);
+    await page.getByRole('button', { name: 'Löschen' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Ordner löschen' });
+    await expect(confirm).toContainText('Der Ordner enthält 0 Ordner und 1 Datei. Alles wird gelöscht.');
+    await confirm.getByRole('button', { name: 'Löschen' }).click();
+    await expect(page).toHaveURL(/\/files\?folder=3$/);
+    await page.context().close();
+  });
+
+  test('a Vertreter sees only what the role allows', async ({ browser, request }) => {
+    const id = stamp();
+    const token = await apiToken(request, 'admin');
+    const secret = await uploadViaApi(request, token, {
+      title: `Vertraulich ${id}`,
+      folderId: 2,
+      role: 'Aufsichtsrat',
+      name: 'vertraulich.pdf',
+      content: PDF,
+    });
+    const shared = await uploadViaApi(request, token, {
+      title: `Rundschreiben ${id}`,
+      folderId: 3,
+      role: 'Vertreter',
+      name: 'rundschreiben.pdf',
+      content: PDF,
+    });
+
+    const page = await signedInPage(browser, 'vertreter');
+    await page.goto('/files');
+    await expect(tree(page).getByRole('button', { name: 'Mitgliedervertreter' })).toBeVisible();
+    await expect(tree(page).getByRole('button', { name: 'Allgemein' })).toBeVisible();
+    await expect(tree(page).getByRole('button', { name: 'Aufsichtsrat' })).toHaveCount(0);
+    for (const name of [
+      'Neuer Ordner',
+      'Ordner bearbeiten',
+      'Ordner löschen',
+      'Datei hochladen',
+      'Amtsperiode erstellen',
+    ]) {
+      await expect(page.getByRole('button', { name })).toHaveCount(0);
+    }
+    // The contact box names the own committee only.
+    await expect(page.getByRole('link', { name: 'vertreter@example.org' }).first()).toBeVisible();
+    await expect(page.getByRole('link', { name: 'aufsichtsrat@example.org' })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+
+    await openInTree(page, 'Mitgliedervertreter');
+    await grid(page)
+      .getByRole('button', { name: `Rundschreiben ${id}` })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Datei ausgewählt' });
+    await expect(dialog.getByRole('button', { name: 'Bearbeiten' })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Löschen' })).toHaveCount(0);
+    const downloadPromise = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Herunterladen' }).click();
+    expect((await downloadPromise).suggestedFilename()).toBe(`Rundschreiben ${id}.pdf`);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`/files/show/${shared.id}`);
+    await expect(page.getByRole('heading', { name: `Rundschreiben ${id}`, level: 1 })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Löschen' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Datei bearbeiten' })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+
+    await page.goto(`/files/show/${secret.id}`);
+    await expect(page.getByRole('heading', { name: 'Seite wurde nicht gefunden', level: 1 })).toBeVisible();
+    await expect(page.getByText(`Vertraulich ${id}`)).toHaveCount(0);
+    await page.goto('/files?folder=2');
+    await expect(page.getByText('Ordner nicht gefunden')).toBeVisible();
+    await page.goto('/folders/show/2');
+    await expect(page.getByRole('heading', { name: 'Seite wurde nicht gefunden', level: 1 })).toBeVisible();
+    await page.goto('/files/new');
+    await expect(page.getByRole('heading', { name: 'Seite wurde nicht gefunden', level: 1 })).toBeVisible();
+    await page.context().close();
+  });
+
+  test('on a phone the tree opens in a drawer and the grid stays readable', async ({ browser }) => {
+    const page = await signedInPage(browser, 'aufsichtsrat', 375);
+    await page.goto('/files');
+    await expect(tree(page)).toBeHidden();
+    await page.getByRole('button', { name: 'Ordnerbaum öffnen' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Ordnerbaum' });
+    await drawer.getByRole('button', { name: 'Aufsichtsrat', exact: true }).click();
+    await expect(drawer).toBeHidden();
+    await expect(page).toHaveURL(/\?folder=2$/);
+    await expect(page.getByRole('heading', { name: 'Aufsichtsrat', level: 2 })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Button, Paper, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+import { PageTitle } from '../../components/page-title';
+import { FileUploadForm } from '../../features/files/components/file-upload-form';
+import { NewFolderModal } from '../../features/files/components/new-folder-modal';
+import { showSuccessToast } from '../../features/files/components/toasts';
+import {
+  foldersQueryOptions,
+  rolesQueryOptions,
+  uploadTargetsQueryOptions,
+  useCreateFile,
+} from '../../features/files/files.api';
+import { folderSearch } from '../../features/files/files.rules';
+import { parseId } from '../../lib/route-params';
+
+/** /files/new: "Datei hochladen" with folder choice and "Neuer Ordner" (spec § 2). */
+export default function FileNewPage() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const initialFolder = parseId(searchParams.get('folder') ?? undefined) ?? undefined;
+  const roles = useQuery(rolesQueryOptions());
+  const targets = useQuery(uploadTargetsQueryOptions());
+  const folders = useQuery(foldersQueryOptions());
+  const createFile = useCreateFile();
+  const [newFolder, setNewFolder] = useState<{ parentId?: number } | null>(null);
+  const [createdFolderId, setCreatedFolderId] = useState<number | undefined>(undefined);
+
+  const failed = roles.isError || targets.isError || folders.isError;
+  const pending = roles.isPending || targets.isPending || folders.isPending;
+
+  return (
+    <Stack gap="lg" maw={860}>
+      <PageTitle>Datei hochladen</PageTitle>
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        {failed ? (
+          <ErrorState
+            onRetry={() => {
+              void roles.refetch();
+              void targets.refetch();
+              void folders.refetch();
+            }}
+          />
+        ) : pending ? (
+          <LoadingState />
+        ) : (
+          <Stack gap="md">
+            <Text size="sm" c="dimmed">
+              Die Datei ist für die gewählten Rollen sichtbar. Unter „Benachrichtigung an“ gewählte Rollen
+              erhalten eine E-Mail.
+            </Text>
+            <FileUploadForm
+              roles={roles.data}
+              target={{
+                kind: 'choose',
+                options: targets.data,
+                rolesOf: (id) => folders.data.find((folder) => folder.id === id)?.roles ?? [],
+                initialId: targets.data.some((target) => target.id === initialFolder)
+                  ? initialFolder
+                  : undefined,
+                onNewFolder: (currentId) => setNewFolder({ parentId: currentId }),
+                createdId: createdFolderId,
+              }}
+              failureMessage={FILE_MESSAGES.createFailedPage}
+              secondaryAction={
+                <Button variant="default" component={Link} to="/files">
+                  Abbrechen
+                </Button>
+              }
+              onSubmit={async (body, file, onProgress, signal) => {
+                const created = await createFile.mutateAsync({ body, file, onProgress, signal });
+                showSuccessToast(FILE_MESSAGES.created);
+                // Spec § 4: after creating a file go to /files, here opened at its folder.
+                navigate(`/files${folderSearch(created.folder_id)}`);
+              }}
+            />
+          </Stack>
+        )}
+      </Paper>
+      <NewFolderModal
+        opened={newFolder !== null}
+        initialParentId={newFolder?.parentId}
+        onClose={() => setNewFolder(null)}
+        onCreated={(folder) => setCreatedFolderId(folder.id)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Divider, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+import { PageTitle } from '../../components/page-title';
+import { AccessList } from '../../features/audit/components/access-list';
+import { VisibleToList } from '../../features/audit/components/visible-to-list';
+import { DeleteErrorBanner } from '../../features/files/components/delete-error-banner';
+import { FileDetails } from '../../features/files/components/file-details';
+import { FileEditForm } from '../../features/files/components/file-edit-form';
+import { NewFolderModal } from '../../features/files/components/new-folder-modal';
+import { showSuccessToast } from '../../features/files/components/toasts';
+import { useDeleteWithConfirmation } from '../../features/files/components/use-delete-with-confirmation';
+import {
+  fileQueryOptions,
+  rolesQueryOptions,
+  uploadTargetsQueryOptions,
+  useUpdateFile,
+  type StoredFile,
+} from '../../features/files/files.api';
+import { folderSearch } from '../../features/files/files.rules';
+import { isApiError } from '../../lib/api-client';
+import { useAuth } from '../../lib/auth';
+import { useIdParam } from '../../lib/route-params';
+import NotFoundPage from './not-found';
+
+/** The admins' edit form "Datei bearbeiten" on the detail page (spec § 2). */
+function EditSection({ file }: { file: StoredFile }) {
+  const navigate = useNavigate();
+  const roles = useQuery(rolesQueryOptions());
+  const targets = useQuery(uploadTargetsQueryOptions());
+  const updateFile = useUpdateFile(file.id);
+  const [newFolder, setNewFolder] = useState<{ parentId?: number } | null>(null);
+  const [createdFolderId, setCreatedFolderId] = useState<number | undefined>(undefined);
+
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'xl' }}
+      component="section"
+      aria-labelledby="file-edit"
+    >
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h3" id="file-edit">
+            Datei bearbeiten
+          </Title>
+          <Text size="sm" c="dimmed" mt={4}>
+            Durch das Hochladen einer neuen Datei wird die bestehende Datei überschrieben.
+          </Text>
+        </div>
+        {roles.isError || targets.isError ? (
+          <ErrorState
+            onRetry={() => {
+              void roles.refetch();
+              void targets.refetch();
+            }}
+          />
+        ) : roles.isPending || targets.isPending ? (
+          <LoadingState />
+        ) : (
+          <FileEditForm
+            file={file}
+            roles={roles.data}
+            folderOptions={targets.data}
+            failureMessage={FILE_MESSAGES.updateFailedPage}
+            onNewFolder={(currentId) => setNewFolder({ parentId: currentId })}
+            createdFolderId={createdFolderId}
+            onSubmit={async (body, replacement, onProgress, signal) => {
+              const saved = await updateFile.mutateAsync({ body, file: replacement, onProgress, signal });
+              showSuccessToast(FILE_MESSAGES.updated);
+              // Spec § 4: after a file update go to /files, here opened at its folder.
+              navigate(`/files${folderSearch(saved.folder_id)}`);
+            }}
+          />
+        )}
+      </Stack>
+      <NewFolderModal
+        opened={newFolder !== null}
+        initialParentId={newFolder?.parentId}
+        onClose={() => setNewFolder(null)}
+        onCreated={(folder) => setCreatedFolderId(folder.id)}
+      />
+    </Paper>
+  );
+}
+
+function FileShow({ id }: { id: number }) {
+  const { isAdmin } = useAuth();
+  const navigate = useNavigate();
+  const file = useQuery(fileQueryOptions(id));
+  const { confirmDeleteFile, deleting, deleteError, clearDeleteError } = useDeleteWithConfirmation({
+    failure: 'banner',
+    // Spec § 4: after a delete go to /files, here opened at the folder it was in.
+    onFileDeleted: (deleted) => navigate(`/files${folderSearch(deleted.folder_id)}`, { replace: true }),
+  });
+
+  // Hidden and missing files answer the same 404 (DESIGN 4.9): both show the 404 page.
+  if (file.isError && isApiError(file.error) && file.error.status === 404) return <NotFoundPage />;
+  const title = file.data?.title ?? 'Datei';
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <PageTitle documentTitle={title}>{title}</PageTitle>
+      <DeleteErrorBanner error={deleteError} onClose={clearDeleteError} />
+      {file.isPending ? (
+        <LoadingState />
+      ) : file.isError ? (
+        <ErrorState detail={file.error.message} onRetry={() => void file.refetch()} />
+      ) : (
+        <>
+          <FileDetails file={file.data} isAdmin={isAdmin} onDelete={confirmDeleteFile} deleting={deleting} />
+          {isAdmin ? (
+            <>
+              <EditSection key={file.data.updated_at} file={file.data} />
+              <Divider my="xs" label="Nur für Admins sichtbar" labelPosition="left" />
+              <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+                <Stack gap="xl">
+                  <AccessList type="file" id={file.data.id} />
+                  <VisibleToList type="file" id={file.data.id} />
+                </Stack>
+              </Paper>
+            </>
+          ) : null}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** /files/show/{id}: the file; admins also edit and delete it and see who opened it. */
+export default function FileShowPage() {
+  const id = useIdParam();
+  return id === null ? <NotFoundPage /> : <FileShow key={id} id={id} />;
+}

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button, Paper, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+import { PageTitle } from '../../components/page-title';
+import { FileEditForm } from '../../features/files/components/file-edit-form';
+import { NewFolderModal } from '../../features/files/components/new-folder-modal';
+import { showSuccessToast } from '../../features/files/components/toasts';
+import {
+  fileQueryOptions,
+  rolesQueryOptions,
+  uploadTargetsQueryOptions,
+  useUpdateFile,
+} from '../../features/files/files.api';
+import { folderSearch } from '../../features/files/files.rules';
+import { isApiError } from '../../lib/api-client';
+import { useIdParam } from '../../lib/route-params';
+import NotFoundPage from './not-found';
+
+function FileUpdate({ id }: { id: number }) {
+  const navigate = useNavigate();
+  const file = useQuery(fileQueryOptions(id));
+  const roles = useQuery(rolesQueryOptions());
+  const targets = useQuery(uploadTargetsQueryOptions());
+  const updateFile = useUpdateFile(id);
+  const [newFolder, setNewFolder] = useState<{ parentId?: number } | null>(null);
+  const [createdFolderId, setCreatedFolderId] = useState<number | undefined>(undefined);
+
+  if (file.isError && isApiError(file.error) && file.error.status === 404) return <NotFoundPage />;
+
+  return (
+    <Stack gap="lg" maw={860}>
+      <PageTitle documentTitle="Datei bearbeiten">
+        {file.data ? `Datei bearbeiten: ${file.data.title}` : 'Datei bearbeiten'}
+      </PageTitle>
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        {file.isError || roles.isError || targets.isError ? (
+          <ErrorState
+            onRetry={() => {
+              void file.refetch();
+              void roles.refetch();
+              void targets.refetch();
+            }}
+          />
+        ) : file.isPending || roles.isPending || targets.isPending ? (
+          <LoadingState />
+        ) : (
+          <Stack gap="md">
+            <Text>Durch das Hochladen einer neuen Datei wird die bestehende Datei überschrieben.</Text>
+            <FileEditForm
+              file={file.data}
+              roles={roles.data}
+              folderOptions={targets.data}
+              failureMessage={FILE_MESSAGES.updateFailedPage}
+              onNewFolder={(currentId) => setNewFolder({ parentId: currentId })}
+              createdFolderId={createdFolderId}
+              secondaryAction={
+                <Button variant="default" component={Link} to={`/files/show/${id}`}>
+                  Abbrechen
+                </Button>
+              }
+              onSubmit={async (body, replacement, onProgress, signal) => {
+                const saved = await updateFile.mutateAsync({ body, file: replacement, onProgress, signal });
+                showSuccessToast(FILE_MESSAGES.updated);
+                // Spec § 4: after a file update go to /files, here opened at its folder.
+                navigate(`/files${folderSearch(saved.folder_id)}`);
+              }}
+            />
+          </Stack>
+        )}
+      </Paper>
+      <NewFolderModal
+        opened={newFolder !== null}
+        initialParentId={newFolder?.parentId}
+        onClose={() => setNewFolder(null)}
+        onCreated={(folder) => setCreatedFolderId(folder.id)}
+      />
+    </Stack>
+  );
+}
+
+/** /files/update/{id}: full edit with name, roles, folder, "Neuer Ordner" and replacement (spec § 2). */
+export default function FileUpdatePage() {
+  const id = useIdParam();
+  return id === null ? <NotFoundPage /> : <FileUpdate key={id} id={id} />;
+}

@@ -1,0 +1,6 @@
+import { FileExplorer } from '../../features/files/components/file-explorer';
+
+/** / and /files: the file explorer (spec § 2); the active folder is `?folder=ID`. */
+export default function FilesPage() {
+  return <FileExplorer />;
+}

@@ -1,0 +1,130 @@
+import { Link, useNavigate } from 'react-router';
+import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconFolderOpen, IconLock, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+import { PageTitle } from '../../components/page-title';
+import { VisibleToList } from '../../features/audit/components/visible-to-list';
+import { DeleteErrorBanner } from '../../features/files/components/delete-error-banner';
+import { Detail, RoleBadges } from '../../features/files/components/file-details';
+import { FolderEditForm } from '../../features/files/components/folder-edit-form';
+import { useDeleteWithConfirmation } from '../../features/files/components/use-delete-with-confirmation';
+import { folderQueryOptions } from '../../features/files/files.api';
+import { canChangeFolder, folderSearch, PROTECTED_DISABLED_REASON } from '../../features/files/files.rules';
+import { isApiError } from '../../lib/api-client';
+import { formatDateTime } from '../../lib/format';
+import { useIdParam } from '../../lib/route-params';
+import NotFoundPage from './not-found';
+
+function FolderUpdate({ id }: { id: number }) {
+  const navigate = useNavigate();
+  const folder = useQuery(folderQueryOptions(id));
+  const { confirmDeleteFolder, deleting, deleteError, clearDeleteError } = useDeleteWithConfirmation({
+    failure: 'banner',
+    // Spec § 4: after a folder delete go to /files, here opened at the parent.
+    onFolderDeleted: (deleted) =>
+      navigate(`/files${folderSearch(deleted.parent_id ?? ROOT_FOLDER_ID)}`, { replace: true }),
+  });
+
+  if (folder.isError && isApiError(folder.error) && folder.error.status === 404) return <NotFoundPage />;
+  const changeable = canChangeFolder(id);
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <PageTitle documentTitle="Ordner bearbeiten">
+        {folder.data ? `Ordner bearbeiten: ${folder.data.title}` : 'Ordner bearbeiten'}
+      </PageTitle>
+      <DeleteErrorBanner error={deleteError} onClose={clearDeleteError} />
+      {folder.isPending ? (
+        <LoadingState />
+      ) : folder.isError ? (
+        <ErrorState detail={folder.error.message} onRetry={() => void folder.refetch()} />
+      ) : (
+        <>
+          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+            <Stack gap="lg">
+              <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
+                <Detail label="Pfad">{folder.data.breadcrumb}</Detail>
+                <Detail label="Übergeordneter Ordner">
+                  {folder.data.parent ? (
+                    <Anchor component={Link} to={`/folders/show/${folder.data.parent.id}`}>
+                      {folder.data.parent.breadcrumb}
+                    </Anchor>
+                  ) : (
+                    'keiner'
+                  )}
+                </Detail>
+                <Detail label="Zugriffsberechtigung">
+                  <RoleBadges roles={folder.data.roles} />
+                </Detail>
+                <Detail label="Inhalt">
+                  {folder.data.children} Unterordner, {folder.data.files}{' '}
+                  {folder.data.files === 1 ? 'Datei' : 'Dateien'}
+                </Detail>
+                <Detail label="Angelegt">{formatDateTime(folder.data.date)}</Detail>
+                <Detail label="Zuletzt geändert">{formatDateTime(folder.data.updated_at)}</Detail>
+              </SimpleGrid>
+              <Group gap="sm">
+                <Button
+                  variant="default"
+                  component={Link}
+                  to={`/folders/show/${id}`}
+                  leftSection={<IconFolderOpen size={18} aria-hidden />}
+                >
+                  Inhalt anzeigen
+                </Button>
+                <Button
+                  variant="light"
+                  color="red"
+                  leftSection={<IconTrash size={18} aria-hidden />}
+                  disabled={!changeable}
+                  aria-describedby={changeable ? undefined : 'folder-protected'}
+                  loading={deleting}
+                  onClick={() => void confirmDeleteFolder(id)}
+                >
+                  Löschen
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
+          <Paper
+            withBorder
+            radius="lg"
+            p={{ base: 'md', sm: 'xl' }}
+            component="section"
+            aria-labelledby="rename"
+          >
+            <Stack gap="md" maw={560}>
+              <Title order={2} size="h3" id="rename">
+                Ordner umbenennen
+              </Title>
+              {changeable ? (
+                <FolderEditForm
+                  key={`${folder.data.title}-${folder.data.updated_at}`}
+                  variant="rename"
+                  folder={folder.data}
+                  onSaved={() => undefined}
+                />
+              ) : (
+                <Alert id="folder-protected" color="gray" variant="light" icon={<IconLock aria-hidden />}>
+                  <Text size="sm">{PROTECTED_DISABLED_REASON}</Text>
+                </Alert>
+              )}
+            </Stack>
+          </Paper>
+          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+            <VisibleToList type="folder" id={id} />
+          </Paper>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** /folders/update/{id}: the folder with its roles, "Löschen" and the rename form (spec § 2). */
+export default function FolderUpdatePage() {
+  const id = useIdParam();
+  return id === null ? <NotFoundPage /> : <FolderUpdate key={id} id={id} />;
+}

@@ -1,0 +1,143 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../../../testing/render';
+import type { ExplorerItem, Folder, StoredFile } from '../files.api';
+import { EXPLORER_PAGE_SIZE, ExplorerGrid } from './explorer-grid';
+
+const folder = (id: number, title: string, updated_at = '2026-01-10T09:00:00.000Z'): Folder => ({
+  type: 'folder',
+  id,
+  title,
+  format: 'folder',
+  date: updated_at,
+  roles: ['Vertreter'],
+  roles_string: 'Vertreter',
+  breadcrumb: `/Allgemein/${title}`,
+  parent: { id: 4, breadcrumb: '/Allgemein' },
+  parent_id: 4,
+  children: 0,
+  files: 0,
+  updated_at,
+});
+
+const file = (
+  id: number,
+  title: string,
+  format: string,
+  size_bytes: number,
+  updated_at: string,
+): StoredFile => ({
+  type: 'file',
+  id,
+  title,
+  format,
+  date: updated_at,
+  external: `key-${id}-abcdefghijklmnop`,
+  mime_type: 'application/octet-stream',
+  roles: ['Vertreter'],
+  roles_string: 'Vertreter',
+  folder: { id: 4, title: 'Allgemein', breadcrumb: '/Allgemein' },
+  folder_id: 4,
+  folder_name: 'Allgemein',
+  size: Math.round((size_bytes / 1024 / 1024) * 100) / 100,
+  size_bytes,
+  updated_at,
+});
+
+const ITEMS: ExplorerItem[] = [
+  file(1, 'Zahlen 2025', 'xlsx', 1_310_720, '2026-02-01T13:30:00.000Z'),
+  folder(7, 'Protokolle', '2026-01-01T08:00:00.000Z'),
+  file(2, 'Anlage', 'pdf', 52_428, '2026-03-05T07:05:00.000Z'),
+  folder(8, 'Berichte', '2026-04-01T08:00:00.000Z'),
+];
+
+function renderGrid(items: readonly ExplorerItem[] = ITEMS) {
+  const onOpenFile = vi.fn();
+  const result = renderWithProviders(
+    <ExplorerGrid
+      items={items}
+      label="Inhalt von /Allgemein"
+      folderLink={(f) => `?folder=${f.id}`}
+      onOpenFile={onOpenFile}
+    />,
+  );
+  const table = screen.getByRole('table', { name: 'Inhalt von /Allgemein' });
+  const names = () =>
+    within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[0]!.querySelector('a, button')?.textContent);
+  return { ...result, onOpenFile, table, names };
+}
+
+describe('ExplorerGrid', () => {
+  it('has the columns Name, Dateityp, Größe, Änderung and lists folders first', () => {
+    const { table, names } = renderGrid();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Name', 'Dateityp', 'Größe', 'Änderung']);
+    expect(names()).toEqual(['Berichte', 'Protokolle', 'Anlage', 'Zahlen 2025']);
+  });
+
+  it('shows sizes in MB with two decimals and dates in de-DE, Berlin time', () => {
+    const { table } = renderGrid();
+    const row = within(table).getByRole('button', { name: 'Zahlen 2025' }).closest('tr')!;
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells.slice(1)).toEqual(['XLSX', '1,25 MB', '01.02.2026, 14:30']);
+    const folderRow = within(table).getByRole('link', { name: 'Berichte' }).closest('tr')!;
+    expect(within(folderRow).getAllByRole('cell')[1]).toHaveTextContent('Ordner');
+    expect(folderRow.querySelector('svg')).toHaveAttribute('data-format', 'folder');
+  });
+
+  it('opens a file with its name or anywhere in its row, and links folders', async () => {
+    const { user, table, onOpenFile } = renderGrid();
+    await user.click(within(table).getByRole('button', { name: 'Anlage' }));
+    expect(onOpenFile).toHaveBeenCalledTimes(1);
+    expect(onOpenFile.mock.calls[0]![0]).toMatchObject({ id: 2 });
+    await user.click(within(table).getByText('01.02.2026, 14:30'));
+    expect(onOpenFile).toHaveBeenCalledTimes(2);
+    expect(onOpenFile.mock.calls[1]![0]).toMatchObject({ id: 1 });
+    expect(within(table).getByRole('link', { name: 'Protokolle' })).toHaveAttribute('href', '/?folder=7');
+  });
+
+  it('sorts by any column and keeps folders first', async () => {
+    const { user, table, names } = renderGrid();
+    await user.click(within(table).getByRole('button', { name: 'Änderung' }));
+    expect(names()).toEqual(['Protokolle', 'Berichte', 'Zahlen 2025', 'Anlage']);
+    expect(within(table).getByRole('columnheader', { name: 'Änderung' })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
+    await user.click(within(table).getByRole('button', { name: 'Änderung' }));
+    expect(names()).toEqual(['Berichte', 'Protokolle', 'Anlage', 'Zahlen 2025']);
+    await user.click(within(table).getByRole('button', { name: 'Größe' }));
+    expect(names()).toEqual(['Berichte', 'Protokolle', 'Anlage', 'Zahlen 2025']);
+  });
+
+  it('says "Ordner leer" for an empty folder', () => {
+    const { table } = renderGrid([]);
+    expect(within(table).getByText('Ordner leer')).toBeInTheDocument();
+  });
+
+  it('shows a folder of 500 items 50 at a time with a pager', async () => {
+    const many = Array.from({ length: 500 }, (_, index) =>
+      file(
+        100 + index,
+        `Dokument ${String(index + 1).padStart(3, '0')}`,
+        'pdf',
+        1000,
+        '2026-01-01T00:00:00.000Z',
+      ),
+    );
+    const { user, table, names } = renderGrid(many);
+    expect(within(table).getAllByRole('row')).toHaveLength(EXPLORER_PAGE_SIZE + 1);
+    expect(screen.getByText('1–50 von 500')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Ende' }));
+    expect(names()[0]).toBe('Dokument 451');
+    expect(screen.getByText('451–500 von 500')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,240 @@
+import { useMemo, useState, type MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Anchor, Group, Pagination, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { FileIcon } from '../../../components/file-icon';
+import { formatDateTime, formatSizeMb } from '../../../lib/format';
+import type { ExplorerItem, Folder, StoredFile } from '../files.api';
+import classes from './explorer-grid.module.css';
+
+/**
+ * Up to this many items show at once; a bigger folder gets a pager, so a folder of 500 items
+ * renders 50 rows (decision 073).
+ */
+export const EXPLORER_PAGE_SIZE = 50;
+
+export type SortColumn = 'title' | 'format' | 'size' | 'updated_at';
+export interface SortStatus {
+  column: SortColumn;
+  direction: 'asc' | 'desc';
+}
+export const SORT_BY_NAME: SortStatus = { column: 'title', direction: 'asc' };
+
+const collator = new Intl.Collator('de-DE', { sensitivity: 'base', numeric: true });
+
+/** What the type column shows: "Ordner" or the extension in capitals. */
+export const typeLabel = (item: ExplorerItem) =>
+  item.type === 'folder' ? 'Ordner' : item.format.toUpperCase();
+/** Folders have no size of their own; files show MB with two decimals ("1,25 MB"). */
+export const sizeLabel = (item: ExplorerItem) =>
+  item.type === 'folder' ? '' : formatSizeMb(item.size_bytes, { unit: 'bytes' });
+
+/** Folders always come first (spec § 2); within each group by the chosen column. */
+export function sortItems(items: readonly ExplorerItem[], status: SortStatus): ExplorerItem[] {
+  const factor = status.direction === 'asc' ? 1 : -1;
+  const compare = (a: ExplorerItem, b: ExplorerItem): number => {
+    switch (status.column) {
+      case 'format':
+        return collator.compare(typeLabel(a), typeLabel(b));
+      case 'size':
+        return (a.type === 'file' ? a.size_bytes : 0) - (b.type === 'file' ? b.size_bytes : 0);
+      case 'updated_at':
+        // ISO UTC strings: text order is time order.
+        return a.updated_at.localeCompare(b.updated_at);
+      default:
+        return collator.compare(a.title, b.title);
+    }
+  };
+  return [...items].sort((a, b) => {
+    if (a.type !== b.type) return a.type === 'folder' ? -1 : 1;
+    return compare(a, b) * factor || collator.compare(a.title, b.title) || a.id - b.id;
+  });
+}
+
+const COLUMNS: readonly { column: SortColumn; title: string; align?: 'right' }[] = [
+  { column: 'title', title: 'Name' },
+  { column: 'format', title: 'Dateityp' },
+  { column: 'size', title: 'Größe', align: 'right' },
+  { column: 'updated_at', title: 'Änderung' },
+];
+
+const PAGER_LABELS = { first: 'Beginn', last: 'Ende', previous: 'Zurück', next: 'Weiter' } as const;
+
+interface ExplorerGridProps {
+  items: readonly ExplorerItem[];
+  /** Where a folder's name leads (explorer: `?folder=ID`; folder page: `/folders/show/ID`). */
+  folderLink: (folder: Folder) => string;
+  onOpenFile: (file: StoredFile) => void;
+  /** The accessible name of the table, e.g. "Inhalt von /Aufsichtsrat". */
+  label: string;
+  /** While a reload runs, the table is dimmed. */
+  fetching?: boolean;
+}
+
+/**
+ * The grid with Name, Dateityp, Größe, Änderung (spec § 2): folders first, icons, sizes in MB,
+ * dates de-DE, sortable by every column. Each name is a link or a button, so the grid works with
+ * the keyboard; a click anywhere in the row does the same. On a phone the three other columns
+ * fold into a line under the name. A plain Mantine table rather than mantine-datatable keeps the
+ * explorer inside its JavaScript budget (decision 073).
+ */
+export function ExplorerGrid({ items, folderLink, onOpenFile, label, fetching }: ExplorerGridProps) {
+  const navigate = useNavigate();
+  const [sortStatus, setSortStatus] = useState<SortStatus>(SORT_BY_NAME);
+  const [page, setPage] = useState(1);
+
+  const rows = useMemo(() => sortItems(items, sortStatus), [items, sortStatus]);
+  const pages = Math.max(1, Math.ceil(rows.length / EXPLORER_PAGE_SIZE));
+  const currentPage = Math.min(page, pages);
+  const shown = rows.slice((currentPage - 1) * EXPLORER_PAGE_SIZE, currentPage * EXPLORER_PAGE_SIZE);
+
+  const open = (item: ExplorerItem) => {
+    if (item.type === 'folder') navigate(folderLink(item));
+    else onOpenFile(item);
+  };
+  // The row's own click handler does the same; one action per click.
+  const stop = (event: MouseEvent) => event.stopPropagation();
+
+  const sortBy = (column: SortColumn) => {
+    setSortStatus((current) => ({
+      column,
+      direction: current.column === column && current.direction === 'asc' ? 'desc' : 'asc',
+    }));
+    setPage(1);
+  };
+
+  return (
+    <Stack gap="sm">
+      <Table.ScrollContainer minWidth={0}>
+        <Table
+          striped
+          highlightOnHover
+          withTableBorder
+          verticalSpacing="sm"
+          aria-label={label}
+          aria-busy={fetching || undefined}
+          className={classes.table}
+          data-fetching={fetching || undefined}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              {COLUMNS.map(({ column, title, align }) => {
+                const active = sortStatus.column === column;
+                const SortGlyph = !active
+                  ? IconArrowsSort
+                  : sortStatus.direction === 'asc'
+                    ? IconArrowUp
+                    : IconArrowDown;
+                return (
+                  <Table.Th
+                    key={column}
+                    visibleFrom={column === 'title' ? undefined : 'sm'}
+                    ta={align}
+                    aria-sort={
+                      active ? (sortStatus.direction === 'asc' ? 'ascending' : 'descending') : undefined
+                    }
+                  >
+                    <UnstyledButton className={classes.sortButton} onClick={() => sortBy(column)}>
+                      {title}
+                      <SortGlyph size={14} aria-hidden className={active ? undefined : classes.sortIdle} />
+                    </UnstyledButton>
+                  </Table.Th>
+                );
+              })}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={COLUMNS.length}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {FOLDER_MESSAGES.empty}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              shown.map((item) => (
+                <Table.Tr
+                  key={`${item.type}-${item.id}`}
+                  className={classes.row}
+                  onClick={() => open(item)}
+                  data-type={item.type}
+                >
+                  <Table.Td>
+                    <Group gap="sm" wrap="nowrap" align="flex-start">
+                      <FileIcon format={item.type === 'folder' ? 'folder' : item.format} />
+                      <Stack gap={0} style={{ minWidth: 0 }}>
+                        {item.type === 'folder' ? (
+                          <Anchor
+                            component={Link}
+                            to={folderLink(item)}
+                            onClick={stop}
+                            fw={500}
+                            className={classes.name}
+                          >
+                            {item.title}
+                          </Anchor>
+                        ) : (
+                          <Anchor
+                            component="button"
+                            type="button"
+                            onClick={(event: MouseEvent) => {
+                              stop(event);
+                              onOpenFile(item);
+                            }}
+                            fw={500}
+                            ta="left"
+                            className={classes.name}
+                            aria-haspopup="dialog"
+                          >
+                            {item.title}
+                          </Anchor>
+                        )}
+                        <Text size="xs" c="dimmed" hiddenFrom="sm">
+                          {[typeLabel(item), sizeLabel(item), formatDateTime(item.updated_at)]
+                            .filter(Boolean)
+                            .join(' · ')}
+                        </Text>
+                      </Stack>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm" className={classes.nowrap}>
+                    {typeLabel(item)}
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm" ta="right" className={classes.nowrap}>
+                    {sizeLabel(item)}
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm" className={classes.nowrap}>
+                    {formatDateTime(item.updated_at)}
+                  </Table.Td>
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {pages > 1 ? (
+        <Group justify="space-between" gap="sm">
+          <Text size="sm">
+            {(currentPage - 1) * EXPLORER_PAGE_SIZE + 1}–
+            {(currentPage - 1) * EXPLORER_PAGE_SIZE + shown.length} von {rows.length}
+          </Text>
+          <Pagination
+            total={pages}
+            value={currentPage}
+            onChange={setPage}
+            withEdges
+            size="sm"
+            aria-label="Seiten"
+            getControlProps={(control) => ({
+              'aria-label': PAGER_LABELS[control],
+              title: PAGER_LABELS[control],
+            })}
+            getItemProps={(pageNumber) => ({ 'aria-label': `Seite ${pageNumber}` })}
+          />
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}

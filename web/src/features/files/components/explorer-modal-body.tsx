@@ -1,0 +1,140 @@
+import { Button } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { ErrorState } from '../../../components/error-state';
+import { LoadingState } from '../../../components/loading-state';
+import {
+  rolesQueryOptions,
+  uploadTargetsQueryOptions,
+  useCreateFile,
+  useUpdateFile,
+  type StoredFile,
+} from '../files.api';
+import type { ActiveFolder, ExplorerModalsProps, ExplorerModalState } from './explorer-modals';
+import { FileEditForm } from './file-edit-form';
+import { FileUploadForm } from './file-upload-form';
+import { FolderCreateForm } from './folder-create-form';
+import { FolderEditForm } from './folder-edit-form';
+import { PeriodForm } from './period-form';
+import { showFailureToast, showSuccessToast } from './toasts';
+
+type BodyProps = Omit<ExplorerModalsProps, 'modal'> & { modal: ExplorerModalState };
+
+function CancelButton({ onClose }: { onClose: () => void }) {
+  return (
+    <Button variant="default" onClick={onClose}>
+      Abbrechen
+    </Button>
+  );
+}
+
+function UploadBody({ folder, onClose }: { folder: ActiveFolder; onClose: () => void }) {
+  const roles = useQuery(rolesQueryOptions());
+  const createFile = useCreateFile();
+  if (roles.isError) return <ErrorState detail={roles.error.message} onRetry={() => void roles.refetch()} />;
+  if (roles.isPending) return <LoadingState />;
+  return (
+    <FileUploadForm
+      roles={roles.data}
+      target={{ kind: 'fixed', id: folder.id, breadcrumb: folder.breadcrumb, roles: folder.roles }}
+      failureMessage={FILE_MESSAGES.createFailed}
+      secondaryAction={<CancelButton onClose={onClose} />}
+      onSubmit={async (body, file, onProgress, signal) => {
+        try {
+          await createFile.mutateAsync({ body, file, onProgress, signal });
+        } catch (error) {
+          showFailureToast(FILE_MESSAGES.createFailed, error);
+          throw error;
+        }
+        showSuccessToast(FILE_MESSAGES.created);
+        onClose();
+      }}
+    />
+  );
+}
+
+function EditFileBody({ file, onClose }: { file: StoredFile; onClose: () => void }) {
+  const roles = useQuery(rolesQueryOptions());
+  const targets = useQuery(uploadTargetsQueryOptions());
+  const updateFile = useUpdateFile(file.id);
+  if (roles.isError || targets.isError) {
+    return (
+      <ErrorState
+        onRetry={() => {
+          void roles.refetch();
+          void targets.refetch();
+        }}
+      />
+    );
+  }
+  if (roles.isPending || targets.isPending) return <LoadingState />;
+  return (
+    <FileEditForm
+      file={file}
+      roles={roles.data}
+      folderOptions={targets.data}
+      failureMessage={FILE_MESSAGES.updateFailed}
+      secondaryAction={<CancelButton onClose={onClose} />}
+      onSubmit={async (body, replacement, onProgress, signal) => {
+        try {
+          await updateFile.mutateAsync({ body, file: replacement, onProgress, signal });
+        } catch (error) {
+          showFailureToast(FILE_MESSAGES.updateFailed, error);
+          throw error;
+        }
+        showSuccessToast(FILE_MESSAGES.updated);
+        onClose();
+      }}
+    />
+  );
+}
+
+/** The form inside an explorer modal; loaded on first use. */
+export function ExplorerModalBody({
+  modal,
+  folder,
+  onClose,
+  onFolderCreated,
+  onFolderSaved,
+  onPeriodCreated,
+}: BodyProps) {
+  switch (modal.kind) {
+    case 'create-folder':
+      return (
+        <FolderCreateForm
+          parent={{ kind: 'fixed', id: folder.id }}
+          onCancel={onClose}
+          onCreated={(created) => {
+            onClose();
+            onFolderCreated?.(created);
+          }}
+        />
+      );
+    case 'edit-folder':
+      return (
+        <FolderEditForm
+          folder={folder}
+          onCancel={onClose}
+          onSaved={(saved) => {
+            onClose();
+            onFolderSaved?.(saved);
+          }}
+        />
+      );
+    case 'upload':
+      return <UploadBody folder={folder} onClose={onClose} />;
+    case 'edit-file':
+      return <EditFileBody file={modal.file} onClose={onClose} />;
+    case 'period':
+      return (
+        <PeriodForm
+          folderId={folder.id}
+          onCancel={onClose}
+          onCreated={(created) => {
+            onClose();
+            onPeriodCreated?.(created);
+          }}
+        />
+      );
+  }
+}

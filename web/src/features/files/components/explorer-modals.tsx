@@ -1,0 +1,82 @@
+import { lazy, Suspense } from 'react';
+import { Modal, Stack, Text } from '@mantine/core';
+import type { Folder } from '@gremienportal/contracts/folders';
+import { LoadingState } from '../../../components/loading-state';
+import type { StoredFile } from '../files.api';
+
+/** The explorer's five modals (spec § 2) with their exact texts. */
+export const EXPLORER_MODAL_TEXTS = {
+  'create-folder': {
+    title: 'Ordner erstellen',
+    text: 'Der Ordner wird im derzeit aktiven Ordner angelegt.',
+  },
+  'edit-folder': { title: 'Ordner bearbeiten', text: 'Der derzeit aktive Ordner wird bearbeitet.' },
+  upload: { title: 'Datei hochladen', text: 'Die Datei wird in den derzeit aktiven Ordner hochgeladen.' },
+  'edit-file': {
+    title: 'Datei bearbeiten',
+    text: 'Durch das Hochladen einer neuen Datei wird die bestehende Datei überschrieben.',
+  },
+  period: {
+    title: 'Amtsperiode erstellen',
+    text: 'Mit dem Festlegen des Starts und des Ends einer Amtsperiode werden alle benötigten Ordner erstellt',
+  },
+} as const;
+
+export type ExplorerModalState =
+  | { kind: 'create-folder' }
+  | { kind: 'edit-folder' }
+  | { kind: 'upload' }
+  | { kind: 'period' }
+  | { kind: 'edit-file'; file: StoredFile };
+
+/** The active folder as the modals need it. */
+export interface ActiveFolder {
+  id: number;
+  title: string;
+  breadcrumb: string;
+  parent_id: number | null;
+  roles: readonly string[];
+}
+
+export interface ExplorerModalsProps {
+  modal: ExplorerModalState | null;
+  folder: ActiveFolder;
+  onClose: () => void;
+  /** After a folder was created (explorer: it stays in the active folder). */
+  onFolderCreated?: (folder: Folder) => void;
+  /** After the active folder was renamed or moved: its new path becomes the active one. */
+  onFolderSaved?: (folder: Folder) => void;
+  onPeriodCreated?: (folder: Folder) => void;
+}
+
+// The forms, the drop zone and the validation load only when an admin opens a modal.
+const ExplorerModalBody = lazy(() =>
+  import('./explorer-modal-body').then((module) => ({ default: module.ExplorerModalBody })),
+);
+
+/**
+ * The modal frame with title and text loads with the page, so it opens at once; its form follows
+ * from its own chunk. Every modal closes on success, on its close button, on a click outside and
+ * on Escape (Mantine's defaults).
+ */
+export function ExplorerModals({ modal, onClose, ...props }: ExplorerModalsProps) {
+  const texts = modal ? EXPLORER_MODAL_TEXTS[modal.kind] : null;
+  return (
+    <Modal
+      opened={modal !== null}
+      onClose={onClose}
+      title={texts?.title}
+      size={modal?.kind === 'upload' || modal?.kind === 'edit-file' ? 'lg' : 'md'}
+      centered
+    >
+      {modal && texts ? (
+        <Stack gap="md">
+          <Text>{texts.text}</Text>
+          <Suspense fallback={<LoadingState />}>
+            <ExplorerModalBody modal={modal} onClose={onClose} {...props} />
+          </Suspense>
+        </Stack>
+      ) : null}
+    </Modal>
+  );
+}

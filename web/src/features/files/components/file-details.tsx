@@ -1,0 +1,129 @@
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconDownload, IconEye, IconTrash } from '@tabler/icons-react';
+import { FileIcon, fileKindOf } from '../../../components/file-icon';
+import { formatDateTime, formatSizeMb } from '../../../lib/format';
+import { downloadStoredFile, fileNameOf, viewStoredFile, type StoredFile } from '../files.api';
+
+/** One term of a description list: dl > div > (dt, dd), as HTML allows. */
+export function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text component="dt" c="dimmed" fz="sm">
+        {label}
+      </Text>
+      <Text component="dd" m={0} mt={2} fw={500} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+export function RoleBadges({ roles }: { roles: readonly string[] }) {
+  if (roles.length === 0) return <>keine Rolle</>;
+  return (
+    <Group gap={4} component="span">
+      {roles.map((role) => (
+        <Badge key={role} variant="light" size="md" component="span">
+          {role}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+interface FileDetailsProps {
+  file: StoredFile;
+  isAdmin: boolean;
+  onDelete?: (file: StoredFile) => void;
+  deleting?: boolean;
+}
+
+/**
+ * /files/show/{id}: the download, the folder (the root "/" when none), "Sichtbar für" and the
+ * facts of the file; admins also get "Löschen".
+ */
+export function FileDetails({ file, isAdmin, onDelete, deleting }: FileDetailsProps) {
+  const [busy, setBusy] = useState<'view' | 'download' | null>(null);
+  const run = async (kind: 'view' | 'download') => {
+    setBusy(kind);
+    try {
+      await (kind === 'view' ? viewStoredFile(file) : downloadStoredFile(file));
+    } catch {
+      // Spec § 8: a failed download shows no message.
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+      <Stack gap="lg">
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          <FileIcon format={file.format} size={36} />
+          <div style={{ minWidth: 0 }}>
+            <Anchor
+              component="button"
+              type="button"
+              fw={600}
+              fz="lg"
+              ta="left"
+              onClick={() => void run('download')}
+              style={{ overflowWrap: 'anywhere' }}
+            >
+              {fileNameOf(file)}
+            </Anchor>
+            <Text size="sm" c="dimmed">
+              {fileKindOf(file.format).label} · {formatSizeMb(file.size_bytes, { unit: 'bytes' })}
+            </Text>
+          </div>
+        </Group>
+        <Group gap="sm">
+          <Button
+            leftSection={<IconDownload size={18} aria-hidden />}
+            loading={busy === 'download'}
+            onClick={() => void run('download')}
+          >
+            Herunterladen
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconEye size={18} aria-hidden />}
+            loading={busy === 'view'}
+            onClick={() => void run('view')}
+          >
+            Ansehen
+          </Button>
+          {isAdmin && onDelete ? (
+            <Button
+              variant="light"
+              color="red"
+              leftSection={<IconTrash size={18} aria-hidden />}
+              loading={deleting}
+              onClick={() => onDelete(file)}
+            >
+              Löschen
+            </Button>
+          ) : null}
+        </Group>
+        <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
+          <Detail label="Ordner">
+            {file.folder ? (
+              <Anchor component={Link} to={`/folders/show/${file.folder.id}`}>
+                {file.folder.breadcrumb}
+              </Anchor>
+            ) : (
+              '/'
+            )}
+          </Detail>
+          <Detail label="Sichtbar für">
+            <RoleBadges roles={file.roles} />
+          </Detail>
+          <Detail label="Hochgeladen">{formatDateTime(file.date)}</Detail>
+          <Detail label="Zuletzt geändert">{formatDateTime(file.updated_at)}</Detail>
+        </SimpleGrid>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconDownload, IconEye, IconInfoCircle, IconPencil, IconTrash } from '@tabler/icons-react';
+import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { FileIcon } from '../../../components/file-icon';
+import { formatDateTime, formatSizeMb } from '../../../lib/format';
+import { downloadStoredFile, viewStoredFile, type StoredFile } from '../files.api';
+
+interface FileDialogProps {
+  file: StoredFile | null;
+  isAdmin: boolean;
+  onClose: () => void;
+  /** Admins: opens "Datei bearbeiten". */
+  onEdit?: (file: StoredFile) => void;
+  /** Admins: asks and deletes. */
+  onDelete?: (file: StoredFile) => void;
+}
+
+/**
+ * "Datei ausgewählt" (spec § 2): view in a new tab, download as title.format, and for admins edit
+ * and delete. The content is fetched with the bearer header; a failed download shows no message
+ * (spec § 8) and nothing about it is logged.
+ */
+export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDialogProps) {
+  const [busy, setBusy] = useState<'view' | 'download' | null>(null);
+
+  const run = async (kind: 'view' | 'download') => {
+    if (!file) return;
+    setBusy(kind);
+    try {
+      await (kind === 'view' ? viewStoredFile(file) : downloadStoredFile(file));
+    } catch {
+      // Spec § 8: a failed download shows no message.
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Modal opened={file !== null} onClose={onClose} title={FILE_MESSAGES.selectedTitle} centered>
+      {file ? (
+        <Stack gap="md">
+          <Text>{FILE_MESSAGES.selectedText}</Text>
+          <Group gap="sm" wrap="nowrap" align="flex-start">
+            <FileIcon format={file.format} size={28} />
+            <div style={{ minWidth: 0 }}>
+              <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {file.title}.{file.format}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {formatSizeMb(file.size_bytes, { unit: 'bytes' })} · geändert{' '}
+                {formatDateTime(file.updated_at)}
+              </Text>
+            </div>
+          </Group>
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+            <Button
+              leftSection={<IconEye size={18} aria-hidden />}
+              loading={busy === 'view'}
+              disabled={busy !== null && busy !== 'view'}
+              onClick={() => void run('view')}
+            >
+              Ansehen
+            </Button>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={18} aria-hidden />}
+              loading={busy === 'download'}
+              disabled={busy !== null && busy !== 'download'}
+              onClick={() => void run('download')}
+            >
+              Herunterladen
+            </Button>
+            {isAdmin && onEdit ? (
+              <Button
+                variant="default"
+                leftSection={<IconPencil size={18} aria-hidden />}
+                onClick={() => onEdit(file)}
+              >
+                Bearbeiten
+              </Button>
+            ) : null}
+            {isAdmin && onDelete ? (
+              <Button
+                variant="light"
+                color="red"
+                leftSection={<IconTrash size={18} aria-hidden />}
+                onClick={() => onDelete(file)}
+              >
+                Löschen
+              </Button>
+            ) : null}
+          </SimpleGrid>
+          <Button
+            component={Link}
+            to={`/files/show/${file.id}`}
+            variant="subtle"
+            leftSection={<IconInfoCircle size={18} aria-hidden />}
+            onClick={onClose}
+          >
+            Details anzeigen
+          </Button>
+        </Stack>
+      ) : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,175 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { TreeNode } from '@gremienportal/contracts/files';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { json, mockApi, type MockHandler, type MockReply } from '../../../testing/fetch-mock';
+import { adminUser, makeUser, signIn, vertreterUser } from '../../../testing/factories';
+import { renderApp } from '../../../testing/render';
+
+const node = (id: number, breadcrumb: string, roles: string[], children: TreeNode[] = []): TreeNode => ({
+  id,
+  title: breadcrumb === '/' ? '/' : breadcrumb.split('/').pop()!,
+  breadcrumb,
+  roles,
+  children,
+  files: [],
+});
+
+const TREE = node(
+  1,
+  '/',
+  [],
+  [
+    node(4, '/Allgemein', ['Aufsichtsrat', 'Vertreter']),
+    node(2, '/Aufsichtsrat', ['Aufsichtsrat'], [node(6, '/Aufsichtsrat/Sitzungen', ['Aufsichtsrat'])]),
+    node(3, '/Mitgliedervertreter', ['Vertreter']),
+  ],
+);
+
+const SETTINGS = {
+  imprint_url: 'https://example.org/impressum',
+  privacy_url: 'https://example.org/datenschutz',
+  contacts: { Aufsichtsrat: 'ar@example.org', Vertreter: 'vv@example.org' },
+};
+
+const folderDetail = (id: number, breadcrumb: string, parentId: number) => ({
+  type: 'folder',
+  id,
+  title: breadcrumb.split('/').pop(),
+  format: 'folder',
+  date: '2026-11-21T10:00:00.000Z',
+  roles: ['Aufsichtsrat'],
+  roles_string: 'Aufsichtsrat',
+  breadcrumb,
+  parent: { id: parentId, breadcrumb: '/Aufsichtsrat' },
+  parent_id: parentId,
+  children: 1,
+  files: 2,
+  updated_at: '2026-11-21T10:00:00.000Z',
+  contents: { folders: 3, files: 7 },
+});
+
+function explorerApi(overrides: Record<string, MockHandler | MockReply> = {}) {
+  return mockApi({
+    'GET /api/v1/tree': json(200, { data: TREE }),
+    'GET /api/v1/root/files': json(200, { data: [] }),
+    'GET /api/v1/folders/2/files': json(200, { data: [] }),
+    'GET /api/v1/folders/6/files': json(200, { data: [] }),
+    'GET /api/v1/folders/4/files': json(200, { data: [] }),
+    'GET /api/v1/settings': json(200, { data: SETTINGS }),
+    ...overrides,
+  });
+}
+
+const tree = () => screen.getByRole('navigation', { name: 'Ordnerbaum' });
+
+async function openExplorer(path: string) {
+  const app = renderApp(path);
+  await screen.findByRole('navigation', { name: 'Ordnerbaum' }, { timeout: 5000 });
+  return app;
+}
+
+describe('file explorer', () => {
+  it('keeps the active folder in the address: tree clicks, back button and reload', async () => {
+    signIn(vertreterUser({ roles: ['Aufsichtsrat'] }));
+    explorerApi();
+    const { user, router } = await openExplorer('/files?folder=6');
+
+    const path = screen.getByRole('navigation', { name: 'Aktueller Pfad' });
+    expect(within(path).getByText('Sitzungen')).toHaveAttribute('aria-current', 'location');
+    expect(within(tree()).getByRole('button', { name: 'Sitzungen' })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('heading', { name: 'Sitzungen', level: 2 })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: /Zurück zum übergeordneten Ordner/ }));
+    expect(router.state.location.search).toBe('?folder=2');
+    expect(await screen.findByRole('heading', { name: 'Aufsichtsrat', level: 2 })).toBeInTheDocument();
+
+    await user.click(within(tree()).getByRole('button', { name: 'Allgemein' }));
+    expect(router.state.location.search).toBe('?folder=4');
+    await user.click(within(tree()).getByRole('button', { name: 'Hauptordner' }));
+    expect(router.state.location.search).toBe('');
+    expect(await screen.findByRole('heading', { name: 'Hauptordner', level: 2 })).toBeInTheDocument();
+
+    await router.navigate(-1);
+    await waitFor(() => expect(router.state.location.search).toBe('?folder=4'));
+    await waitFor(() =>
+      expect(within(tree()).getByRole('button', { name: 'Allgemein' })).toHaveAttribute(
+        'aria-current',
+        'true',
+      ),
+    );
+  });
+
+  it('shows members no create, edit or delete controls', async () => {
+    signIn(vertreterUser({ roles: ['Aufsichtsrat'] }));
+    explorerApi();
+    await openExplorer('/files?folder=6');
+    for (const name of [
+      'Neuer Ordner',
+      'Ordner bearbeiten',
+      'Ordner löschen',
+      'Datei hochladen',
+      'Amtsperiode erstellen',
+    ]) {
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    }
+  });
+
+  it("shows the contact of the user's own committee, and both to admins", async () => {
+    signIn(vertreterUser({ roles: ['Vertreter'] }));
+    explorerApi();
+    const first = await openExplorer('/files');
+    expect(await screen.findAllByRole('link', { name: 'vv@example.org' })).not.toHaveLength(0);
+    expect(screen.queryByRole('link', { name: 'ar@example.org' })).not.toBeInTheDocument();
+    first.unmount();
+
+    signIn(adminUser());
+    explorerApi();
+    await openExplorer('/files');
+    expect(await screen.findAllByRole('link', { name: 'vv@example.org' })).not.toHaveLength(0);
+    expect(screen.getAllByRole('link', { name: 'ar@example.org' })[0]).toHaveAttribute(
+      'href',
+      'mailto:ar@example.org',
+    );
+  });
+
+  it('reports a tree that cannot be loaded with the toast "Daten konnten nicht geladen werden"', async () => {
+    signIn(makeUser());
+    explorerApi({ 'GET /api/v1/tree': json(500, { message: 'Serverfehler' }) });
+    renderApp('/files');
+    expect(
+      await screen.findByText(
+        FOLDER_MESSAGES.loadFailed,
+        { selector: '.mantine-Notification-description' },
+        { timeout: 5000 },
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('says so when the folder in the address does not exist or is hidden', async () => {
+    signIn(makeUser());
+    explorerApi({ 'GET /api/v1/folders/99/files': json(404, { message: 'Nicht gefunden.' }) });
+    await openExplorer('/files?folder=99');
+    expect(await screen.findByText('Ordner nicht gefunden')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Zum Hauptordner' })).toBeInTheDocument();
+  });
+
+  it('asks before deleting a folder, names what it contains, and moves to the parent', async () => {
+    signIn(adminUser());
+    const api = explorerApi({
+      'GET /api/v1/folders/6': json(200, { data: folderDetail(6, '/Aufsichtsrat/Sitzungen', 2) }),
+      'DELETE /api/v1/folders/6': { status: 204 },
+    });
+    const { user, router } = await openExplorer('/files?folder=6');
+    await user.click(screen.getByRole('button', { name: 'Ordner löschen' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Ordner löschen' });
+    expect(dialog).toHaveTextContent(FOLDER_MESSAGES.deleteConfirm(3, 7));
+    expect(dialog).toHaveTextContent('Der Ordner enthält 3 Ordner und 7 Dateien. Alles wird gelöscht.');
+    await user.click(within(dialog).getByRole('button', { name: 'Löschen' }));
+
+    await waitFor(() => expect(router.state.location.search).toBe('?folder=2'));
+    expect(await screen.findByText(FOLDER_MESSAGES.deleted)).toBeInTheDocument();
+    expect(api.requests.some((r) => r.method === 'DELETE' && r.url === '/api/v1/folders/6')).toBe(true);
+  });
+});

@@ -1,0 +1,219 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Skeleton, Stack, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import type { TreeNode } from '@gremienportal/contracts/files';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { ErrorState } from '../../../components/error-state';
+import { PageTitle } from '../../../components/page-title';
+import { useAuth } from '../../../lib/auth';
+import { folderItemsQueryOptions, treeQueryOptions, type StoredFile } from '../files.api';
+import { findNode, folderIdFromParam, folderSearch, pathTo } from '../files.rules';
+import { ContactBox } from './contact-box';
+import { ExplorerGrid } from './explorer-grid';
+import { ExplorerModals, type ActiveFolder, type ExplorerModalState } from './explorer-modals';
+import { ExplorerToolbar, type ToolbarAction } from './explorer-toolbar';
+import { FileDialog } from './file-dialog';
+import { FolderTree } from './folder-tree';
+import { PathBar } from './path-bar';
+import { showFailureToast } from './toasts';
+import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
+
+/** The explorer's address parameter: `/files?folder=12` (decision 070). */
+export const FOLDER_PARAM = 'folder';
+
+function TreeSkeleton() {
+  return (
+    <Stack gap={8} aria-hidden>
+      {[70, 55, 80, 60, 45].map((width, index) => (
+        <Skeleton key={index} height={22} width={`${width}%`} ml={index === 0 ? 0 : 15} />
+      ))}
+    </Stack>
+  );
+}
+
+function GridSkeleton() {
+  return (
+    <Stack gap={10} role="status" aria-label="Inhalt wird geladen">
+      <Skeleton height={38} />
+      {[0, 1, 2, 3, 4, 5].map((row) => (
+        <Skeleton key={row} height={30} />
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * The file explorer at / and /files (spec § 2): folder tree with contact box, the current path
+ * with a back button, the admins' button row and the grid of the active folder. The active folder
+ * lives in the address (`?folder=ID`), so back, forward, reload and shared links work.
+ */
+export function FileExplorer() {
+  const { isAdmin, user } = useAuth();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const folderId = folderIdFromParam(searchParams.get(FOLDER_PARAM));
+  const tree = useQuery(treeQueryOptions());
+  const items = useQuery(folderItemsQueryOptions(folderId));
+  const [selectedFile, setSelectedFile] = useState<StoredFile | null>(null);
+  const [modal, setModal] = useState<ExplorerModalState | null>(null);
+  const [treeOpened, treeDrawer] = useDisclosure(false);
+
+  const openFolder = (id: number, options: { replace?: boolean } = {}) => {
+    navigate({ search: folderSearch(id) }, options);
+  };
+
+  const { confirmDeleteFile, confirmDeleteFolder, deleting } = useDeleteWithConfirmation({
+    failure: 'toast',
+    // Spec § 4: after deleting a folder the view moves to its parent.
+    onFolderDeleted: (folder) => openFolder(folder.parent_id ?? ROOT_FOLDER_ID, { replace: true }),
+  });
+
+  // Spec § 8: a tree that cannot be loaded is reported with a toast as well.
+  useEffect(() => {
+    if (tree.isError) showFailureToast(FOLDER_MESSAGES.loadFailed);
+  }, [tree.isError, tree.errorUpdateCount]);
+
+  const root = tree.data;
+  const activeNode: TreeNode | undefined = root ? findNode(root, folderId) : undefined;
+  const chain = root ? pathTo(root, folderId) : [];
+  const activePath = activeNode?.breadcrumb ?? '/';
+  const unknownFolder = root !== undefined && activeNode === undefined;
+  const activeFolder: ActiveFolder | undefined = activeNode
+    ? {
+        id: activeNode.id,
+        title: activeNode.title,
+        breadcrumb: activeNode.breadcrumb,
+        roles: activeNode.roles,
+        parent_id: chain.length >= 2 ? chain[chain.length - 2]!.id : null,
+      }
+    : undefined;
+
+  const handleAction = (action: ToolbarAction) => {
+    if (action === 'delete-folder') void confirmDeleteFolder(folderId);
+    else setModal({ kind: action });
+  };
+
+  const treePanel = (onAfterSelect?: () => void) =>
+    tree.isPending ? (
+      <TreeSkeleton />
+    ) : tree.isError ? (
+      <ErrorState detail={tree.error.message} onRetry={() => void tree.refetch()} />
+    ) : (
+      <FolderTree
+        root={tree.data}
+        activePath={activePath}
+        activeId={folderId}
+        onSelect={(node) => openFolder(node.id)}
+        onAfterSelect={onAfterSelect}
+      />
+    );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="baseline" gap="xs">
+        <PageTitle>Dateien</PageTitle>
+        <Anchor
+          component={Link}
+          to="/old"
+          size="sm"
+          style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}
+        >
+          <IconClockHour4 size={16} aria-hidden />
+          Übersicht aktueller Dateien
+        </Anchor>
+      </Group>
+      <Group align="flex-start" gap="lg" wrap="nowrap">
+        <Box visibleFrom="md" w={290} style={{ flexShrink: 0 }}>
+          <Stack gap="md">
+            <Paper withBorder radius="md" p="xs">
+              {treePanel()}
+            </Paper>
+            <ContactBox roles={user?.roles ?? []} />
+          </Stack>
+        </Box>
+        <Stack gap="md" style={{ flex: 1, minWidth: 0 }}>
+          <Button
+            hiddenFrom="md"
+            variant="default"
+            leftSection={<IconFolders size={18} aria-hidden />}
+            onClick={treeDrawer.open}
+            aria-haspopup="dialog"
+            fullWidth
+          >
+            Ordnerbaum öffnen
+          </Button>
+          <PathBar
+            chain={chain.length > 0 ? chain : [{ id: ROOT_FOLDER_ID, title: '/', breadcrumb: '/' }]}
+            onSelect={(id) => openFolder(id)}
+          />
+          {unknownFolder ? (
+            <Alert
+              color="yellow"
+              variant="light"
+              icon={<IconAlertTriangle aria-hidden />}
+              title="Ordner nicht gefunden"
+            >
+              Diesen Ordner gibt es nicht oder Sie dürfen ihn nicht sehen.{' '}
+              <Anchor component={Link} to={{ search: '' }}>
+                Zum Hauptordner
+              </Anchor>
+            </Alert>
+          ) : (
+            <>
+              {isAdmin ? (
+                <ExplorerToolbar folderId={folderId} onAction={handleAction} deleting={deleting} />
+              ) : null}
+              <section aria-labelledby="explorer-grid-title">
+                <Title order={2} size="h4" id="explorer-grid-title" mb="xs">
+                  {activeNode && activeNode.id !== ROOT_FOLDER_ID ? activeNode.title : 'Hauptordner'}
+                </Title>
+                {items.isPending ? (
+                  <GridSkeleton />
+                ) : items.isError ? (
+                  <ErrorState detail={items.error.message} onRetry={() => void items.refetch()} />
+                ) : (
+                  <ExplorerGrid
+                    key={folderId}
+                    items={items.data}
+                    label={`Inhalt von ${activePath}`}
+                    folderLink={(folder) => `?${FOLDER_PARAM}=${folder.id}`}
+                    onOpenFile={setSelectedFile}
+                    fetching={items.isFetching}
+                  />
+                )}
+              </section>
+            </>
+          )}
+          <Box hiddenFrom="md">
+            <ContactBox roles={user?.roles ?? []} />
+          </Box>
+        </Stack>
+      </Group>
+
+      <Drawer opened={treeOpened} onClose={treeDrawer.close} title="Ordnerbaum" size={320} hiddenFrom="md">
+        {treePanel(treeDrawer.close)}
+      </Drawer>
+
+      <FileDialog
+        file={selectedFile}
+        isAdmin={isAdmin}
+        onClose={() => setSelectedFile(null)}
+        onEdit={(file) => {
+          setSelectedFile(null);
+          setModal({ kind: 'edit-file', file });
+        }}
+        onDelete={(file) => {
+          setSelectedFile(null);
+          confirmDeleteFile(file);
+        }}
+      />
+      {isAdmin && activeFolder ? (
+        <ExplorerModals modal={modal} folder={activeFolder} onClose={() => setModal(null)} />
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,308 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Controller, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Group, MultiSelect, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { IconFolderPlus, IconUpload } from '@tabler/icons-react';
+import type { Role } from '@gremienportal/contracts/common';
+import { createFileBodySchema, FILE_MESSAGES, type CreateFileBody } from '@gremienportal/contracts/files';
+import type { FolderRef } from '@gremienportal/contracts/folders';
+import { FormError } from '../../../components/form-error';
+import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
+import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
+import { FileDropzone } from './file-dropzone';
+import { UploadProgressBar } from './upload-progress';
+
+export interface FileUploadValues {
+  title: string;
+  /** Role ids as the selects hold them. */
+  permissions: string[];
+  notifications: string[];
+  /** The folder id as the select holds it; '' while none is chosen. */
+  folder_id: string;
+}
+
+const UPLOAD_FIELDS = ['title', 'permissions', 'notifications', 'folder_id'] as const;
+const FILE_FIELDS = ['file', 'data'];
+
+export type UploadSubmit = (
+  body: CreateFileBody,
+  file: File,
+  onProgress: (progress: UploadProgress) => void,
+  signal: AbortSignal,
+) => Promise<void>;
+
+/** The upload goes into one fixed folder (explorer modal) … */
+interface FixedTarget {
+  kind: 'fixed';
+  id: number;
+  breadcrumb: string;
+  roles: readonly string[];
+}
+
+/** … or into one chosen from a list (/files/new), optionally with a "Neuer Ordner" button. */
+interface ChosenTarget {
+  kind: 'choose';
+  options: readonly FolderRef[];
+  /** The roles of a folder, for the preselected "Zugriffsberechtigung". */
+  rolesOf: (folderId: number) => readonly string[];
+  initialId?: number;
+  onNewFolder?: (currentId: number | undefined) => void;
+  /** A folder the "Neuer Ordner" modal just created: it becomes the choice. */
+  createdId?: number;
+}
+
+interface FileUploadFormProps {
+  roles: readonly Role[];
+  target: FixedTarget | ChosenTarget;
+  /** The general text when the upload fails for another reason than the fields (spec § 8). */
+  failureMessage: string;
+  onSubmit: UploadSubmit;
+  secondaryAction?: ReactNode;
+  /** The form's accessible name. @default "Datei hochladen" */
+  name?: string;
+}
+
+/**
+ * Title, "Zugriffsberechtigung", "Benachrichtigung an" and the file (spec § 2). The roles start
+ * with the folder's default (spec § 4); notifications can only go to the chosen roles and are
+ * cleared whenever the roles change. Closing the form aborts a running upload.
+ */
+export function FileUploadForm({
+  roles,
+  target,
+  failureMessage,
+  onSubmit,
+  secondaryAction,
+  name = 'Datei hochladen',
+}: FileUploadFormProps) {
+  const initialFolderId = target.kind === 'fixed' ? target.id : target.initialId;
+  const pathOf = (folderId: number | undefined) =>
+    target.kind === 'fixed'
+      ? target.breadcrumb
+      : (target.options.find((option) => option.id === folderId)?.breadcrumb ?? '');
+  const rolesOfFolder = (folderId: number | undefined) =>
+    target.kind === 'fixed' ? target.roles : folderId === undefined ? [] : target.rolesOf(folderId);
+  const defaultsFor = (folderId: number | undefined) =>
+    folderId === undefined ? [] : defaultUploadRoleIds(pathOf(folderId), rolesOfFolder(folderId), roles);
+
+  const form = useSpecForm<FileUploadValues, unknown, CreateFileBody>({
+    resolver: zodResolver(createFileBodySchema) as unknown as Resolver<
+      FileUploadValues,
+      unknown,
+      CreateFileBody
+    >,
+    defaultValues: {
+      title: '',
+      permissions: defaultsFor(initialFolderId),
+      notifications: [],
+      folder_id: initialFolderId === undefined ? '' : String(initialFolderId),
+    },
+  });
+  const { control, setValue, watch, errorOf } = form;
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<string | undefined>(undefined);
+  const [generalError, setGeneralError] = useState<{ title?: string; messages: string[] } | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  // Whether the person chose roles themselves; then a new folder choice keeps them.
+  const rolesChosen = useRef(false);
+  const abort = useRef<AbortController | null>(null);
+  const { isSubmitting: busy } = form.formState;
+
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const roleOptions = roles.map((role) => ({ value: String(role.id), label: role.name }));
+  const chosenRoles = watch('permissions') ?? [];
+  const notificationOptions = notificationOptionsFor(chosenRoles, roles);
+
+  const chooseFolder = (value: string) => {
+    setValue('folder_id', value);
+    form.handleFieldChange('folder_id');
+    if (!rolesChosen.current) {
+      setValue('permissions', defaultsFor(value ? Number(value) : undefined));
+      setValue('notifications', []);
+    }
+  };
+
+  const createdId = target.kind === 'choose' ? target.createdId : undefined;
+  useEffect(() => {
+    if (createdId !== undefined) chooseFolder(String(createdId));
+    // Only a newly created folder changes the choice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [createdId]);
+
+  const handleSubmit = form.handleSubmit(async (body) => {
+    setGeneralError(null);
+    if (!file) return;
+    setFileError(undefined);
+    abort.current = new AbortController();
+    try {
+      await onSubmit(body, file, setProgress, abort.current.signal);
+    } catch (error) {
+      if (isApiError(error) && error.kind === 'aborted') return;
+      if (isApiError(error) && error.status === 422 && error.errors) {
+        const fileMessages = FILE_FIELDS.flatMap((field) => error.errors?.[field] ?? []);
+        if (fileMessages.length > 0) setFileError(fileMessages.join(' '));
+        // Without a folder field (explorer modal) a folder error belongs to the general message.
+        const shownFields = UPLOAD_FIELDS.filter(
+          (field) => field !== 'folder_id' || target.kind === 'choose',
+        );
+        const unplaced = applyServerErrors(form.setError, error, shownFields).filter(
+          (message) => !fileMessages.includes(message),
+        );
+        setGeneralError({
+          title: failureMessage,
+          messages: unplaced.length > 0 ? unplaced : [error.message],
+        });
+      } else if (isApiError(error) && error.status === 413) {
+        setFileError(error.message);
+        setGeneralError({ messages: [failureMessage] });
+      } else {
+        // Spec § 8: in the modals the server's 422 message, else the generic text.
+        const detail = isApiError(error) && error.status === 422 ? errorMessage(error, '') : '';
+        setGeneralError(
+          detail ? { title: failureMessage, messages: [detail] } : { messages: [failureMessage] },
+        );
+      }
+    } finally {
+      setProgress(null);
+      abort.current = null;
+    }
+  });
+
+  // The file is checked together with the fields, so every missing thing shows at once.
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    if (!file) setFileError(FILE_MESSAGES.fileRequired);
+    return handleSubmit(event);
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label={name}>
+      <Stack gap="md">
+        <TextInput label="Titel" required disabled={busy} data-autofocus {...form.field('title')} />
+        {target.kind === 'choose' ? (
+          <Group gap="xs" align="flex-end" wrap="wrap">
+            <Controller
+              control={control}
+              name="folder_id"
+              render={({ field }) => (
+                <Select
+                  label="Ordner"
+                  required
+                  searchable
+                  name={field.name}
+                  ref={field.ref}
+                  data={target.options.map((option) => ({
+                    value: String(option.id),
+                    label: option.breadcrumb,
+                  }))}
+                  value={field.value || null}
+                  onChange={(value) => chooseFolder(value ?? '')}
+                  onBlur={() => {
+                    field.onBlur();
+                    form.handleFieldBlur('folder_id');
+                  }}
+                  error={errorOf('folder_id')}
+                  disabled={busy}
+                  style={{ flex: '1 1 240px', minWidth: 0 }}
+                />
+              )}
+            />
+            {target.onNewFolder ? (
+              <Button
+                variant="default"
+                leftSection={<IconFolderPlus size={18} aria-hidden />}
+                disabled={busy}
+                onClick={() => {
+                  const current = watch('folder_id');
+                  target.onNewFolder?.(current ? Number(current) : undefined);
+                }}
+                // Keeps the button on the select's line when the select shows an error.
+                mb={errorOf('folder_id') ? 22 : 0}
+              >
+                Neuer Ordner
+              </Button>
+            ) : null}
+          </Group>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <Controller
+            control={control}
+            name="permissions"
+            render={({ field }) => (
+              <MultiSelect
+                label="Zugriffsberechtigung"
+                description="Wer die Datei sehen darf"
+                required
+                name={field.name}
+                ref={field.ref}
+                data={roleOptions}
+                value={field.value ?? []}
+                onChange={(next) => {
+                  rolesChosen.current = true;
+                  field.onChange(next);
+                  // Spec § 4: choosing roles clears the notification choice.
+                  setValue('notifications', []);
+                  form.handleFieldChange('permissions');
+                }}
+                onBlur={() => {
+                  field.onBlur();
+                  form.handleFieldBlur('permissions');
+                }}
+                error={errorOf('permissions')}
+                disabled={busy}
+                clearable
+                clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="notifications"
+            render={({ field }) => (
+              <MultiSelect
+                label="Benachrichtigung an"
+                description={
+                  chosenRoles.length === 0
+                    ? 'Zuerst die Zugriffsberechtigung wählen'
+                    : 'Diese Rollen erhalten eine E-Mail zur neuen Datei'
+                }
+                name={field.name}
+                ref={field.ref}
+                data={notificationOptions}
+                value={field.value ?? []}
+                onChange={(next) => {
+                  field.onChange(next);
+                  form.handleFieldChange('notifications');
+                }}
+                onBlur={field.onBlur}
+                error={errorOf('notifications')}
+                disabled={busy || chosenRoles.length === 0}
+                clearable
+                clearButtonProps={{ 'aria-label': 'Benachrichtigungen leeren' }}
+              />
+            )}
+          />
+        </SimpleGrid>
+        <FileDropzone
+          value={file}
+          required
+          onChange={(next) => {
+            setFile(next);
+            setFileError(undefined);
+          }}
+          error={fileError}
+          disabled={busy}
+        />
+        {busy && progress ? <UploadProgressBar progress={progress} /> : null}
+        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
+        <Group justify="flex-end" gap="sm">
+          {secondaryAction}
+          <Button type="submit" loading={busy} leftSection={<IconUpload size={18} aria-hidden />}>
+            Hochladen
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import { Controller, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconFolderPlus } from '@tabler/icons-react';
+import {
+  createFolderBodySchema,
+  FOLDER_MESSAGES,
+  type CreateFolderBody,
+  type Folder,
+  type FolderRef,
+} from '@gremienportal/contracts/folders';
+import { FormError } from '../../../components/form-error';
+import { useSpecForm } from '../../../lib/forms';
+import { useCreateFolder } from '../files.api';
+import { generalErrorOf, type GeneralError } from './form-failure';
+import { showFailureToast, showSuccessToast } from './toasts';
+
+interface FolderCreateValues {
+  title: string;
+  folder_id: string;
+}
+
+export type ParentChoice =
+  /** The explorer creates in the active folder. */
+  | { kind: 'fixed'; id: number }
+  /** Pages let the admin choose the parent. */
+  | { kind: 'choose'; options: readonly FolderRef[]; initialId?: number };
+
+interface FolderCreateFormProps {
+  parent: ParentChoice;
+  onCreated: (folder: Folder) => void;
+  onCancel?: () => void;
+}
+
+/**
+ * "Ordner erstellen" / "Neuer Ordner": a name (spec § 5: at least 3 characters, no "/"). The new
+ * folder takes the roles of the folder it is created in (DESIGN 4.10).
+ */
+export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFormProps) {
+  const createFolder = useCreateFolder();
+  const initialParent = parent.kind === 'fixed' ? parent.id : parent.initialId;
+  const form = useSpecForm<FolderCreateValues, unknown, CreateFolderBody>({
+    resolver: zodResolver(createFolderBodySchema) as unknown as Resolver<
+      FolderCreateValues,
+      unknown,
+      CreateFolderBody
+    >,
+    defaultValues: { title: '', folder_id: initialParent === undefined ? '' : String(initialParent) },
+  });
+  const [generalError, setGeneralError] = useState<GeneralError | null>(null);
+  const { isSubmitting: busy } = form.formState;
+
+  const handleSubmit = form.handleSubmit(async (body) => {
+    setGeneralError(null);
+    if (body.folder_id === undefined) {
+      form.setError('folder_id', { message: 'Bitte einen Ordner wählen.' });
+      return;
+    }
+    try {
+      const folder = await createFolder.mutateAsync({ title: body.title, folder_id: body.folder_id });
+      showSuccessToast(FOLDER_MESSAGES.created);
+      onCreated(folder);
+    } catch (error) {
+      showFailureToast(FOLDER_MESSAGES.createFailed, error);
+      const fields = parent.kind === 'choose' ? (['title', 'folder_id'] as const) : (['title'] as const);
+      setGeneralError(generalErrorOf(error, FOLDER_MESSAGES.createFailed, form.setError, fields));
+    }
+  });
+
+  return (
+    <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label="Ordner erstellen">
+      <Stack gap="md">
+        {parent.kind === 'choose' ? (
+          <Controller
+            control={form.control}
+            name="folder_id"
+            render={({ field }) => (
+              <Select
+                label="Anlegen in"
+                required
+                searchable
+                name={field.name}
+                ref={field.ref}
+                data={parent.options.map((option) => ({
+                  value: String(option.id),
+                  label: option.breadcrumb,
+                }))}
+                value={field.value || null}
+                onChange={(value) => {
+                  field.onChange(value ?? '');
+                  form.handleFieldChange('folder_id');
+                }}
+                onBlur={field.onBlur}
+                error={form.errorOf('folder_id')}
+                disabled={busy}
+              />
+            )}
+          />
+        ) : null}
+        <TextInput label="Name" required disabled={busy} data-autofocus {...form.field('title')} />
+        <Text size="sm" c="dimmed">
+          Der neue Ordner übernimmt die Zugriffsberechtigung des Ordners, in dem er angelegt wird.
+        </Text>
+        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
+        <Group justify="flex-end" gap="sm">
+          {onCancel ? (
+            <Button variant="default" onClick={onCancel} disabled={busy}>
+              Abbrechen
+            </Button>
+          ) : null}
+          <Button type="submit" loading={busy} leftSection={<IconFolderPlus size={18} aria-hidden />}>
+            Ordner erstellen
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

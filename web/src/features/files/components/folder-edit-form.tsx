@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import { Controller, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
+import { IconDeviceFloppy } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { Role } from '@gremienportal/contracts/common';
+import {
+  FOLDER_MESSAGES,
+  updateFolderBodySchema,
+  type Folder,
+  type UpdateFolderBody,
+} from '@gremienportal/contracts/folders';
+import { ErrorState } from '../../../components/error-state';
+import { FormError } from '../../../components/form-error';
+import { LoadingState } from '../../../components/loading-state';
+import { useSpecForm } from '../../../lib/forms';
+import { moveTargetsQueryOptions, rolesQueryOptions, useUpdateFolder } from '../files.api';
+import { roleIdsOf } from '../files.rules';
+import { generalErrorOf, type GeneralError } from './form-failure';
+import { showFailureToast, showSuccessToast } from './toasts';
+
+interface FolderEditValues {
+  title: string;
+  parent_id: string;
+  /** Left out of the rename form: the folder keeps its roles. */
+  roles?: string[];
+}
+
+export interface EditableFolder {
+  id: number;
+  title: string;
+  parent_id: number | null;
+  roles: readonly string[];
+}
+
+interface FolderEditFormProps {
+  folder: EditableFolder;
+  /** With "Verschieben nach" and "Zugriffsberechtigung" (explorer) or the name only (rename form). */
+  variant?: 'full' | 'rename';
+  onSaved: (folder: Folder) => void;
+  onCancel?: () => void;
+}
+
+function FolderEditFields({
+  folder,
+  variant,
+  roles,
+  moveTargets,
+  onSaved,
+  onCancel,
+}: Required<Pick<FolderEditFormProps, 'variant'>> &
+  Omit<FolderEditFormProps, 'variant'> & {
+    roles: readonly Role[];
+    moveTargets: readonly { id: number; breadcrumb: string }[];
+  }) {
+  const updateFolder = useUpdateFolder(folder.id);
+  const form = useSpecForm<FolderEditValues, unknown, UpdateFolderBody>({
+    resolver: zodResolver(updateFolderBodySchema) as unknown as Resolver<
+      FolderEditValues,
+      unknown,
+      UpdateFolderBody
+    >,
+    defaultValues: {
+      title: folder.title,
+      parent_id: folder.parent_id === null ? '' : String(folder.parent_id),
+      roles: variant === 'full' ? roleIdsOf(folder.roles, roles) : undefined,
+    },
+  });
+  const [generalError, setGeneralError] = useState<GeneralError | null>(null);
+  const { isSubmitting: busy } = form.formState;
+
+  const handleSubmit = form.handleSubmit(async (body) => {
+    setGeneralError(null);
+    try {
+      const saved = await updateFolder.mutateAsync(variant === 'full' ? body : { title: body.title });
+      showSuccessToast(FOLDER_MESSAGES.updated);
+      onSaved(saved);
+    } catch (error) {
+      showFailureToast(FOLDER_MESSAGES.updateFailed, error);
+      const fields = variant === 'full' ? (['title', 'parent_id', 'roles'] as const) : (['title'] as const);
+      setGeneralError(generalErrorOf(error, FOLDER_MESSAGES.updateFailed, form.setError, fields));
+    }
+  });
+
+  return (
+    <form
+      onSubmit={(event) => void handleSubmit(event)}
+      noValidate
+      aria-label={variant === 'full' ? 'Ordner bearbeiten' : 'Ordner umbenennen'}
+    >
+      <Stack gap="md">
+        <TextInput label="Name" required disabled={busy} data-autofocus {...form.field('title')} />
+        {variant === 'full' ? (
+          <>
+            <Controller
+              control={form.control}
+              name="parent_id"
+              render={({ field }) => (
+                <Select
+                  label="Verschieben nach"
+                  description="Der Ordner, in dem dieser Ordner liegt"
+                  required
+                  searchable
+                  name={field.name}
+                  ref={field.ref}
+                  data={moveTargets.map((target) => ({ value: String(target.id), label: target.breadcrumb }))}
+                  value={field.value || null}
+                  onChange={(value) => {
+                    field.onChange(value ?? '');
+                    form.handleFieldChange('parent_id');
+                  }}
+                  onBlur={field.onBlur}
+                  error={form.errorOf('parent_id')}
+                  disabled={busy}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="roles"
+              render={({ field }) => (
+                <MultiSelect
+                  label="Zugriffsberechtigung"
+                  description="Wer den Ordner sehen darf"
+                  required
+                  name={field.name}
+                  ref={field.ref}
+                  data={roles.map((role) => ({ value: String(role.id), label: role.name }))}
+                  value={field.value ?? []}
+                  onChange={(next) => {
+                    field.onChange(next);
+                    form.handleFieldChange('roles');
+                  }}
+                  onBlur={() => {
+                    field.onBlur();
+                    form.handleFieldBlur('roles');
+                  }}
+                  error={form.errorOf('roles')}
+                  disabled={busy}
+                  clearable
+                  clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
+                />
+              )}
+            />
+          </>
+        ) : null}
+        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
+        <Group justify="flex-end" gap="sm">
+          {onCancel ? (
+            <Button variant="default" onClick={onCancel} disabled={busy}>
+              Abbrechen
+            </Button>
+          ) : null}
+          <Button type="submit" loading={busy} leftSection={<IconDeviceFloppy size={18} aria-hidden />}>
+            Speichern
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * "Ordner bearbeiten" (spec § 2): rename, move ("Verschieben nach", from the move targets, which
+ * never include the folder itself or anything below it) and its roles. The rename variant is the
+ * form of /folders/update/{id}.
+ */
+export function FolderEditForm({ variant = 'full', ...props }: FolderEditFormProps) {
+  const full = variant === 'full';
+  const roles = useQuery({ ...rolesQueryOptions(), enabled: full });
+  const moveTargets = useQuery({ ...moveTargetsQueryOptions(props.folder.id), enabled: full });
+
+  if (full && (roles.isError || moveTargets.isError)) {
+    return (
+      <ErrorState
+        onRetry={() => {
+          void roles.refetch();
+          void moveTargets.refetch();
+        }}
+      />
+    );
+  }
+  if (full && (roles.isPending || moveTargets.isPending)) return <LoadingState />;
+  return (
+    <FolderEditFields
+      {...props}
+      variant={variant}
+      roles={roles.data ?? []}
+      moveTargets={moveTargets.data ?? []}
+    />
+  );
+}

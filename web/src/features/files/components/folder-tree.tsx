@@ -1,0 +1,88 @@
+import { UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@tabler/icons-react';
+import type { TreeNode } from '@gremienportal/contracts/files';
+import { isNodeExpanded } from '../files.rules';
+import classes from './folder-tree.module.css';
+
+/** Spec § 9: each level of the tree is indented by 15 px. */
+export const TREE_INDENT_PX = 15;
+
+interface FolderTreeProps {
+  root: TreeNode;
+  /** The active folder's path (breadcrumb), e.g. `/Aufsichtsrat/2026`. */
+  activePath: string;
+  activeId: number;
+  /** Activates a folder (the explorer puts it into the address). */
+  onSelect: (node: TreeNode) => void;
+  /** Called after a selection, e.g. to close the drawer on a phone. */
+  onAfterSelect?: () => void;
+}
+
+interface NodeProps extends Omit<FolderTreeProps, 'root'> {
+  node: TreeNode;
+  level: number;
+}
+
+function FolderNode({ node, level, activePath, activeId, onSelect, onAfterSelect }: NodeProps) {
+  const expanded = isNodeExpanded(node, activePath);
+  const hasChildren = node.children.length > 0;
+  const active = node.id === activeId;
+  const label = node.breadcrumb === '/' ? 'Hauptordner' : node.title;
+  const FolderGlyph = expanded && hasChildren ? IconFolderOpen : IconFolder;
+  const Chevron = expanded ? IconChevronDown : IconChevronRight;
+
+  return (
+    <li className={classes.item}>
+      <UnstyledButton
+        className={classes.node}
+        style={{ paddingLeft: 8 + level * TREE_INDENT_PX }}
+        // Spec § 2: a collapsed node is activated (and so expands); an expanded one activates
+        // its own path, which collapses whatever was open below it.
+        onClick={() => {
+          onSelect(node);
+          onAfterSelect?.();
+        }}
+        aria-expanded={hasChildren ? expanded : undefined}
+        aria-current={active ? 'true' : undefined}
+        data-active={active || undefined}
+        data-level={level}
+        title={node.breadcrumb}
+      >
+        <span className={classes.chevron} aria-hidden>
+          {hasChildren ? <Chevron size={14} /> : null}
+        </span>
+        <FolderGlyph size={18} aria-hidden className={classes.folderIcon} />
+        <span className={classes.label}>{label}</span>
+      </UnstyledButton>
+      {hasChildren && expanded ? (
+        <ul className={classes.list}>
+          {node.children.map((child) => (
+            <FolderNode
+              key={child.id}
+              node={child}
+              level={level + 1}
+              activePath={activePath}
+              activeId={activeId}
+              onSelect={onSelect}
+              onAfterSelect={onAfterSelect}
+            />
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+/**
+ * The sidebar tree of folders (spec § 2). Every folder is a button: Tab reaches each visible one,
+ * Enter or Space opens it; `aria-expanded` and `aria-current` tell screen readers the state.
+ */
+export function FolderTree({ root, ...props }: FolderTreeProps) {
+  return (
+    <nav aria-label="Ordnerbaum">
+      <ul className={classes.list}>
+        <FolderNode node={root} level={0} {...props} />
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,22 @@
+import { notifications } from '@mantine/notifications';
+import { isApiError } from '../../../lib/api-client';
+
+/** Toasts of the document area (spec § 8): green on success, red with the fixed text on failure. */
+export function showSuccessToast(message: string): void {
+  notifications.show({ color: 'green', message });
+}
+
+/**
+ * The fixed failure text; a 422's reason from the server (a protected folder, a duplicate name)
+ * goes under it, anything else would only repeat "Anfrage fehlgeschlagen".
+ */
+export function showFailureToast(message: string, error?: unknown): void {
+  // Closing a modal during an upload aborts it on purpose.
+  if (isApiError(error) && error.kind === 'aborted') return;
+  const detail = isApiError(error) && error.status === 422 ? error.message : '';
+  notifications.show(
+    detail && detail !== message
+      ? { color: 'red', title: message, message: detail }
+      : { color: 'red', message },
+  );
+}
