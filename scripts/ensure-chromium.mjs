@@ -16,7 +16,9 @@ if (!existsSync(CHROMIUM)) {
         ? spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env })
         : update;
     if (install.status !== 0 || !existsSync(CHROMIUM)) {
-      console.error('Chromium konnte nicht installiert werden. Bitte `apt-get install -y chromium` ausführen.');
+      console.error(
+        'Chromium konnte nicht installiert werden. Bitte `apt-get install -y chromium` ausführen.',
+      );
       process.exit(1);
     }
   } else {
