@@ -104,6 +104,9 @@ export const fileListQuerySchema = z.object({
 });
 export type FileListQuery = z.infer<typeof fileListQuerySchema>;
 
+/** How the content is used, for the audit log: opened in a tab or saved (the default). */
+export const downloadQuerySchema = z.object({ purpose: z.enum(['view', 'download']).default('download') });
+
 export const downloadKeyParamsSchema = z.object({
   key: z
     .string()

@@ -102,6 +102,8 @@ test.describe('Anmeldung und Konto', () => {
       page.getByRole('heading', { name: `${account.firstname} ${account.lastname}` }),
     ).toBeVisible();
     await expect(page.getByLabel('Vorname')).toHaveCount(0);
+    // The member's own recent sign-ins, so a sign-in that was not theirs stands out.
+    await expect(page.getByRole('heading', { name: 'Letzte Anmeldungen' })).toBeVisible();
     await expectNoAxeViolations(page);
     const newPassword = 'Frisches-Passwort-99';
     await page.getByLabel(/^Neues Passwort\s*\*?$/).fill(newPassword);

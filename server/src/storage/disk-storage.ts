@@ -60,12 +60,16 @@ export class DiskStorage implements FileStorage {
     const key = newKey();
     const tmpPath = join(this.root, TMP_DIR, `${key}.part`);
     const measure = new MeasuringStream(options.maxBytes);
+    // `flush`: the content is on disk before the file is closed and renamed into place.
+    const sink = createWriteStream(tmpPath, { flags: 'wx', flush: true });
     try {
-      // `flush`: the content is on disk before the file is closed and renamed into place.
-      await pipeline(source, measure, createWriteStream(tmpPath, { flags: 'wx', flush: true }));
+      await pipeline(source, measure, sink);
       await rename(tmpPath, this.pathOf(key));
       await syncDir(this.root);
     } catch (error) {
+      // A stream destroyed before its file was open still opens it before closing: wait for
+      // that, or the temporary file would appear after it was removed.
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
       await rm(tmpPath, { force: true });
       if (isNoSpace(error)) throw new AppError('insufficient_storage', GERMAN.insufficientStorage);
       throw error;

@@ -177,6 +177,30 @@ describe('GET and HEAD /api/v1/download/{key}', () => {
     expect(row.object_type).toBe('file');
   });
 
+  it('records opening in a tab ("Ansehen") as a view, not as a download', async () => {
+    const downloadsBefore = await downloadsLogged(pdf.id);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/download/${pdf.external}?purpose=view`,
+      headers: users.vertreter.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await downloadsLogged(pdf.id)).toBe(downloadsBefore);
+    const views = await t.db.kysely
+      .selectFrom('audit_log')
+      .select(['actor_id'])
+      .where('action', '=', 'file.viewed')
+      .where('object_id', '=', pdf.id)
+      .execute();
+    expect(views).toEqual([{ actor_id: users.vertreter.id }]);
+    const odd = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/download/${pdf.external}?purpose=drucken`,
+      headers: users.vertreter.headers,
+    });
+    expect(odd.statusCode).toBe(422);
+  });
+
   it('answers 404 when the stored content is gone', async () => {
     const file = await uploadFile(t, admin, { title: 'Verschwunden', folderId, roles: ['Vertreter'] });
     const row = await t.db.kysely

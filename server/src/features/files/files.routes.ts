@@ -13,6 +13,7 @@ import {
 } from '@gremienportal/contracts/folders';
 import {
   downloadKeyParamsSchema,
+  downloadQuerySchema,
   explorerListResponseSchema,
   FILE_LIST_FIELDS,
   fileDataResponseSchema,
@@ -312,6 +313,7 @@ export const filesRoutes =
           tags: fileTags,
           summary: 'Dateiinhalt (GET und HEAD, Range); Bearer-Token und passende Rolle nötig',
           params: downloadKeyParamsSchema,
+          querystring: downloadQuerySchema,
           response: { ...downloadResponses, 401: errorBodySchema },
         },
       },
@@ -333,7 +335,7 @@ export const filesRoutes =
             // One entry per download: a plain GET or the first piece of a ranged one, not HEAD
             // or resumptions; written before the first byte leaves.
             beforeSend: async ({ head, start }) => {
-              if (!head && start === 0) await files.recordDownload(actor, file);
+              if (!head && start === 0) await files.recordDownload(actor, file, request.query.purpose);
             },
           },
         );

@@ -150,10 +150,11 @@ export function filesService(ctx: AppContext) {
       return (await visibleFile(viewerOf(principal), { downloadKey: key })).file;
     },
 
-    async recordDownload(actor: Actor, file: repo.FileRecord): Promise<void> {
+    /** `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved. */
+    async recordDownload(actor: Actor, file: repo.FileRecord, purpose: 'view' | 'download'): Promise<void> {
       await recordAudit(db(), ctx.clock, {
         actor: auditActor(actor),
-        action: 'file.downloaded',
+        action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
         objectType: 'file',
         objectId: file.id,
         objectLabel: `${file.title}.${file.format}`,

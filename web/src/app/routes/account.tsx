@@ -5,9 +5,10 @@ import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { accountQueryOptions } from '../../features/account/account.api';
 import { AccountForm } from '../../features/account/components/account-form';
+import { MyLogins } from '../../features/audit/components/my-logins';
 import { useAuth } from '../../lib/auth';
 
-/** Own account: heading with the user's name, the form, then further sections (recent sign-ins). */
+/** Own account: heading with the user's name, the form, then the user's recent sign-ins. */
 export default function AccountPage() {
   const { user } = useAuth();
   const account = useQuery(accountQueryOptions());
@@ -33,6 +34,9 @@ export default function AccountPage() {
         ) : (
           <LoadingState />
         )}
+      </Paper>
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        <MyLogins />
       </Paper>
     </Stack>
   );

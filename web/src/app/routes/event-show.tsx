@@ -1,9 +1,11 @@
 import { useNavigate } from 'react-router';
-import { Stack } from '@mantine/core';
+import { Divider, Paper, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
+import { AccessList } from '../../features/audit/components/access-list';
+import { VisibleToList } from '../../features/audit/components/visible-to-list';
 import { DeleteErrorBanner } from '../../features/events/components/delete-error-banner';
 import { EventDetails } from '../../features/events/components/event-details';
 import { useDeleteEventWithConfirmation } from '../../features/events/components/use-delete-event';
@@ -37,7 +39,20 @@ function EventShow({ id }: { id: number }) {
           }
         />
       ) : (
-        <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
+        <>
+          <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
+          {isAdmin ? (
+            <>
+              <Divider my="xs" label="Nur für Admins sichtbar" labelPosition="left" />
+              <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+                <Stack gap="xl">
+                  <AccessList type="event" id={event.data.id} />
+                  <VisibleToList type="event" id={event.data.id} />
+                </Stack>
+              </Paper>
+            </>
+          ) : null}
+        </>
       )}
     </Stack>
   );

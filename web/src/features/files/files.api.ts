@@ -240,7 +240,7 @@ const downloadPath = (file: Pick<StoredFile, 'external'>) => `/download/${encode
 
 /** Shows the document in a new tab when the browser can do so safely, else saves it. */
 export async function viewStoredFile(file: Pick<StoredFile, 'external'>): Promise<void> {
-  openBlobInNewTab(await api.download(downloadPath(file)));
+  openBlobInNewTab(await api.download(`${downloadPath(file)}?purpose=view`));
 }
 
 /** Saves the document as `title.format` (spec § 2). */
