@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ACCOUNTS, BASE_URL, expectNoAxeViolations, loginAs, type RoleKey } from './support/fixtures.ts';
+import {
+  ACCOUNTS,
+  apiToken,
+  BASE_URL,
+  expectNoAxeViolations,
+  loginAs,
+  uploadViaApi,
+  type RoleKey,
+} from './support/fixtures.ts';
 
 /** A fresh context per journey, as axe needs it. */
 async function signedInPage(browser: Browser, role: RoleKey, width = 1280): Promise<Page> {
@@ -105,6 +113,33 @@ test.describe('Protokoll', () => {
     await page.goto('/audit');
     await expect(page.getByRole('heading', { name: 'Protokoll', level: 1 })).toBeVisible();
     await expect(page.getByRole('columnheader', { name: 'Eintrag' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+
+  test("an admin sees a Vertreter's download in the file's Zugriffe list", async ({ browser, request }) => {
+    const adminToken = await apiToken(request, 'admin');
+    const title = `Zugriffsprobe ${Date.now()}`;
+    const file = await uploadViaApi(request, adminToken, {
+      title,
+      folderId: 3,
+      role: 'Vertreter',
+      name: 'probe.pdf',
+      content: Buffer.from('%PDF-1.4\n%%EOF\n'),
+    });
+    const vertreterToken = await apiToken(request, 'vertreter');
+    const download = await request.get(`${BASE_URL}/api/v1/download/${file.external}`, {
+      headers: { Authorization: `Bearer ${vertreterToken}` },
+    });
+    expect(download.status()).toBe(200);
+
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/files/show/${file.id}`);
+    const accesses = page.getByRole('region', { name: 'Zugriffe' });
+    await expect(accesses).toBeVisible();
+    const vertreter = ACCOUNTS.vertreter;
+    await expect(accesses.getByText(`${vertreter.firstname} ${vertreter.lastname}`).first()).toBeVisible();
+    await expect(accesses.getByText('Datei heruntergeladen').first()).toBeVisible();
     await expectNoAxeViolations(page);
     await page.context().close();
   });

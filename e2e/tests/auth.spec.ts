@@ -21,8 +21,11 @@ test.describe('Anmeldung und Konto', () => {
     await expect(page.getByRole('link', { name: 'Nutzerverwaltung' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Impressum' })).toBeVisible();
     await page.getByRole('button', { name: 'Abmelden' }).first().click();
-    await expect(page).toHaveURL(/\/login/);
+    // Signed out, the start page is the welcome page with the way to sign in again.
+    await expect(page.getByRole('heading', { name: 'Willkommen im Gremienportal' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+    await page.goto('/files');
+    await expect(page).toHaveURL(/\/login/);
     await expect(page.getByRole('link', { name: 'Impressum' })).toHaveCount(0);
   });
 

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-} from '@playwright/test';
-import { apiToken, BASE_URL, expectNoAxeViolations, loginAs, type RoleKey } from './support/fixtures.ts';
+  apiToken,
+  BASE_URL,
+  expectNoAxeViolations,
+  loginAs,
+  uploadViaApi,
+  type RoleKey,
+} from './support/fixtures.ts';
 
 const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -71,31 +71,6 @@ async function dropFile(page: Page, scope: Locator, name: string, mimeType: stri
   await zone.dispatchEvent('dragover', { dataTransfer });
   await zone.dispatchEvent('drop', { dataTransfer });
   await expect(scope.getByText(name, { exact: false })).toBeVisible();
-}
-
-/** Uploads through the API, to prepare what a journey needs. */
-async function uploadViaApi(
-  request: APIRequestContext,
-  token: string,
-  {
-    title,
-    folderId,
-    role,
-    name,
-    content,
-  }: { title: string; folderId: number; role: string; name: string; content: Buffer },
-): Promise<{ id: number; external: string }> {
-  const res = await request.post(`${BASE_URL}/api/v1/files`, {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      title,
-      permissions: role,
-      folder_id: String(folderId),
-      file: { name, mimeType: name.endsWith('.pdf') ? 'application/pdf' : 'image/png', buffer: content },
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { file: { id: number; external: string } }).file;
 }
 
 test.describe('Dateien', () => {

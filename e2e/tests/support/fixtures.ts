@@ -104,3 +104,28 @@ export function linkFrom(mail: string): string {
   if (!match) throw new Error('Kein Link in der E-Mail');
   return match[0].replace(/&amp;/g, '&');
 }
+
+/** Uploads through the API, to prepare what a journey needs. */
+export async function uploadViaApi(
+  request: APIRequestContext,
+  token: string,
+  {
+    title,
+    folderId,
+    role,
+    name,
+    content,
+  }: { title: string; folderId: number; role: string; name: string; content: Buffer },
+): Promise<{ id: number; external: string }> {
+  const res = await request.post(`${BASE_URL}/api/v1/files`, {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      title,
+      permissions: role,
+      folder_id: String(folderId),
+      file: { name, mimeType: name.endsWith('.pdf') ? 'application/pdf' : 'image/png', buffer: content },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { file: { id: number; external: string } }).file;
+}
