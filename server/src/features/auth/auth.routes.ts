@@ -57,6 +57,7 @@ export const authRoutes =
     app.post(
       '/auth/logout',
       {
+        bodyLimit: BODY_LIMIT,
         schema: {
           tags: ['Anmeldung'],
           summary: 'Abmelden: beendet die aktuelle Sitzung',

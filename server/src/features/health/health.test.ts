@@ -20,6 +20,7 @@ describe('GET /api/v1/health', () => {
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 
   it('answers unknown API paths with a German 404', async () => {
