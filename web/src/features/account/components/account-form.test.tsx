@@ -22,7 +22,11 @@ const newPassword = () => input(/^Neues Passwort$/);
 const confirmation = () => input(/^Neues Passwort bestätigen$/);
 
 async function openAccount(data: Account, routes: Parameters<typeof mockApi>[0] = {}) {
-  const api = mockApi({ 'GET /api/v1/account': json(200, { data }), ...routes });
+  const api = mockApi({
+    'GET /api/v1/account': json(200, { data }),
+    'GET /api/v1/audit/my-logins': json(200, { data: [] }),
+    ...routes,
+  });
   const app = renderApp('/account');
   await screen.findByRole('button', { name: 'Aktualisieren' });
   return { ...app, ...api };
@@ -146,7 +150,10 @@ describe('account page', () => {
 
   it('says "Daten konnten nicht geladen werden" when the account cannot be loaded', async () => {
     signIn(vertreterUser());
-    mockApi({ 'GET /api/v1/account': json(500, { message: 'Fehler.' }) });
+    mockApi({
+      'GET /api/v1/account': json(500, { message: 'Fehler.' }),
+      'GET /api/v1/audit/my-logins': json(200, { data: [] }),
+    });
     renderApp('/account');
 
     const alert = await screen.findByRole('alert');
