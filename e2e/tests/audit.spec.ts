@@ -1,28 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
   ACCOUNTS,
   apiToken,
   BASE_URL,
   expectNoAxeViolations,
-  loginAs,
   uploadViaApi,
-  type RoleKey,
+  signedInPage,
 } from './support/fixtures.ts';
-
-/** A fresh context per journey, as axe needs it. */
-async function signedInPage(browser: Browser, role: RoleKey, width = 1280): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: BASE_URL,
-    viewport: { width, height: 900 },
-    locale: 'de-DE',
-    timezoneId: 'Europe/Berlin',
-    acceptDownloads: true,
-  });
-  const page = await context.newPage();
-  await loginAs(page, role);
-  return page;
-}
 
 test.describe('Protokoll', () => {
   const attempted = `unbekannt-${Date.now()}@example.org`;

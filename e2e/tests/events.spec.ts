@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   ACCOUNTS,
   BASE_URL,
   expectNoAxeViolations,
-  loginAs,
   waitForMail,
-  type RoleKey,
+  signedInPage,
+  labelled,
 } from './support/fixtures.ts';
 
 const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -16,23 +16,6 @@ const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n' +
     'trailer<</Root 1 0 R>>\n%%EOF\n',
 );
-
-/** A fresh context per role, as axe needs it; German locale and the cooperative's time zone. */
-async function signedInPage(browser: Browser, role: RoleKey, width = 1280): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: BASE_URL,
-    viewport: { width, height: 900 },
-    locale: 'de-DE',
-    timezoneId: 'Europe/Berlin',
-    acceptDownloads: true,
-  });
-  const page = await context.newPage();
-  await loginAs(page, role);
-  return page;
-}
-
-/** A form control by its label (Mantine adds a hidden " *" to required ones). */
-const labelled = (name: string) => new RegExp(`^${name}( \\*)?$`);
 
 async function choose(page: Page, form: Locator, box: string, option: string) {
   // Mantine's multi-select input is read-only; its wrapper takes the click.

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import {
-  apiToken,
-  BASE_URL,
-  expectNoAxeViolations,
-  loginAs,
-  uploadViaApi,
-  type RoleKey,
-} from './support/fixtures.ts';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { apiToken, expectNoAxeViolations, uploadViaApi, signedInPage, labelled } from './support/fixtures.ts';
 
 const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -21,23 +14,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
-
-/** A fresh context per role, as axe needs it; German locale and the cooperative's time zone. */
-async function signedInPage(browser: Browser, role: RoleKey, width = 1280): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: BASE_URL,
-    viewport: { width, height: 900 },
-    locale: 'de-DE',
-    timezoneId: 'Europe/Berlin',
-    acceptDownloads: true,
-  });
-  const page = await context.newPage();
-  await loginAs(page, role);
-  return page;
-}
-
-/** A form control by its label (Mantine adds a hidden " *" to required ones). */
-const labelled = (name: string) => new RegExp(`^${name}( \\*)?$`);
 
 const tree = (page: Page) => page.getByRole('navigation', { name: 'Ordnerbaum' });
 const grid = (page: Page) => page.getByRole('table', { name: /^Inhalt von/ });

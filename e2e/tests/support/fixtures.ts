@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ACCOUNTS, BASE_URL, portalState, type Account, type RoleKey } from './portal.ts';
 
 export { ACCOUNTS, BASE_URL, portalState };
@@ -129,3 +129,20 @@ export async function uploadViaApi(
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { file: { id: number; external: string } }).file;
 }
+
+/** A fresh context per role, as axe needs it; German locale and the cooperative's time zone. */
+export async function signedInPage(browser: Browser, role: RoleKey, width = 1280): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: BASE_URL,
+    viewport: { width, height: 900 },
+    locale: 'de-DE',
+    timezoneId: 'Europe/Berlin',
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  await loginAs(page, role);
+  return page;
+}
+
+/** A form control by its label (Mantine adds a hidden " *" to required ones). */
+export const labelled = (name: string) => new RegExp(`^${name}( \\*)?$`);
