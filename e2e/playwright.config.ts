@@ -17,6 +17,8 @@ export default defineConfig({
     baseURL: BASE_URL,
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
+    // Checks (axe contrast, dialog names) must not catch a modal or toast halfway through a fade.
+    contextOptions: { reducedMotion: 'reduce' },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

@@ -201,6 +201,7 @@ class Traces {
 /** A fresh context signed in as the web app does it: token and user in local storage. */
 async function signedIn(browser: Browser, role: RoleKey, options: { bypassCSP?: boolean } = {}) {
   const context = await browser.newContext({
+    reducedMotion: 'reduce',
     baseURL: origin(),
     acceptDownloads: true,
     locale: 'de-DE',
@@ -378,6 +379,7 @@ test.describe('Hochgeladene Inhalte führen kein Skript im Portal aus', () => {
     // page of the portal: attachments are saved, inline types come with a sandboxing CSP.
     const { access_token: token } = await tokenOf(request, 'vertreter');
     const context = await browser.newContext({
+      reducedMotion: 'reduce',
       baseURL: origin(),
       acceptDownloads: true,
       extraHTTPHeaders: { Authorization: `Bearer ${token}` },

@@ -138,6 +138,7 @@ export async function signedInPage(browser: Browser, role: RoleKey, width = 1280
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
     acceptDownloads: true,
+    reducedMotion: 'reduce',
   });
   const page = await context.newPage();
   await loginAs(page, role);

@@ -20,6 +20,8 @@ export const theme = createTheme({
   // Shade 8 of every colour as the filled/text shade: readable for older eyes (WCAG AA).
   primaryShade: { light: 8, dark: 6 },
   defaultRadius: 'md',
+  // No sliding or fading for people who asked their system for reduced motion.
+  respectReducedMotion: true,
   cursorType: 'pointer',
   focusRing: 'auto',
   fontFamily:
