@@ -6,6 +6,7 @@ import {
 import { EMAIL_TAKEN_MESSAGE } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../app.ts';
 import { forbidden, invalidField } from '../../errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { hashPassword } from '../../passwords.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
@@ -79,7 +80,7 @@ export async function updateAccount(
       });
     });
   } catch (error) {
-    if (repo.isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+    if (isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
     throw error;
   }
   return accountOf(updated);

@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { salutation } from '../users/users.mails.ts';
+import { salutation } from '../../mail/text.ts';
 
 interface Recipient {
   title: string;

@@ -1,5 +1,6 @@
 import { EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
 import type { OutgoingMail } from '../../mail/outbox.ts';
+import { oneLine, salutation } from '../../mail/text.ts';
 
 export interface NotificationRecipient {
   title: string;
@@ -29,15 +30,6 @@ const dateTime = new Intl.DateTimeFormat('de-DE', {
 
 /** "Mittwoch, 15.07.2026, 18:00 Uhr" in Europe/Berlin. */
 export const formatEventTime = (iso: string) => `${dateTime.format(new Date(iso))} Uhr`;
-
-function salutation(user: Pick<NotificationRecipient, 'title' | 'lastname'>): string {
-  if (user.title === 'Frau') return `Sehr geehrte Frau ${user.lastname},`;
-  if (user.title === 'Herr') return `Sehr geehrter Herr ${user.lastname},`;
-  return 'Guten Tag,';
-}
-
-/** A header must stay on one line, whatever the title holds. */
-const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
 
 /** "Benachrichtigung an": one mail per recipient about a new event, with a link to it. */
 export function eventNotificationMail(

@@ -1,4 +1,5 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
+import { oneLine, salutation } from '../../mail/text.ts';
 
 export interface FileMailRecipient {
   title: string;
@@ -14,15 +15,6 @@ export interface AnnouncedFile {
   /** Breadcrumb of the folder; the recipient may see it (they may see the file). */
   folder: string;
 }
-
-function salutation(user: Pick<FileMailRecipient, 'title' | 'lastname'>): string {
-  if (user.title === 'Frau') return `Sehr geehrte Frau ${user.lastname},`;
-  if (user.title === 'Herr') return `Sehr geehrter Herr ${user.lastname},`;
-  return 'Guten Tag,';
-}
-
-/** A header must stay on one line, whatever the title holds. */
-const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
 
 const sizeFormat = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 /** "1,25 MB" as everywhere in the portal (1 MB = 1024 × 1024 bytes). */

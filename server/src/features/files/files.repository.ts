@@ -178,13 +178,6 @@ export async function lockFolderTree(trx: Transaction<Database>, dialect: Dialec
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(7301)`.execute(trx);
 }
 
-/** A unique index said no (sibling folder titles); the codes differ per dialect. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  // SQLite (better-sqlite3): SQLITE_CONSTRAINT_UNIQUE; PostgreSQL: SQLSTATE 23505.
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}
-
 export async function insertFolder(db: Executor, row: Insertable<FoldersTable>): Promise<number> {
   const inserted = await db.insertInto('folders').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;

@@ -1,4 +1,5 @@
 import { PROTECTED_FOLDER_IDS, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import { isUniqueViolation } from '../../db/errors.ts';
 import {
   FOLDER_MESSAGES,
   periodFolderTitle,
@@ -60,7 +61,7 @@ async function folderWrite<T>(ctx: AppContext, work: (trx: Transaction<Database>
       return work(trx);
     });
   } catch (error) {
-    if (repo.isUniqueViolation(error)) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
+    if (isUniqueViolation(error)) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
     throw error;
   }
 }

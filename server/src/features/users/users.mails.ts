@@ -1,17 +1,11 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
+import { salutation } from '../../mail/text.ts';
 
 export interface InvitationRecipient {
   title: string;
   firstname: string;
   lastname: string;
   email: string;
-}
-
-/** "Sehr geehrte Frau Muster," / "Sehr geehrter Herr Muster," */
-export function salutation(user: Pick<InvitationRecipient, 'title' | 'lastname'>): string {
-  if (user.title === 'Frau') return `Sehr geehrte Frau ${user.lastname},`;
-  if (user.title === 'Herr') return `Sehr geehrter Herr ${user.lastname},`;
-  return 'Guten Tag,';
 }
 
 /** The invitation of a new account: a set-password link, valid 7 days, usable once. */

@@ -142,9 +142,3 @@ export async function lockUsersWithRole(
   const rows = dialect === 'postgres' ? await query.forUpdate().execute() : await query.execute();
   return rows.map((row) => row.user_id);
 }
-
-/** A unique-constraint violation, as better-sqlite3 and pg report it. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}

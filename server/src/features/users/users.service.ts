@@ -17,6 +17,7 @@ import type { Database } from '../../db/schema.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound } from '../../errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { issuePasswordLink } from '../auth/password-links.ts';
 import { invitationMail } from './users.mails.ts';
@@ -26,7 +27,6 @@ import {
   emailTaken,
   findUser,
   insertUser,
-  isUniqueViolation,
   listUsers,
   lockUsersWithRole,
   replaceUserRoles,
