@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -22,8 +21,8 @@ import { seedDemoData, type DemoAccount } from './db/demo-seed.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
-import { loggerOptions } from './plugins/logging.ts';
-import { securityHeaders } from './plugins/security-headers.ts';
+import { loggerOptions, RequestLog } from './plugins/logging.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { DiskStorage } from './storage/disk-storage.ts';
 import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
 import type { FileStorage } from './storage/file-storage.ts';
@@ -116,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     connectionTimeout: 0,
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
+    logController: new RequestLog(),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -174,7 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   registerErrorHandler(app);
-  await app.register(helmet, securityHeaders);
+  registerSecurityHeaders(app);
 
   await app.register(swagger, {
     openapi: {

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Mig
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migration0001 } from './migrations/0001_initial.ts';
+import { migration0002 } from './migrations/0002_tree_version.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -66,6 +67,7 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_initial': migration0001(dialect),
+    '0002_tree_version': migration0002(dialect),
   };
 }
 

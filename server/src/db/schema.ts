@@ -140,7 +140,15 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+/** Counters the database raises itself (triggers), such as `tree` for the folder tree. */
+export interface ChangeCountersTable {
+  name: string;
+  /** bigint: PostgreSQL returns it as a string. */
+  value: number | string;
+}
+
 export interface Database {
+  change_counters: ChangeCountersTable;
   roles: RolesTable;
   users: UsersTable;
   user_roles: UserRolesTable;

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock.ts';
-import { migrateToLatest, openDatabase, type Db } from '../db/database.ts';
+import { migrateToLatest, migrationsFor, openDatabase, type Db } from '../db/database.ts';
 import { seedBaseData } from '../db/seed.ts';
 import { sha256 } from '../reliability/inspect.ts';
 import { spawnServerScript } from '../reliability/portal-process.ts';
@@ -115,7 +115,7 @@ describe('backup', () => {
     expect(JSON.parse(await readFile(join(target, MANIFEST_FILE), 'utf8'))).toEqual(manifest);
     expect(manifest).toMatchObject({ format: 'gremienportal-backup', version: 1 });
     expect(Date.parse(manifest.created_at)).not.toBeNaN();
-    expect(manifest.database.migrations).toEqual(['0001_initial']);
+    expect(manifest.database.migrations).toEqual(Object.keys(migrationsFor('sqlite')));
     expect(manifest.database.sha256).toBe(sha256(await readFile(join(target, 'portal.sqlite'))));
     const expected = files.map((f) => ({ key: f.key, size: f.content.length, sha256: f.sha256 }));
     expect(manifest.objects).toEqual(expected.sort((a, b) => a.key.localeCompare(b.key)));

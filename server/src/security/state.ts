@@ -20,6 +20,7 @@ const TABLES: Record<keyof Database, string[]> = {
   events: ['id'],
   event_roles: ['event_id', 'role_id'],
   audit_log: ['id'],
+  change_counters: ['name'],
 };
 export type TableName = keyof Database;
 

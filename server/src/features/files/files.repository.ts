@@ -297,3 +297,13 @@ export async function usersWithAnyRole(db: Executor, roleIds: readonly number[])
   }
   return [...byId.values()];
 }
+
+/** Raised by the database on every change to folders, files and their roles (migration 0002). */
+export async function readTreeVersion(db: Executor): Promise<string> {
+  const row = await db
+    .selectFrom('change_counters')
+    .select('value')
+    .where('name', '=', 'tree')
+    .executeTakeFirstOrThrow();
+  return String(row.value);
+}

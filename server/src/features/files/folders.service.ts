@@ -30,6 +30,7 @@ import {
 } from './files.access.ts';
 import { auditActor, resolveRoles, type Actor } from './files.input.ts';
 import * as repo from './files.repository.ts';
+import { TreeCache, type SerialisedTree } from './tree-cache.ts';
 
 type Db = AppContext['db']['kysely'];
 
@@ -79,12 +80,39 @@ export async function deleteObjects(ctx: AppContext, keys: readonly string[]): P
 
 export function foldersService(ctx: AppContext) {
   const db = () => ctx.db.kysely;
+  const treeCache = new TreeCache();
 
   async function folderFor(viewer: Viewer, id: number): Promise<Folder> {
     const { tree, fileCounts } = await snapshot(db(), viewer);
     const folder = tree.find(id);
     if (!folder) throw notFound();
     return toFolder(folder, tree, fileCounts);
+  }
+
+  /** The whole visible tree from the root, with the visible files of every folder. */
+  async function buildTree(viewer: Viewer): Promise<TreeNode> {
+    const tree = new FolderTree(await repo.loadFolders(db()), viewer);
+    const files = await repo.loadFiles(db(), viewer.isAdmin ? {} : { sharingRoleIds: [...viewer.roleIds] });
+    const filesByFolder = new Map<number, StoredFile[]>();
+    for (const file of files.sort(compareTitles)) {
+      if (!tree.canSeeFile(file)) continue;
+      const list = filesByFolder.get(file.folder_id) ?? [];
+      list.push(toStoredFile(file, tree.byId.get(file.folder_id)));
+      filesByFolder.set(file.folder_id, list);
+    }
+    const build = (id: number): TreeNode => {
+      const folder = tree.byId.get(id)!;
+      return {
+        id: folder.id,
+        title: folder.title,
+        breadcrumb: folder.breadcrumb,
+        roles: folder.roles.map((role) => role.name),
+        children: tree.visibleChildren(id).map((child) => build(child.id)),
+        files: filesByFolder.get(id) ?? [],
+      };
+    };
+    if (!tree.byId.has(ROOT_FOLDER_ID)) throw notFound();
+    return build(ROOT_FOLDER_ID);
   }
 
   return {
@@ -116,31 +144,15 @@ export function foldersService(ctx: AppContext) {
       return [...tree.visibleChildren(id).map((child) => toFolder(child, tree, fileCounts)), ...files];
     },
 
-    /** The whole visible tree from the root, with the visible files of every folder. */
-    async tree(principal: Principal): Promise<TreeNode> {
+    /**
+     * The whole visible tree from the root with the visible files of every folder, serialised;
+     * rebuilt only when the database reports a change (the version is read before the data, so
+     * a cached tree is never older than its version).
+     */
+    async serialisedTree(principal: Principal): Promise<SerialisedTree> {
       const viewer = viewerOf(principal);
-      const tree = new FolderTree(await repo.loadFolders(db()), viewer);
-      const files = await repo.loadFiles(db(), viewer.isAdmin ? {} : { sharingRoleIds: [...viewer.roleIds] });
-      const filesByFolder = new Map<number, StoredFile[]>();
-      for (const file of files.sort(compareTitles)) {
-        if (!tree.canSeeFile(file)) continue;
-        const list = filesByFolder.get(file.folder_id) ?? [];
-        list.push(toStoredFile(file, tree.byId.get(file.folder_id)));
-        filesByFolder.set(file.folder_id, list);
-      }
-      const build = (id: number): TreeNode => {
-        const folder = tree.byId.get(id)!;
-        return {
-          id: folder.id,
-          title: folder.title,
-          breadcrumb: folder.breadcrumb,
-          roles: folder.roles.map((role) => role.name),
-          children: tree.visibleChildren(id).map((child) => build(child.id)),
-          files: filesByFolder.get(id) ?? [],
-        };
-      };
-      if (!tree.byId.has(ROOT_FOLDER_ID)) throw notFound();
-      return build(ROOT_FOLDER_ID);
+      const version = await repo.readTreeVersion(db());
+      return treeCache.get(viewer, version, () => buildTree(viewer));
     },
 
     /** Move targets of a folder: visible folders except itself and everything below it. */

@@ -140,13 +140,24 @@ describe('query count', () => {
   });
 
   it('keeps the tree at the same number of queries when it grows', async () => {
-    const before = await queriesFor('/api/v1/tree', users.vertreter);
+    // Each measurement follows a change, so the tree is built, not taken from the cache.
     const extra = (await createFolder(t, users.admin, { folder_id: 3, title: 'Wachstum' })).id;
+    const before = await queriesFor('/api/v1/tree', users.vertreter);
     await fill(extra, 150);
     const after = await queriesFor('/api/v1/tree', users.vertreter);
     expect(after.items).toBeGreaterThan(before.items);
     expect(after.count).toBe(before.count);
     const adminTree = await queriesFor('/api/v1/tree', users.admin);
     expect(adminTree.count).toBe(after.count);
+  });
+
+  it('answers an unchanged tree without loading folders and files again', async () => {
+    const built = await queriesFor('/api/v1/tree', users.aufsichtsrat);
+    const cached = await queriesFor('/api/v1/tree', users.aufsichtsrat);
+    expect(cached.items).toBe(built.items);
+    // Left: the session check of every request and the tree version; folders and files are
+    // not read again.
+    expect(cached.count).toBe(3);
+    expect(built.count).toBeGreaterThanOrEqual(cached.count + 2);
   });
 });

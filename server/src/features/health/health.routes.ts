@@ -9,6 +9,8 @@ export const healthRoutes =
       '/health',
       {
         config: { access: 'public' },
+        // Load balancers ask every few seconds; their probes would bury the real requests.
+        logLevel: 'warn',
         schema: { tags: ['System'], response: { 200: z.object({ status: z.literal('ok') }) } },
       },
       async () => ({ status: 'ok' as const }),

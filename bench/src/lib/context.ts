@@ -1,0 +1,31 @@
+import type { Account, Dataset } from './dataset.ts';
+import { freePort, login, type Service } from './portal.ts';
+
+export interface BenchContext {
+  quick: boolean;
+  /** Length of one load phase. */
+  seconds: number;
+  workDir: string;
+  dataset: Dataset;
+  portal: Service;
+  /** A signed-in token for the account (one login per account and run). */
+  token(account: Account): Promise<string>;
+  /** A free loopback port for a baseline server. */
+  port(): Promise<number>;
+}
+
+export function createContext(options: Omit<BenchContext, 'token' | 'port'>): BenchContext {
+  const tokens = new Map<string, Promise<string>>();
+  return {
+    ...options,
+    token(account) {
+      let token = tokens.get(account.email);
+      if (!token) {
+        token = login(options.portal.url, account.email, account.password);
+        tokens.set(account.email, token);
+      }
+      return token;
+    },
+    port: freePort,
+  };
+}

@@ -1,0 +1,60 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  /** Answers that were not 2xx, plus connection errors and timeouts. */
+  failed: number;
+}
+
+/** Exact percentile of sorted values (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export function summarise(latencies: number[], seconds: number, failed: number): LoadResult {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: sorted.length,
+    rps: sorted.length / seconds,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    failed,
+  };
+}
+
+/**
+ * HTTP load with autocannon; every response time is kept, so p95 (which autocannon's summary
+ * lacks) is exact.
+ */
+export async function load(options: {
+  url: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  /** Requests per second over all connections; unlimited when left out. */
+  rate?: number;
+}): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let failed = 0;
+  const instance = autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    headers: options.headers,
+    timeout: 30,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+  });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    latencies.push(ms);
+    if (status < 200 || status >= 300) failed += 1;
+  });
+  const result = await instance;
+  return summarise(latencies, result.duration, failed + result.errors + result.timeouts);
+}

@@ -1,0 +1,90 @@
+import { cpus, totalmem } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
+
+/** One measured figure, with its baseline and goal where the issue sets them. */
+export interface Figure {
+  measure: string;
+  value: string;
+  baseline?: string;
+  ratio?: string;
+  goal?: string;
+  /** Whether the goal is met; undefined when the figure has no goal of its own. */
+  met?: boolean;
+}
+
+export interface ScenarioResult {
+  name: string;
+  setup: string;
+  figures: Figure[];
+  notes?: string[];
+}
+
+export const ms = (value: number) => `${value.toFixed(1)} ms`;
+export const perSecond = (value: number) => `${value.toFixed(0)}/s`;
+export const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+export const percent = (ratio: number) => `${(ratio * 100).toFixed(0)} %`;
+export const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+
+export function machine(): string {
+  const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
+}
+
+function table(figures: Figure[]): string {
+  const rows = figures.map((f) =>
+    [
+      f.measure,
+      f.value,
+      f.baseline ?? '',
+      f.ratio ?? '',
+      f.goal ?? '',
+      f.met === undefined ? '' : f.met ? 'erfüllt' : '**verfehlt**',
+    ]
+      .map((cell) => cell.replace(/\|/g, '\\|'))
+      .join(' | '),
+  );
+  return [
+    '| Messung | Wert | Basislinie | Verhältnis | Ziel | |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r} |`),
+  ].join('\n');
+}
+
+export function renderScenarios(results: ScenarioResult[]): string {
+  return results
+    .map((result) =>
+      [
+        `### ${result.name}`,
+        '',
+        result.setup,
+        '',
+        table(result.figures),
+        ...(result.notes?.length ? ['', ...result.notes] : []),
+      ].join('\n'),
+    )
+    .join('\n\n');
+}
+
+/**
+ * Replaces the part of RESULTS.md between `<!-- name:start -->` and `<!-- name:end -->`, so the
+ * benchmark and the soak each keep their own section of one report.
+ */
+export async function writeSection(file: string, name: string, markdown: string): Promise<void> {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    text = '# Messergebnisse\n\nGeschrieben von `npm run bench` und `npm run soak`; siehe bench/README.md.\n';
+  }
+  const block = `${start}\n${markdown.trim()}\n${end}`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  text =
+    from >= 0 && to > from
+      ? text.slice(0, from) + block + text.slice(to + end.length)
+      : `${text.trimEnd()}\n\n${block}\n`;
+  await writeFile(file, text);
+}

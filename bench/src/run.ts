@@ -1,0 +1,94 @@
+/**
+ * `npm run bench [-- --quick] [-- --only=tree,login]`: builds a large data set, starts the built
+ * portal and measures each scenario against its baseline from the same run; writes
+ * bench/RESULTS.md (the quick run, meant for CI, writes bench/.tmp/RESULTS-quick.md instead).
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createContext, type BenchContext } from './lib/context.ts';
+import { createDataset, FULL_SIZE, QUICK_SIZE } from './lib/dataset.ts';
+import { REPO_ROOT, startPortal } from './lib/portal.ts';
+import { machine, renderScenarios, writeSection, type ScenarioResult } from './lib/report.ts';
+import { folderListingScenario } from './scenarios/folder-listing.ts';
+import { healthScenario } from './scenarios/health.ts';
+import { treeScenario } from './scenarios/tree.ts';
+import { loginScenario } from './scenarios/login.ts';
+import { downloadScenario } from './scenarios/download.ts';
+import { uploadScenario } from './scenarios/upload.ts';
+
+const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> = {
+  health: healthScenario,
+  tree: treeScenario,
+  folder: folderListingScenario,
+  login: loginScenario,
+  download: downloadScenario,
+  upload: uploadScenario,
+};
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
+});
+const quick = values.quick ?? false;
+const only = values.only ? values.only.split(',') : Object.keys(SCENARIOS);
+const unknown = only.filter((name) => !(name in SCENARIOS));
+if (unknown.length > 0) {
+  console.error(
+    `Unbekannte Szenarien: ${unknown.join(', ')} (bekannt: ${Object.keys(SCENARIOS).join(', ')})`,
+  );
+  process.exit(2);
+}
+
+const started = new Date();
+const workDir = await mkdtemp(join(tmpdir(), 'gremienportal-bench-'));
+const dataDir = join(workDir, 'data');
+await mkdir(dataDir);
+console.log(`Datenbestand wird erzeugt (${quick ? 'klein' : 'groß'}) in ${workDir} …`);
+const t0 = Date.now();
+const dataset = await createDataset(dataDir, quick ? QUICK_SIZE : FULL_SIZE, quick);
+console.log(`… fertig in ${((Date.now() - t0) / 1000).toFixed(1)} s:`, dataset.counts);
+
+const portal = await startPortal(dataDir, {
+  // Room for the large upload of the upload scenario.
+  MAX_UPLOAD_MB: String(Math.ceil(dataset.largeFile.bytes / 1024 ** 2) + 16),
+});
+const ctx = createContext({ quick, seconds: quick ? 2 : 10, workDir, dataset, portal });
+const results: ScenarioResult[] = [];
+let failures = 0;
+try {
+  for (const name of only) {
+    console.log(`Szenario ${name} …`);
+    try {
+      const result = await SCENARIOS[name]!(ctx);
+      results.push(result);
+      console.log(renderScenarios([result]));
+    } catch (error) {
+      failures += 1;
+      console.error(`Szenario ${name} scheiterte:`, error);
+    }
+  }
+} finally {
+  await portal.stop();
+  if (!values.keep) await rm(workDir, { recursive: true, force: true });
+}
+
+const report = [
+  `## Benchmark (${quick ? 'schnell, kleiner Datenbestand' : 'voll'})`,
+  '',
+  `- Datum: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+  `- Maschine: ${machine()}`,
+  `- Datenbestand: ${dataset.counts.folders} Ordner (bis 6 Ebenen), ${dataset.counts.files} Dateien, ${dataset.counts.users} Nutzer, ${dataset.counts.events} Events; SQLite und Plattenspeicher (Standardbetrieb)`,
+  '- Das Portal läuft gebaut (`npm run build`) wie mit `npm start`, Protokollstufe `info`; Last und Portal teilen sich die Maschine.',
+  '',
+  renderScenarios(results),
+].join('\n');
+const target = quick ? join(REPO_ROOT, 'bench/.tmp/RESULTS-quick.md') : join(REPO_ROOT, 'bench/RESULTS.md');
+await mkdir(join(REPO_ROOT, 'bench/.tmp'), { recursive: true });
+await writeSection(target, 'bench', report);
+console.log(`Ergebnisse: ${target}`);
+if (failures > 0) process.exit(1);
