@@ -17,6 +17,7 @@ import { treeScenario } from './scenarios/tree.ts';
 import { loginScenario } from './scenarios/login.ts';
 import { downloadScenario } from './scenarios/download.ts';
 import { uploadScenario } from './scenarios/upload.ts';
+import { lighthouseScenario } from './scenarios/lighthouse.ts';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   health: healthScenario,
@@ -25,6 +26,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   login: loginScenario,
   download: downloadScenario,
   upload: uploadScenario,
+  lighthouse: lighthouseScenario,
 };
 
 const { values } = parseArgs({

@@ -198,11 +198,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           parts: 60,
         },
       });
-      // API answers carry personal data: no browser or proxy keeps a copy unless a route says so.
-      api.addHook('onSend', async (_request, reply, payload) => {
-        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-        return payload;
-      });
       await api.register(authPlugin, {
         db,
         clock,

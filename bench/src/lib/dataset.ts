@@ -60,6 +60,7 @@ export interface Dataset {
   smallFolderId: number;
   /** A folder visible to Vertreter holding exactly 500 (quick: 50) documents, for Lighthouse. */
   mediumFolderId: number;
+  mediumFolderItems: number;
   largeFile: { id: number; downloadKey: string; path: string; bytes: number };
   /** Small documents visible to Vertreter, for downloads in the soak. */
   vertreterFileIds: number[];
@@ -380,6 +381,7 @@ export async function createDataset(dataDir: string, size: DatasetSize, quick: b
       bigFolderItems: bigItems,
       smallFolderId: smallFolder.id,
       mediumFolderId: mediumFolder.id,
+      mediumFolderItems: mediumItems,
       largeFile: {
         id: fileIds.at(-1)!,
         downloadKey: largeRow.download_key,

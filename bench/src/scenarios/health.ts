@@ -18,6 +18,9 @@ export async function healthScenario(ctx: BenchContext): Promise<ScenarioResult>
   const portal: LoadResult[] = [];
   const bare: LoadResult[] = [];
   try {
+    // Warm-up: both servers reach their compiled steady state before anything counts.
+    await load({ url: `${baseline.url}/`, connections: CONNECTIONS, seconds: 2 });
+    await load({ url: `${ctx.portal.url}/api/v1/health`, connections: CONNECTIONS, seconds: 2 });
     for (let round = 0; round < 2; round += 1) {
       bare.push(await load({ url: `${baseline.url}/`, connections: CONNECTIONS, seconds: ctx.seconds }));
       portal.push(

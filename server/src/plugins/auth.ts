@@ -125,13 +125,18 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
   }
 
   // onRequest: before the body is read, so nobody signed out can make the server parse an upload.
-  app.addHook('onRequest', async (request) => {
+  // Public routes pass without a promise: the hook runs on every request.
+  app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config.access ?? 'user';
     if (access === 'public') {
+      done();
       return;
     }
-    request.principal = await authenticate(request);
-    if (!request.principal) throw unauthenticated();
-    if (access === 'admin' && !request.principal.isAdmin) throw forbidden();
+    authenticate(request).then((principal) => {
+      request.principal = principal;
+      if (!principal) done(unauthenticated());
+      else if (access === 'admin' && !principal.isAdmin) done(forbidden());
+      else done();
+    }, done);
   });
 });

@@ -19,11 +19,11 @@ const CONTENT_SECURITY_POLICY = [
 ].join(';');
 
 /**
- * The headers helmet would set with the policy above (no HSTS: TLS ends at the proxy, which sets
- * it; no COEP: downloads open in new tabs). Fixed strings set in one call: building them per
- * request cost a tenth of a small request's time (decision 112).
+ * Pages and assets of the web app (and the API viewer) get the headers helmet would set with the
+ * policy above (no HSTS: TLS ends at the proxy, which sets it; no COEP: downloads open in new
+ * tabs).
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
@@ -37,10 +37,26 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-xss-protection': '0',
 };
 
-/** Every answer, API or web app, carries the headers; routes may override one (downloads do). */
+/**
+ * API answers are data, never documents: the set OWASP recommends for REST services, with a
+ * policy that allows nothing at all should a browser ever render one. The headers that only
+ * matter for documents (opener policy, agent cluster, prefetch, legacy IE and Flash switches)
+ * are left out: on every small API answer they cost a fifth of its time (decision 112).
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  // Answers carry personal data: no browser or proxy keeps a copy unless a route says otherwise.
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/** Every answer carries one of the sets; routes may override a header (downloads do). */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/v1/') ? API_HEADERS : DOCUMENT_HEADERS);
     done();
   });
 }

@@ -30,12 +30,15 @@ export function findNulCharacter(value: unknown): string | undefined {
  * are checked where they are read (storage/upload-source.ts).
  */
 export const textInputPlugin = fp(async function textInputPlugin(app: FastifyInstance) {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  // Synchronous: it runs on every request, and a promise per request is measurable.
+  app.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
     for (const part of [request.query, request.body]) {
       const field = findNulCharacter(part);
       if (field !== undefined) {
-        throw new AppError('validation', GERMAN.validation, { [field || '_']: [NUL_CHARACTER_MESSAGE] });
+        done(new AppError('validation', GERMAN.validation, { [field || '_']: [NUL_CHARACTER_MESSAGE] }));
+        return;
       }
     }
+    done();
   });
 });

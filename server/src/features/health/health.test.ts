@@ -16,7 +16,7 @@ describe('GET /api/v1/health', () => {
 
   it('sends the security headers on every response', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
-    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');

@@ -1,0 +1,119 @@
+import lighthouse from 'lighthouse';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { BenchContext } from '../lib/context.ts';
+import { ms, type Figure, type ScenarioResult } from '../lib/report.ts';
+
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface Run {
+  performance: number;
+  accessibility: number;
+  lcp: number;
+  cls: number;
+  tbt: number;
+  fcp: number;
+  failedAudits: string[];
+}
+
+async function audit(page: Page, url: string, keepStorage: boolean): Promise<Run> {
+  // The default configuration is the mobile preset: a mid-range phone, simulated slow 4G and a
+  // four times slower CPU.
+  const result = await lighthouse(
+    url,
+    { onlyCategories: ['performance', 'accessibility'], disableStorageReset: keepStorage, logLevel: 'error' },
+    undefined,
+    page,
+  );
+  if (!result) throw new Error(`Lighthouse lieferte nichts für ${url}`);
+  const { categories, audits, runtimeError } = result.lhr;
+  if (runtimeError) throw new Error(`Lighthouse: ${runtimeError.code} ${runtimeError.message}`);
+  return {
+    performance: Math.round((categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
+    lcp: audits['largest-contentful-paint']?.numericValue ?? NaN,
+    cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
+    tbt: audits['total-blocking-time']?.numericValue ?? NaN,
+    fcp: audits['first-contentful-paint']?.numericValue ?? NaN,
+    failedAudits: (categories.accessibility?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => ref.id),
+  };
+}
+
+/** The median run by performance score (Lighthouse's own advice for noisy machines). */
+function median(runs: Run[]): Run {
+  return [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]!;
+}
+
+async function signIn(browser: Browser, baseUrl: string, email: string, password: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle0' });
+  await page.type('input[type="email"]', email);
+  await page.type('input[type="password"]', password);
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: 'networkidle0' }),
+    page.click('button[type="submit"]'),
+  ]);
+  if (new URL(page.url()).pathname === '/login') throw new Error('Anmeldung im Browser scheiterte');
+  return page;
+}
+
+function figures(label: string, run: Run, runs: number): Figure[] {
+  return [
+    {
+      measure: `${label}: Performance`,
+      value: String(run.performance),
+      goal: '≥ 90',
+      met: run.performance >= 90,
+    },
+    {
+      measure: `${label}: Barrierefreiheit`,
+      value: String(run.accessibility) + (run.failedAudits.length ? ` (${run.failedAudits.join(', ')})` : ''),
+      goal: '100',
+      met: run.accessibility === 100,
+    },
+    { measure: `${label}: LCP`, value: ms(run.lcp), goal: '≤ 2500 ms', met: run.lcp <= 2500 },
+    { measure: `${label}: CLS`, value: run.cls.toFixed(3), goal: '≤ 0.1', met: run.cls <= 0.1 },
+    { measure: `${label}: FCP / TBT`, value: `${ms(run.fcp)} / ${ms(run.tbt)}` },
+    { measure: `${label}: Läufe (Median zählt)`, value: String(runs) },
+  ];
+}
+
+/** Lighthouse (mobile preset) on the login page and on the explorer showing a folder of 500. */
+export async function lighthouseScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const runs = ctx.quick ? 1 : 3;
+  const browser = await puppeteer.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS, headless: true });
+  const folderUrl = `${ctx.portal.url}/files?folder=${ctx.dataset.mediumFolderId}`;
+  try {
+    const login: Run[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      const page = await browser.newPage();
+      login.push(await audit(page, `${ctx.portal.url}/login`, false));
+      await page.close();
+    }
+    const files: Run[] = [];
+    const { vertreter } = ctx.dataset;
+    for (let i = 0; i < runs; i += 1) {
+      const page = await signIn(browser, ctx.portal.url, vertreter.email, vertreter.password);
+      files.push(await audit(page, folderUrl, true));
+      await page.close();
+    }
+    return {
+      name: 'Lighthouse (Mobil-Voreinstellung, Debian-Chromium)',
+      setup: `Lighthouse ${'12'} mit simuliertem langsamem 4G und vierfach gedrosselter CPU; \`/login\` abgemeldet, \`/files?folder=…\` als Vertreter angemeldet auf einem Ordner mit ${ctx.dataset.mediumFolderItems} Dokumenten (Baum des ganzen Datenbestands).`,
+      figures: [...figures('/login', median(login), runs), ...figures('/files', median(files), runs)],
+    };
+  } finally {
+    await browser.close();
+  }
+}
