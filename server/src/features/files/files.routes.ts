@@ -29,7 +29,7 @@ import { readUpload, type ReadUploadOptions } from '../../storage/upload-source.
 import type { Actor } from './files.input.ts';
 import { filesService } from './files.service.ts';
 import { foldersService } from './folders.service.ts';
-import { acceptsGzip } from './tree-cache.ts';
+import { acceptsGzip, ReadCache } from './tree-cache.ts';
 
 const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
 const folderTags = ['Ordner'];
@@ -55,8 +55,10 @@ const uploadOptions: ReadUploadOptions = { fileFields: ['file', 'data'], listFie
 export const filesRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const folders = foldersService(ctx);
-    const files = filesService(ctx);
+    // One cache for both: folders, trees and counts are shared by all reads.
+    const cache = new ReadCache(() => ctx.db.kysely);
+    const folders = foldersService(ctx, cache);
+    const files = filesService(ctx, cache);
 
     // --- Folders -------------------------------------------------------------------------------
 

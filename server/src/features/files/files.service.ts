@@ -19,6 +19,7 @@ import { auditActor, parseFields, resolveRoles, type Actor } from './files.input
 import { fileNotificationMail } from './files.mails.ts';
 import * as repo from './files.repository.ts';
 import { deleteObjects } from './folders.service.ts';
+import type { ReadCache } from './tree-cache.ts';
 
 const ALL_SEEING: Viewer = { isAdmin: true, roleIds: new Set() };
 
@@ -110,12 +111,12 @@ function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly 
   }
 }
 
-export function filesService(ctx: AppContext) {
+export function filesService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
 
   /** A file the viewer may see, with its folder tree; hidden and missing are the same 404. */
   async function visibleFile(viewer: Viewer, filter: repo.FileFilter) {
-    const tree = new FolderTree(await repo.loadFolders(db()), viewer);
+    const tree = await cache.folderTree(viewer);
     const [file] = await repo.loadFiles(db(), filter);
     if (!file || !tree.canSeeFile(file)) throw notFound();
     return { tree, file };
@@ -130,7 +131,7 @@ export function filesService(ctx: AppContext) {
     /** Visible files, newest first (the overview "Übersicht aktueller Dateien"). */
     async list(principal: Principal, limit?: number): Promise<StoredFile[]> {
       const viewer = viewerOf(principal);
-      const tree = new FolderTree(await repo.loadFolders(db()), viewer);
+      const tree = await cache.folderTree(viewer);
       const files = await repo.loadFiles(db(), {
         newest: true,
         ...(limit !== undefined ? { limit } : {}),

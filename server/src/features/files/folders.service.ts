@@ -30,16 +30,7 @@ import {
 } from './files.access.ts';
 import { auditActor, resolveRoles, type Actor } from './files.input.ts';
 import * as repo from './files.repository.ts';
-import { TreeCache, type SerialisedTree } from './tree-cache.ts';
-
-type Db = AppContext['db']['kysely'];
-
-/** The folder tree and the viewer's visible files per folder: three queries, whatever the size. */
-async function snapshot(db: Db, viewer: Viewer) {
-  const tree = new FolderTree(await repo.loadFolders(db), viewer);
-  const fileCounts = await repo.countFilesByFolder(db, viewer.isAdmin ? undefined : [...viewer.roleIds]);
-  return { tree, fileCounts };
-}
+import type { ReadCache, SerialisedTree } from './tree-cache.ts';
 
 const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
 const protectedError = () => new AppError('validation', FOLDER_MESSAGES.protectedFolder);
@@ -78,20 +69,19 @@ export async function deleteObjects(ctx: AppContext, keys: readonly string[]): P
   }
 }
 
-export function foldersService(ctx: AppContext) {
+export function foldersService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
-  const treeCache = new TreeCache();
 
   async function folderFor(viewer: Viewer, id: number): Promise<Folder> {
-    const { tree, fileCounts } = await snapshot(db(), viewer);
+    const { tree, fileCounts } = await cache.snapshot(viewer);
     const folder = tree.find(id);
     if (!folder) throw notFound();
     return toFolder(folder, tree, fileCounts);
   }
 
   /** The whole visible tree from the root, with the visible files of every folder. */
-  async function buildTree(viewer: Viewer): Promise<TreeNode> {
-    const tree = new FolderTree(await repo.loadFolders(db()), viewer);
+  async function buildTree(tree: FolderTree): Promise<TreeNode> {
+    const { viewer } = tree;
     const files = await repo.loadFiles(db(), viewer.isAdmin ? {} : { sharingRoleIds: [...viewer.roleIds] });
     const filesByFolder = new Map<number, StoredFile[]>();
     for (const file of files.sort(compareTitles)) {
@@ -118,13 +108,13 @@ export function foldersService(ctx: AppContext) {
   return {
     /** Every visible folder as a flat list, by breadcrumb (for selects). */
     async list(principal: Principal): Promise<Folder[]> {
-      const { tree, fileCounts } = await snapshot(db(), viewerOf(principal));
+      const { tree, fileCounts } = await cache.snapshot(viewerOf(principal));
       return tree.visibleFolders().map((folder) => toFolder(folder, tree, fileCounts));
     },
 
     /** One folder plus what lies below it (for the delete confirmation). */
     async get(principal: Principal, id: number): Promise<FolderDetail> {
-      const { tree, fileCounts } = await snapshot(db(), viewerOf(principal));
+      const { tree, fileCounts } = await cache.snapshot(viewerOf(principal));
       const folder = tree.find(id);
       if (!folder) throw notFound();
       const below = tree.descendantIds(id).filter((childId) => tree.visible.has(childId));
@@ -134,7 +124,7 @@ export function foldersService(ctx: AppContext) {
 
     /** The explorer grid: visible subfolders (by title), then visible files (by title). */
     async items(principal: Principal, id: number): Promise<ExplorerItem[]> {
-      const { tree, fileCounts } = await snapshot(db(), viewerOf(principal));
+      const { tree, fileCounts } = await cache.snapshot(viewerOf(principal));
       const folder = tree.find(id);
       if (!folder) throw notFound();
       const files = (await repo.loadFiles(db(), { folderId: id }))
@@ -150,14 +140,12 @@ export function foldersService(ctx: AppContext) {
      * a cached tree is never older than its version).
      */
     async serialisedTree(principal: Principal): Promise<SerialisedTree> {
-      const viewer = viewerOf(principal);
-      const version = await repo.readTreeVersion(db());
-      return treeCache.get(viewer, version, () => buildTree(viewer));
+      return cache.serialisedTree(viewerOf(principal), buildTree);
     },
 
     /** Move targets of a folder: visible folders except itself and everything below it. */
     async moveTargets(principal: Principal, id: number): Promise<FolderRef[]> {
-      const tree = new FolderTree(await repo.loadFolders(db()), viewerOf(principal));
+      const tree = await cache.folderTree(viewerOf(principal));
       if (!tree.find(id)) throw notFound();
       const excluded = new Set([id, ...tree.descendantIds(id)]);
       return tree
@@ -168,7 +156,7 @@ export function foldersService(ctx: AppContext) {
 
     /** Upload targets: every visible folder except the root. */
     async uploadTargets(principal: Principal): Promise<FolderRef[]> {
-      const tree = new FolderTree(await repo.loadFolders(db()), viewerOf(principal));
+      const tree = await cache.folderTree(viewerOf(principal));
       return tree
         .visibleFolders()
         .filter((folder) => folder.parent_id !== null)

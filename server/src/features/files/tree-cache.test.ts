@@ -81,6 +81,35 @@ describe('cached tree', () => {
     expect(await treeOf(users.vertreter)).not.toContain('/Allgemein/Umbenannt');
   });
 
+  it('hides a document from listings and downloads as soon as its role is removed elsewhere', async () => {
+    const folder = await createFolder(t, users.admin, { folder_id: 4, title: 'Entzug' });
+    const file = await uploadFile(t, users.admin, {
+      title: 'Bald verborgen',
+      folderId: folder.id,
+      roles: ['Vertreter'],
+    });
+    const list = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v1/folders/${folder.id}/files`,
+        headers: users.vertreter.headers,
+      });
+    const download = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v1/download/${file.external}`,
+        headers: users.vertreter.headers,
+      });
+    expect((await list()).json().data.map((item: { title: string }) => item.title)).toEqual([
+      'Bald verborgen',
+    ]);
+    expect((await download()).statusCode).toBe(200);
+
+    await t.db.kysely.deleteFrom('file_roles').where('file_id', '=', file.id).execute();
+    expect((await list()).json().data).toEqual([]);
+    expect((await download()).statusCode).toBe(404);
+  });
+
   it('sends the same tree gzip-compressed to clients that take it', async () => {
     const plain = await t.app.inject({ method: 'GET', url: '/api/v1/tree', headers: users.admin.headers });
     const packed = await t.app.inject({

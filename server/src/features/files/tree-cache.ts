@@ -1,7 +1,12 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { TreeNode } from '@gremienportal/contracts/files';
-import type { Viewer } from './files.access.ts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { FolderTree, type Viewer } from './files.access.ts';
+import { countFilesByFolder, loadFolders, readTreeVersion, type FolderRecord } from './files.repository.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
 
 const gzipAsync = promisify(gzip);
 
@@ -12,39 +17,101 @@ export interface SerialisedTree {
   gzip(): Promise<Buffer>;
 }
 
-interface Entry {
-  version: string;
-  tree: Promise<SerialisedTree>;
-}
-
 function serialise(tree: TreeNode): SerialisedTree {
   const json = JSON.stringify({ data: tree });
   let compressed: Promise<Buffer> | undefined;
   return { json, gzip: () => (compressed ??= gzipAsync(json, { level: 6 })) };
 }
 
-/**
- * The serialised tree per kind of viewer (Admins, or one set of roles), valid while the
- * database's tree version stays the same. Everyone with the same roles sees the same tree, so a
- * portal with thousands of members keeps a handful of entries; any instance notices another
- * instance's change through the version (decision 111).
- */
-export class TreeCache {
-  private readonly entries = new Map<string, Entry>();
+const viewerKey = (viewer: Viewer) =>
+  viewer.isAdmin ? 'admin' : [...viewer.roleIds].sort((a, b) => a - b).join(',');
 
-  async get(viewer: Viewer, version: string, build: () => Promise<TreeNode>): Promise<SerialisedTree> {
-    const key = viewer.isAdmin ? 'admin' : [...viewer.roleIds].sort((a, b) => a - b).join(',');
-    const cached = this.entries.get(key);
-    if (cached?.version === version) return cached.tree;
-    // Concurrent requests for the same version share one build.
-    const entry: Entry = { version, tree: build().then(serialise) };
-    this.entries.set(key, entry);
-    try {
-      return await entry.tree;
-    } catch (error) {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-      throw error;
+/** Per viewer kind: the first caller builds, everyone else with the same roles shares it. */
+class PerViewer<T> {
+  private readonly entries = new Map<string, Promise<T>>();
+  get(viewer: Viewer, build: () => Promise<T>): Promise<T> {
+    const key = viewerKey(viewer);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = build();
+      this.entries.set(key, entry);
+      // A failed build is not kept: the next request tries again.
+      entry.catch(() => this.entries.get(key) === entry && this.entries.delete(key));
     }
+    return entry;
+  }
+}
+
+interface Generation {
+  version: string;
+  folders?: Promise<FolderRecord[]>;
+  trees: PerViewer<FolderTree>;
+  counts: PerViewer<Map<number, number>>;
+  serialised: PerViewer<SerialisedTree>;
+}
+
+/**
+ * What every read of folders and documents starts from: all folders with their roles, the folder
+ * tree as one kind of viewer (Admins, or one set of roles) sees it, that viewer's document counts
+ * and the serialised `GET /tree` answer. Valid while the database's tree version stays the same
+ * (migration 0002: triggers raise it on every change to folders, files and their roles). Every
+ * request reads the version first, so a change on any instance is seen on the next request, and
+ * data loaded after that read is never older than its version (decision 111).
+ *
+ * Reads only: writes work on fresh rows inside their transaction.
+ */
+export class ReadCache {
+  private generation: Generation | undefined;
+
+  constructor(private readonly db: () => Executor) {}
+
+  private async current(): Promise<Generation> {
+    const version = await readTreeVersion(this.db());
+    if (this.generation?.version !== version) {
+      this.generation = {
+        version,
+        trees: new PerViewer(),
+        counts: new PerViewer(),
+        serialised: new PerViewer(),
+      };
+    }
+    return this.generation;
+  }
+
+  private folders(generation: Generation): Promise<FolderRecord[]> {
+    return (generation.folders ??= loadFolders(this.db()));
+  }
+
+  private treeIn(generation: Generation, viewer: Viewer): Promise<FolderTree> {
+    return generation.trees.get(viewer, async () => new FolderTree(await this.folders(generation), viewer));
+  }
+
+  /** The folder tree as this viewer sees it. */
+  async folderTree(viewer: Viewer): Promise<FolderTree> {
+    return this.treeIn(await this.current(), viewer);
+  }
+
+  /** The tree and the viewer's visible documents per folder. */
+  async snapshot(viewer: Viewer): Promise<{ tree: FolderTree; fileCounts: ReadonlyMap<number, number> }> {
+    const generation = await this.current();
+    const [tree, fileCounts] = await Promise.all([
+      this.treeIn(generation, viewer),
+      generation.counts.get(viewer, () =>
+        countFilesByFolder(this.db(), viewer.isAdmin ? undefined : [...viewer.roleIds]),
+      ),
+    ]);
+    return { tree, fileCounts };
+  }
+
+  /** The `GET /tree` answer, serialised once per version and viewer kind. */
+  async serialisedTree(
+    viewer: Viewer,
+    build: (tree: FolderTree) => Promise<TreeNode>,
+  ): Promise<SerialisedTree> {
+    const generation = await this.current();
+    return generation.serialised.get(viewer, async () =>
+      serialise(await build(await this.treeIn(generation, viewer))),
+    );
   }
 }
 
