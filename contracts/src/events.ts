@@ -6,8 +6,6 @@ export const EVENT_TIME_ZONE = 'Europe/Berlin';
 /** Spec § 5: location and description minimums of the update form. */
 export const MIN_EVENT_LOCATION_LENGTH = 3;
 export const MIN_EVENT_DESCRIPTION_LENGTH = 5;
-/** The drop zone's limit: the server's default `MAX_UPLOAD_MB`; the server enforces its own. */
-export const EVENT_FILE_MAX_BYTES = 100 * 1024 * 1024;
 
 export const EVENT_MESSAGES = {
   rolesRequired: 'Bitte mindestens eine Rolle wählen.',

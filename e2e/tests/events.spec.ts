@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   ACCOUNTS,
+  apiToken,
   BASE_URL,
   expectNoAxeViolations,
   waitForMail,
@@ -173,6 +174,72 @@ test.describe('Events', () => {
 
     await admin.context().close();
     await vertreter.context().close();
+  });
+
+  test('sorts the list by a column with German sort buttons, by mouse and keyboard', async ({
+    browser,
+    request,
+  }) => {
+    const marker = `Sortierprobe ${stamp()}`;
+    const headers = { authorization: `Bearer ${await apiToken(request, 'admin')}` };
+    // The titles run against the start times: C starts first, A last.
+    for (const [letter, day] of [
+      ['C', '01'],
+      ['B', '02'],
+      ['A', '03'],
+    ] as const) {
+      const res = await request.post(`${BASE_URL}/api/v1/events`, {
+        headers,
+        data: {
+          title: `${marker} ${letter}`,
+          roles: ['Vertreter'],
+          start: `2031-07-${day}T18:00`,
+          end: `2031-07-${day}T20:00`,
+          location: 'Saal',
+          description: 'Zum Sortieren',
+        },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+    }
+
+    const admin = await signedInPage(browser, 'admin');
+    await admin.goto('/events');
+    await admin.getByRole('textbox', { name: 'Titel enthält' }).fill(marker);
+    await expect(rows(admin)).toHaveCount(3);
+    const table = admin.getByRole('table', { name: 'Events' });
+    const titleButton = table.getByRole('button', { name: /^Titel/ });
+    const startButton = table.getByRole('button', { name: /^Beginn/ });
+
+    // Spec § 2: initially by title.
+    await expect(titleButton).toHaveAccessibleName('Titel (aufsteigend sortiert)');
+    await expect(startButton).toHaveAccessibleName('Beginn (nicht sortiert)');
+    await expect(rows(admin).first()).toContainText(`${marker} A`);
+
+    await startButton.click();
+    await expect(startButton).toHaveAccessibleName('Beginn (aufsteigend sortiert)');
+    await expect(titleButton).toHaveAccessibleName('Titel (nicht sortiert)');
+    await expect(rows(admin)).toContainText([`${marker} C`, `${marker} B`, `${marker} A`]);
+
+    await startButton.press('Enter');
+    await expect(startButton).toHaveAccessibleName('Beginn (absteigend sortiert)');
+    await expect(rows(admin)).toContainText([`${marker} A`, `${marker} B`, `${marker} C`]);
+
+    // The header cells stay column headers, and nothing of the table library's English is left.
+    await expect(table.getByRole('columnheader', { name: /^Beginn/ })).toBeVisible();
+    const texts = await admin
+      .locator('.mantine-datatable')
+      .evaluate((root) => [
+        root.textContent ?? '',
+        ...Array.from(root.querySelectorAll('[aria-label], [title]')).flatMap((element) => [
+          element.getAttribute('aria-label') ?? '',
+          element.getAttribute('title') ?? '',
+        ]),
+      ]);
+    for (const text of texts) {
+      expect(text).not.toMatch(/\b(sort|sorted|ascending|descending|records?|page|next|previous)\b/i);
+    }
+    await expectNoAxeViolations(admin);
+    await admin.context().close();
   });
 
   test('the create form explains missing fields in German and the pages fit a phone', async ({ browser }) => {

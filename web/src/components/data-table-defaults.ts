@@ -1,7 +1,8 @@
 /**
  * Shared look, German texts and paging defaults for mantine-datatable (DESIGN § 4.20: 10 rows
  * per page, 10/25/50 selectable; spec § 2: pager titles "Beginn" and "Ende").
- * Usage: `<DataTable {...dataTableDefaults} {...paginationDefaults} page=… … />`.
+ * Usage: `<DataTable {...dataTableDefaults} {...paginationDefaults} page=… … />`; tables sorted and
+ * filtered on the client use SortableTable (sortable-table.tsx), which applies both.
  */
 export const PAGE_SIZES = [10, 25, 50];
 export const DEFAULT_PAGE_SIZE = 10;

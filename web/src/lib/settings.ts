@@ -1,10 +1,10 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PortalSettings } from '@gremienportal/contracts/account';
 import { api } from './api-client';
 
 export type { PortalSettings };
 
-/** Portal settings from the configuration (DESIGN § 4.19): footer links and contact addresses. */
+/** Portal settings from the configuration (DESIGN § 4.19): footer links, contact addresses, upload limit. */
 export const settingsQueryOptions = () =>
   queryOptions({
     queryKey: ['settings'],
@@ -13,6 +13,18 @@ export const settingsQueryOptions = () =>
     staleTime: Infinity,
     retry: false,
   });
+
+/** DESIGN § 2: the server's default `MAX_UPLOAD_MB`, assumed until the settings have loaded. */
+export const DEFAULT_MAX_UPLOAD_MB = 100;
+
+/**
+ * The largest upload in MB as the server reports it. While the settings load (or when they
+ * cannot be loaded) the default applies; the server enforces its own limit in any case.
+ */
+export function useMaxUploadMb(): number {
+  const { data } = useQuery(settingsQueryOptions());
+  return data?.max_upload_mb ?? DEFAULT_MAX_UPLOAD_MB;
+}
 
 /** Only http(s) addresses become links; anything else from the configuration is ignored. */
 export function safeExternalUrl(value: unknown): string | undefined {

@@ -25,10 +25,6 @@ import { api, openBlobInNewTab, saveBlob, type UploadProgress } from '../../lib/
 
 export type { ExplorerItem, Folder, StoredFile };
 
-/** DESIGN § 2: MAX_UPLOAD_MB defaults to 100; the server refuses anything larger with 413. */
-export const MAX_UPLOAD_MB = 100;
-export const MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024;
-
 export const fileKeys = {
   all: ['files'] as const,
   tree: () => [...fileKeys.all, 'tree'] as const,

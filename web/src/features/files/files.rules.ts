@@ -1,10 +1,22 @@
 import type { Role } from '@gremienportal/contracts/common';
 import { PROTECTED_FOLDER_IDS, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import type { TreeNode } from '@gremienportal/contracts/files';
+import type { UploadExtension } from '../../components/upload-dropzone';
 
 /** The explorer's rules of spec § 2 and § 4 as plain functions, so they are tested on their own. */
 
 export const ROOT_PATH = '/';
+
+/**
+ * The document types the file drop zones take: spec § 9's map (avi, gif, ico, jpeg, jpg, mkv,
+ * mov, mp4, pdf, png, zip, doc, docx) plus the office, image, audio and mail formats committees use.
+ */
+// prettier-ignore
+export const DOCUMENT_EXTENSIONS: readonly UploadExtension[] = [
+  'pdf', 'doc', 'docx', 'odt', 'rtf', 'txt', 'csv', 'xls', 'xlsx', 'ods', 'ppt', 'pptx', 'odp',
+  'png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'tif', 'tiff', 'ico',
+  'mp4', 'mov', 'avi', 'mkv', 'mp3', 'wav', 'zip', 'eml', 'msg', 'ics',
+];
 
 /**
  * Whether `path` is `breadcrumb` or lies below it. Compared by whole path segments: spec § 2's

@@ -11,10 +11,10 @@ import {
   type UpdateEventBody,
 } from '@gremienportal/contracts/events';
 import { FormError } from '../../../components/form-error';
+import { UploadDropzone, type UploadExtension } from '../../../components/upload-dropzone';
 import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
 import { applyServerErrors, useSpecForm } from '../../../lib/forms';
 import { EventDateTimeInput } from './event-date-time-input';
-import { EventFileDropzone } from './event-file-dropzone';
 
 /** Form values as the contract reads them; the selects hold role ids as strings. */
 export type EventFormValues = CreateEventInput;
@@ -30,6 +30,12 @@ export const EMPTY_EVENT_VALUES: EventFormValues = {
 };
 const EVENT_FIELDS = ['title', 'roles', 'start', 'end', 'location', 'description', 'notifications'] as const;
 const FILE_FIELDS = ['file', 'data'];
+/** The information file types offered (spec § 9's map plus common office formats). */
+// prettier-ignore
+const EVENT_FILE_EXTENSIONS: readonly UploadExtension[] = [
+  'pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'txt',
+  'png', 'jpg', 'jpeg', 'gif', 'ico', 'zip', 'mp4', 'mov', 'avi', 'mkv',
+];
 
 /** Role ids as the selects hold them, whatever the form state holds. */
 export const asIdList = (value: unknown): string[] =>
@@ -242,7 +248,10 @@ export function EventForm<M extends 'create' | 'update'>({
             />
           ) : null}
         </SimpleGrid>
-        <EventFileDropzone
+        <UploadDropzone
+          label="Informationsdatei"
+          optional
+          extensions={EVENT_FILE_EXTENSIONS}
           value={file}
           onChange={(next) => {
             setFile(next);
@@ -250,7 +259,7 @@ export function EventForm<M extends 'create' | 'update'>({
           }}
           error={fileError}
           disabled={busy}
-          currentFileNote={currentFileNote}
+          emptyNote={currentFileNote}
         />
         {busy && progress !== undefined ? (
           <Progress value={progress} size="sm" aria-label="Fortschritt des Hochladens" />

@@ -6,7 +6,6 @@ import { EVENT_MESSAGES, parseEventTime, type PortalEvent } from '@gremienportal
 import { json, mockApi, type MockHandler } from '../../../testing/fetch-mock';
 import { adminUser, signIn, vertreterUser } from '../../../testing/factories';
 import { renderApp } from '../../../testing/render';
-import { DROPZONE_MESSAGES } from './event-file-dropzone';
 import { filterEvents, sortEvents, EMPTY_FILTERS } from './events-table';
 
 const ROLES = [
@@ -289,7 +288,12 @@ describe('/events: create form (admins)', () => {
     fireEvent.change(input, {
       target: { files: [new File(['MZ'], 'programm.exe', { type: 'application/x-msdownload' })] },
     });
-    expect(await screen.findByText(DROPZONE_MESSAGES.type)).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Dieser Dateityp ist nicht erlaubt. Erlaubt sind: PDF, DOC, DOCX, XLS, XLSX, PPT, PPTX, ODT, TXT, ' +
+          'PNG, JPG, JPEG, GIF, ICO, ZIP, MP4, MOV, AVI, MKV.',
+      ),
+    ).toBeInTheDocument();
   });
 });
 

@@ -7,11 +7,11 @@ import type { Role } from '@gremienportal/contracts/common';
 import { updateFileBodySchema, type UpdateFileBody } from '@gremienportal/contracts/files';
 import type { FolderRef } from '@gremienportal/contracts/folders';
 import { FormError } from '../../../components/form-error';
+import { UploadDropzone } from '../../../components/upload-dropzone';
 import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
 import { applyServerErrors, useSpecForm } from '../../../lib/forms';
 import type { StoredFile } from '../files.api';
-import { roleIdsOf } from '../files.rules';
-import { FileDropzone } from './file-dropzone';
+import { DOCUMENT_EXTENSIONS, roleIdsOf } from '../files.rules';
 import { UploadProgressBar } from './upload-progress';
 
 export interface FileEditValues {
@@ -203,7 +203,8 @@ export function FileEditForm({
             </Button>
           ) : null}
         </Group>
-        <FileDropzone
+        <UploadDropzone
+          extensions={DOCUMENT_EXTENSIONS}
           label="Neue Datei"
           value={replacement}
           onChange={(next) => {

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { ApiError } from '../../../lib/api-client';
+import { mockApi } from '../../../testing/fetch-mock';
 import { renderWithProviders } from '../../../testing/render';
 import { FileUploadForm, type UploadSubmit } from './file-upload-form';
 
@@ -29,8 +30,14 @@ function renderFixed(breadcrumb: string, roles: string[], onSubmit: UploadSubmit
       failureMessage={FILE_MESSAGES.createFailed}
       onSubmit={onSubmit}
     />,
+    { signedIn: true },
   );
 }
+
+// The form lives in the signed-in part; its drop zone asks for the upload limit (default when unanswered).
+beforeEach(() => {
+  mockApi({});
+});
 
 describe('FileUploadForm: default "Zugriffsberechtigung" by path (spec § 4)', () => {
   it('preselects Aufsichtsrat under /Aufsichtsrat', () => {
@@ -64,6 +71,7 @@ describe('FileUploadForm: default "Zugriffsberechtigung" by path (spec § 4)', (
         failureMessage={FILE_MESSAGES.createFailedPage}
         onSubmit={vi.fn()}
       />,
+      { signedIn: true },
     );
     expect(pillsOf('Zugriffsberechtigung')).toEqual([]);
     await user.click(combobox('Ordner'));

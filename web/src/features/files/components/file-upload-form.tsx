@@ -7,10 +7,10 @@ import type { Role } from '@gremienportal/contracts/common';
 import { createFileBodySchema, FILE_MESSAGES, type CreateFileBody } from '@gremienportal/contracts/files';
 import type { FolderRef } from '@gremienportal/contracts/folders';
 import { FormError } from '../../../components/form-error';
+import { UploadDropzone } from '../../../components/upload-dropzone';
 import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
 import { applyServerErrors, useSpecForm } from '../../../lib/forms';
-import { defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
-import { FileDropzone } from './file-dropzone';
+import { DOCUMENT_EXTENSIONS, defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
 import { UploadProgressBar } from './upload-progress';
 
 export interface FileUploadValues {
@@ -284,7 +284,8 @@ export function FileUploadForm({
             )}
           />
         </SimpleGrid>
-        <FileDropzone
+        <UploadDropzone
+          extensions={DOCUMENT_EXTENSIONS}
           value={file}
           required
           onChange={(next) => {
