@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LOGIN_FAILED_MESSAGE, loginBodySchema, type LoginBody } from '@gremienportal/contracts/auth';
+import type { LoginBody } from '@gremienportal/contracts/auth';
+import { loginFormSchema } from '@gremienportal/contracts/auth-forms';
+import { LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { errorMessage, isApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
@@ -24,7 +26,7 @@ export function LoginForm() {
   const [generalError, setGeneralError] = useState<string | string[] | null>(null);
   const [focusRequest, setFocusRequest] = useState(0);
   const form = useSpecForm<LoginValues, unknown, LoginBody>({
-    resolver: zodResolver(loginBodySchema),
+    resolver: zodResolver(loginFormSchema),
     defaultValues: { email: '', password: '' },
   });
   const { isSubmitting } = form.formState;
