@@ -12,9 +12,10 @@ export const updateAccountBodySchema = z
     title: titleField.optional(),
     firstname: requiredText('Vorname', MIN_NAME_LENGTH).optional(),
     lastname: requiredText('Nachname', MIN_NAME_LENGTH).optional(),
-    email: emailField.optional(),
-    password: newPasswordField('Neues Passwort').optional(),
-    password_confirmation: passwordField('Passwortbestätigung').optional(),
+    // Mini fields (fields.ts, auth.ts) have no `.optional()`; `z.optional` checks the same.
+    email: z.optional(emailField),
+    password: z.optional(newPasswordField('Neues Passwort')),
+    password_confirmation: z.optional(passwordField('Passwortbestätigung')),
   })
   .superRefine((body, ctx) => {
     if (body.password !== undefined && body.password_confirmation === undefined) {

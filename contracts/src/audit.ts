@@ -177,7 +177,7 @@ const actionsField = z.preprocess(
     .optional(),
 );
 
-const optionalId = z.preprocess((value) => (value === '' ? undefined : value), idSchema.optional());
+const optionalId = z.preprocess((value) => (value === '' ? undefined : value), z.optional(idSchema));
 
 /** The filters of the list and of the CSV export. */
 export const auditFilterQuerySchema = z.object({

@@ -48,7 +48,7 @@ export const asList = (value: unknown) =>
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 /** An optional folder id: missing, `null` and `''` (an empty form field) all mean "not given". */
-export const optionalIdField = z.preprocess(emptyToUndefined, idSchema.optional());
+export const optionalIdField = z.preprocess(emptyToUndefined, z.optional(idSchema));
 
 /** Roles by id or name, at least one; a single multipart value counts as a list of one. */
 export const roleListField = z.preprocess(

@@ -9,7 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { AuthUser, LoginResponse } from '@gremienportal/contracts/auth';
-import { isAdmin as hasAdminRole } from '@gremienportal/contracts/common';
+import { isAdmin as hasAdminRole } from '@gremienportal/contracts/rules';
 import {
   ApiError,
   api,

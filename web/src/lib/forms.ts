@@ -4,6 +4,7 @@ import {
   type FieldPath,
   type FieldValues,
   type RegisterOptions,
+  type Resolver,
   type UseFormProps,
   type UseFormReturn,
   type UseFormSetError,
@@ -91,6 +92,50 @@ export function useSpecForm<TValues extends FieldValues, TContext = unknown, TTr
   };
 
   return { ...form, field, handleFieldBlur, handleFieldChange, errorOf };
+}
+
+/** A resolver that fetches its code when first needed; see `lazyResolver`. */
+export type LazyResolver<TValues extends FieldValues, TContext, TTransformed> = Resolver<
+  TValues,
+  TContext,
+  TTransformed
+> & {
+  /** Starts fetching the code, e.g. when the form gets the focus. */
+  preload: () => void;
+};
+
+/**
+ * A resolver whose code (contract schema and zod) is fetched on first use instead of with the
+ * page, for pages whose first load must stay small (the login page, decision 024). A form
+ * validates first at the blur of a filled field or at submit; calling `preload` when the form gets
+ * the focus fetches the code before that. Should it fail to load, that one validation is left to
+ * the server, which answers with the same contract messages; the next validation tries again.
+ */
+export function lazyResolver<TValues extends FieldValues, TContext, TTransformed>(
+  load: () => Promise<Resolver<TValues, TContext, TTransformed>>,
+): LazyResolver<TValues, TContext, TTransformed> {
+  let loading: Promise<Resolver<TValues, TContext, TTransformed>> | undefined;
+  const get = () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
+  const resolver: Resolver<TValues, TContext, TTransformed> = async (values, context, options) => {
+    let resolve: Resolver<TValues, TContext, TTransformed>;
+    try {
+      resolve = await get();
+    } catch {
+      return { values: values as unknown as TTransformed, errors: {} };
+    }
+    return resolve(values, context, options);
+  };
+  return Object.assign(resolver, {
+    preload: () => {
+      get().catch(() => undefined);
+    },
+  });
 }
 
 /**

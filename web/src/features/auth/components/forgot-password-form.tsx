@@ -3,11 +3,9 @@ import { Link } from 'react-router';
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  FORGOT_PASSWORD_SUCCESS_MESSAGE,
-  forgotPasswordBodySchema,
-  type ForgotPasswordBody,
-} from '@gremienportal/contracts/auth';
+import type { ForgotPasswordBody } from '@gremienportal/contracts/auth';
+import { forgotPasswordFormSchema } from '@gremienportal/contracts/auth-forms';
+import { FORGOT_PASSWORD_SUCCESS_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { isApiError, TRANSPORT_MESSAGES } from '../../../lib/api-client';
 import { applyServerErrors, useSpecForm } from '../../../lib/forms';
@@ -21,7 +19,7 @@ export function ForgotPasswordForm() {
   const [sent, setSent] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
   const form = useSpecForm<ForgotPasswordValues, unknown, ForgotPasswordBody>({
-    resolver: zodResolver(forgotPasswordBodySchema),
+    resolver: zodResolver(forgotPasswordFormSchema),
     defaultValues: { email: '' },
   });
   const { isSubmitting } = form.formState;

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { LOGIN_FAILED_MESSAGE, loginBodySchema, type LoginBody } from '@gremienportal/contracts/auth';
+import type { LoginBody } from '@gremienportal/contracts/auth';
+import { LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { errorMessage, isApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { applyServerErrors, lazyResolver, useSpecForm } from '../../../lib/forms';
 
 interface LoginValues {
   email: string;
@@ -14,6 +14,11 @@ interface LoginValues {
 }
 
 const LOGIN_FIELDS = ['email', 'password'] as const;
+
+// The contract schema and zod load when the form first gets the focus, not with the page (024).
+const resolver = lazyResolver<LoginValues, unknown, LoginBody>(() =>
+  import('../login-validation').then((module) => module.loginResolver),
+);
 
 /**
  * Signs in. On success the auth state changes and the login route sends the user on to where
@@ -24,7 +29,7 @@ export function LoginForm() {
   const [generalError, setGeneralError] = useState<string | string[] | null>(null);
   const [focusRequest, setFocusRequest] = useState(0);
   const form = useSpecForm<LoginValues, unknown, LoginBody>({
-    resolver: zodResolver(loginBodySchema),
+    resolver,
     defaultValues: { email: '', password: '' },
   });
   const { isSubmitting } = form.formState;
@@ -53,7 +58,7 @@ export function LoginForm() {
   });
 
   return (
-    <form onSubmit={handleSubmit} noValidate aria-label="Einloggen">
+    <form onSubmit={handleSubmit} onFocus={resolver.preload} noValidate aria-label="Einloggen">
       <Stack gap="md">
         <FormError message={generalError} />
         <TextInput

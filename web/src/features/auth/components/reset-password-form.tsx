@@ -4,11 +4,9 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core
 import { IconCircleCheck } from '@tabler/icons-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
-import {
-  PASSWORD_RESET_SUCCESS_MESSAGE,
-  passwordResetBodySchema,
-  type PasswordResetBody,
-} from '@gremienportal/contracts/auth';
+import type { PasswordResetBody } from '@gremienportal/contracts/auth';
+import { passwordResetFormSchema } from '@gremienportal/contracts/auth-forms';
+import { PASSWORD_RESET_SUCCESS_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { isApiError, TRANSPORT_MESSAGES } from '../../../lib/api-client';
 import { applyServerErrors, useSpecForm } from '../../../lib/forms';
@@ -23,11 +21,11 @@ interface ResetPasswordValues {
 
 /** Whether the link's id and token can be sent at all; the server decides whether they are valid. */
 export function isUsableResetLink(id: string | null, token: string | null): boolean {
-  const { shape } = passwordResetBodySchema;
+  const { shape } = passwordResetFormSchema;
   return shape.id.safeParse(id).success && shape.token.safeParse(token).success;
 }
 
-const resolver = zodResolver(passwordResetBodySchema) as unknown as Resolver<
+const resolver = zodResolver(passwordResetFormSchema) as unknown as Resolver<
   ResetPasswordValues,
   unknown,
   PasswordResetBody

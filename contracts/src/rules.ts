@@ -1,0 +1,45 @@
+/**
+ * The contracts' plain values and German messages, without zod: the web app's first bundle (auth
+ * state, role checks) imports them from here and so loads no schema library (see decision 024).
+ */
+
+export const ROLE_NAMES = ['Admin', 'Super-Admin', 'Aufsichtsrat', 'Vertreter'] as const;
+export type RoleName = (typeof ROLE_NAMES)[number];
+export const ADMIN_ROLES: readonly RoleName[] = ['Admin', 'Super-Admin'];
+export const isAdmin = (roles: readonly string[]): boolean =>
+  roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role));
+
+/** Root folder and the folders the first migration creates; never renamed, moved or deleted. */
+export const ROOT_FOLDER_ID = 1;
+export const PROTECTED_FOLDER_IDS: readonly number[] = [1, 2, 3, 4];
+
+export const TITLE_OPTIONS = ['Herr', 'Frau'] as const;
+
+export const MIN_NAME_LENGTH = 3;
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
+export const MAX_TEXT_LENGTH = 255;
+export const MAX_DESCRIPTION_LENGTH = 10_000;
+
+export const msg = {
+  required: (field: string) => `${field} ist erforderlich.`,
+  min: (field: string, n: number) => `${field} muss mindestens ${n} Zeichen lang sein.`,
+  max: (field: string, n: number) => `${field} darf höchstens ${n} Zeichen lang sein.`,
+  email: 'Bitte eine gültige E-Mail-Adresse eingeben.',
+  passwordMismatch: 'Die Passwörter stimmen nicht überein.',
+  passwordCommon: 'Dieses Passwort ist zu verbreitet. Bitte ein anderes wählen.',
+  passwordIsEmail: 'Das Passwort darf nicht die eigene E-Mail-Adresse sein.',
+  invalidId: 'Ungültige ID.',
+} as const;
+
+// Sign-in messages: the login page shows them before any schema is loaded.
+export const LOGIN_FAILED_MESSAGE =
+  'Die eingegebenen Zugangsdaten sind nicht korrekt. Bitte versuchen Sie es erneut!';
+export const FORGOT_PASSWORD_SUCCESS_MESSAGE =
+  'Ein Link zum Zurücksetzen deines Passworts wurde dir gesendet.';
+export const PASSWORD_RESET_SUCCESS_MESSAGE = 'Ihr Passwort wurde zurückgesetzt!';
+export const RESET_TOKEN_INVALID_MESSAGE =
+  'Der Link zum Zurücksetzen ist ungültig oder abgelaufen. Bitte fordern Sie einen neuen an.';
+/** Login throttling (DESIGN 4.18): the window is one minute, so "a minute" is never too short. */
+export const LOGIN_THROTTLED_MESSAGE =
+  'Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.';
