@@ -2,16 +2,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -23,6 +17,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
 import { loggerOptions, RequestLog } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { serializerCompiler } from './plugins/serializer.ts';
 import { DiskStorage } from './storage/disk-storage.ts';
 import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
 import type { FileStorage } from './storage/file-storage.ts';
@@ -188,16 +183,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (api) => {
-      // Uploads are streamed; one file per request, a few small fields beside it.
-      await api.register(multipart, {
-        limits: {
-          fileSize: config.MAX_UPLOAD_MB * 1024 * 1024,
-          files: 1,
-          fields: 50,
-          fieldSize: 64 * 1024,
-          parts: 60,
-        },
-      });
       await api.register(authPlugin, {
         db,
         clock,

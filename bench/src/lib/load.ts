@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -57,4 +59,50 @@ export async function load(options: {
   });
   const result = await instance;
   return summarise(latencies, result.duration, failed + result.errors + result.timeouts);
+}
+
+const REPORT_SCRIPT = fileURLToPath(new URL('./report.lua', import.meta.url));
+
+/**
+ * HTTP load with wrk (Debian): a C client that keeps up with the portal even when answers are
+ * hundreds of kilobytes, where autocannon itself became the limit. Latencies from wrk's
+ * histogram (microseconds); non-2xx answers count as failed.
+ */
+export function wrk(options: {
+  url: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+}): Promise<LoadResult> {
+  const args = [
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--timeout',
+    '30s',
+    '-s',
+    REPORT_SCRIPT,
+  ];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  args.push(options.url);
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.split('\n').find((text) => text.startsWith('{"requests"'));
+      if (code !== 0 || !line) return reject(new Error(`wrk endete mit ${code}: ${out}`));
+      const r = JSON.parse(line) as Record<string, number>;
+      const seconds = r.duration_us! / 1e6;
+      resolve({
+        requests: r.requests!,
+        rps: r.requests! / seconds,
+        p50: r.p50_us! / 1000,
+        p95: r.p95_us! / 1000,
+        p99: r.p99_us! / 1000,
+        failed: r.failed!,
+      });
+    });
+  });
 }

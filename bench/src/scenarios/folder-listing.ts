@@ -1,5 +1,5 @@
 import type { BenchContext } from '../lib/context.ts';
-import { load } from '../lib/load.ts';
+import { wrk } from '../lib/load.ts';
 import { countQueries } from '../lib/query-count.ts';
 import { ms, perSecond, times, type ScenarioResult } from '../lib/report.ts';
 
@@ -8,16 +8,17 @@ const CONNECTIONS = 4;
 /** Listing a folder of 1,000 documents against listing one of 10. */
 export async function folderListingScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const token = await ctx.token(ctx.dataset.vertreter);
-  const headers = { authorization: `Bearer ${token}` };
+  // As a browser asks: it takes gzip.
+  const headers = { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br' };
   const bigPath = `/api/v1/folders/${ctx.dataset.bigFolderId}/files`;
   const smallPath = `/api/v1/folders/${ctx.dataset.smallFolderId}/files`;
-  const small = await load({
+  const small = await wrk({
     url: ctx.portal.url + smallPath,
     connections: CONNECTIONS,
     seconds: ctx.seconds,
     headers,
   });
-  const big = await load({
+  const big = await wrk({
     url: ctx.portal.url + bigPath,
     connections: CONNECTIONS,
     seconds: ctx.seconds,
@@ -28,7 +29,7 @@ export async function folderListingScenario(ctx: BenchContext): Promise<Scenario
   const n = ctx.dataset.bigFolderItems;
   return {
     name: `Ordnerinhalt: ${n} gegen 10 Einträge`,
-    setup: `\`GET /api/v1/folders/{id}/files\` als Vertreter, autocannon mit ${CONNECTIONS} Verbindungen, ${ctx.seconds} s je Ordner; Abfragen gezählt mit einem Kysely-Plugin an der App des Portals im selben Prozess.`,
+    setup: `\`GET /api/v1/folders/{id}/files\` als Vertreter, wrk mit ${CONNECTIONS} Verbindungen, ${ctx.seconds} s je Ordner; Abfragen gezählt mit einem Kysely-Plugin an der App des Portals im selben Prozess.`,
     figures: [
       { measure: 'p50', value: ms(big.p50), baseline: ms(small.p50), ratio: times(big.p50 / small.p50) },
       {

@@ -1,5 +1,5 @@
 import type { BenchContext } from '../lib/context.ts';
-import { load } from '../lib/load.ts';
+import { wrk } from '../lib/load.ts';
 import { kib, ms, perSecond, type Figure, type ScenarioResult } from '../lib/report.ts';
 
 const CONNECTIONS = 20;
@@ -22,7 +22,7 @@ export async function treeScenario(ctx: BenchContext): Promise<ScenarioResult> {
     const packed = await fetch(`${ctx.portal.url}/api/v1/tree`, { headers });
     const sent = Number(packed.headers.get('content-length'));
     await packed.arrayBuffer();
-    const result = await load({
+    const result = await wrk({
       url: `${ctx.portal.url}/api/v1/tree`,
       connections: CONNECTIONS,
       seconds: ctx.seconds,
@@ -43,7 +43,7 @@ export async function treeScenario(ctx: BenchContext): Promise<ScenarioResult> {
   }
   return {
     name: 'GET /api/v1/tree',
-    setup: `autocannon, ${CONNECTIONS} Verbindungen, ${ctx.seconds} s je Rolle; ${ctx.dataset.counts.folders} Ordner, ${ctx.dataset.counts.files} Dateien.`,
+    setup: `wrk, ${CONNECTIONS} Verbindungen, ${ctx.seconds} s je Rolle; ${ctx.dataset.counts.folders} Ordner, ${ctx.dataset.counts.files} Dateien.`,
     figures,
   };
 }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.ts';
+import type { Config } from '../config.ts';
 import { AppError, GERMAN, invalidField } from '../errors.ts';
 import { NUL_CHARACTER_MESSAGE } from '../plugins/text-input.ts';
 import { tooLargeError } from './disk-storage.ts';
@@ -43,6 +44,20 @@ export interface ReadUploadOptions {
 }
 
 type UploadContext = Pick<AppContext, 'storage' | 'config' | 'logger'>;
+
+/**
+ * `@fastify/multipart` settings for the routes that take documents: streamed, one file per
+ * request, a few small fields beside it. Registered only in their scope (decision 112).
+ */
+export const multipartOptions = (config: Pick<Config, 'MAX_UPLOAD_MB'>) => ({
+  limits: {
+    fileSize: config.MAX_UPLOAD_MB * 1024 * 1024,
+    files: 1,
+    fields: 50,
+    fieldSize: 64 * 1024,
+    parts: 60,
+  },
+});
 
 /** Media types of the formats the portal knows; anything else is served as sent or as octet-stream. */
 export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
 import {
@@ -19,7 +20,12 @@ import {
   downloadResponses,
   sendDownload,
 } from '../../storage/send-download.ts';
-import { discardUpload, readUpload, type UploadSource } from '../../storage/upload-source.ts';
+import {
+  discardUpload,
+  multipartOptions,
+  readUpload,
+  type UploadSource,
+} from '../../storage/upload-source.ts';
 import { eventsService, type Actor } from './events.service.ts';
 
 const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
@@ -73,26 +79,6 @@ export const eventsRoutes =
       async (request) => ({ data: await events.list(principalOf(request)) }),
     );
 
-    app.post(
-      '/events',
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags,
-          summary: 'Event anlegen (mit Informationsdatei und Benachrichtigungen)',
-          description: PAYLOAD_DESCRIPTION,
-          response: { 201: eventWriteResponseSchema, 413: errorBodySchema, 422: errorBodySchema },
-        },
-      },
-      async (request, reply) => {
-        const upload = await readUpload(request, ctx, uploadOptions);
-        const event = await withUpload(ctx, upload, () =>
-          events.create(actorOf(request), parseFields(createEventBodySchema, upload.fields), upload.stored),
-        );
-        return reply.status(201).send({ event });
-      },
-    );
-
     app.get(
       '/events/:id',
       {
@@ -104,37 +90,6 @@ export const eventsRoutes =
         },
       },
       async (request) => ({ data: await events.get(principalOf(request), request.params.id) }),
-    );
-
-    app.put(
-      '/events/:id',
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags,
-          summary: 'Event ändern; eine neue Datei ersetzt die bisherige',
-          description: `${PAYLOAD_DESCRIPTION} Ohne \`roles\` bleiben die Rollen unverändert.`,
-          params: idParamsSchema,
-          response: {
-            200: eventWriteResponseSchema,
-            404: errorBodySchema,
-            413: errorBodySchema,
-            422: errorBodySchema,
-          },
-        },
-      },
-      async (request) => {
-        const upload = await readUpload(request, ctx, uploadOptions);
-        const event = await withUpload(ctx, upload, () =>
-          events.update(
-            actorOf(request),
-            request.params.id,
-            parseFields(updateEventBodySchema, upload.fields),
-            upload.stored,
-          ),
-        );
-        return { event };
-      },
     );
 
     app.delete(
@@ -208,4 +163,61 @@ export const eventsRoutes =
         );
       },
     );
+
+    // Multipart only where documents arrive: its hooks would otherwise run on every request.
+    await app.register(async (scope) => {
+      await scope.register(multipart, multipartOptions(ctx.config));
+      const uploads = scope.withTypeProvider<ZodTypeProvider>();
+
+      uploads.post(
+        '/events',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags,
+            summary: 'Event anlegen (mit Informationsdatei und Benachrichtigungen)',
+            description: PAYLOAD_DESCRIPTION,
+            response: { 201: eventWriteResponseSchema, 413: errorBodySchema, 422: errorBodySchema },
+          },
+        },
+        async (request, reply) => {
+          const upload = await readUpload(request, ctx, uploadOptions);
+          const event = await withUpload(ctx, upload, () =>
+            events.create(actorOf(request), parseFields(createEventBodySchema, upload.fields), upload.stored),
+          );
+          return reply.status(201).send({ event });
+        },
+      );
+
+      uploads.put(
+        '/events/:id',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags,
+            summary: 'Event ändern; eine neue Datei ersetzt die bisherige',
+            description: `${PAYLOAD_DESCRIPTION} Ohne \`roles\` bleiben die Rollen unverändert.`,
+            params: idParamsSchema,
+            response: {
+              200: eventWriteResponseSchema,
+              404: errorBodySchema,
+              413: errorBodySchema,
+              422: errorBodySchema,
+            },
+          },
+        },
+        async (request) => {
+          const upload = await readUpload(request, ctx, uploadOptions);
+          const event = await withUpload(ctx, upload, () =>
+            events.update(
+              actorOf(request),
+              request.params.id,
+              parseFields(updateEventBodySchema, upload.fields),
+              upload.stored,
+            ),
+          );
+          return { event };
+        },
+      );
+    });
   };

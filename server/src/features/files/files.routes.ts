@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema, idParamsSchema, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import {
@@ -25,11 +26,23 @@ import {
 import type { AppContext } from '../../app.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { downloadResponses, sendDownload } from '../../storage/send-download.ts';
-import { readUpload, type ReadUploadOptions } from '../../storage/upload-source.ts';
+import { multipartOptions, readUpload, type ReadUploadOptions } from '../../storage/upload-source.ts';
 import type { Actor } from './files.input.ts';
 import { filesService } from './files.service.ts';
 import { foldersService } from './folders.service.ts';
-import { acceptsGzip, ReadCache } from './tree-cache.ts';
+import { acceptsGzip, ReadCache, type Serialised } from './tree-cache.ts';
+
+/**
+ * Sends an answer serialised ahead (and checked against its schema by the tests) as it is,
+ * gzip-compressed to clients that take it: the tree and large listings are megabytes of JSON.
+ */
+async function sendSerialised(request: FastifyRequest, reply: FastifyReply, answer: Serialised) {
+  const raw = reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding') as FastifyReply;
+  if (acceptsGzip(request.headers['accept-encoding'])) {
+    return raw.header('content-encoding', 'gzip').send(await answer.gzip());
+  }
+  return raw.send(answer.json);
+}
 
 const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
 const folderTags = ['Ordner'];
@@ -154,7 +167,8 @@ export const filesRoutes =
           response: { 200: explorerListResponseSchema, ...readErrors },
         },
       },
-      async (request) => ({ data: await folders.items(principalOf(request), request.params.id) }),
+      async (request, reply) =>
+        sendSerialised(request, reply, await folders.items(principalOf(request), request.params.id)),
     );
 
     app.get(
@@ -166,7 +180,8 @@ export const filesRoutes =
           response: { 200: explorerListResponseSchema, 401: errorBodySchema },
         },
       },
-      async (request) => ({ data: await folders.items(principalOf(request), ROOT_FOLDER_ID) }),
+      async (request, reply) =>
+        sendSerialised(request, reply, await folders.items(principalOf(request), ROOT_FOLDER_ID)),
     );
 
     app.get(
@@ -178,18 +193,8 @@ export const filesRoutes =
           response: { 200: treeResponseSchema, 401: errorBodySchema },
         },
       },
-      async (request, reply) => {
-        const tree = await folders.serialisedTree(principalOf(request));
-        // Already serialised (and checked against the schema by the tests): sent as it is.
-        const raw = reply
-          .type('application/json; charset=utf-8')
-          .header('vary', 'accept-encoding') as FastifyReply;
-        // Megabytes of JSON on a large portal: browsers get it compressed (a tenth of the size).
-        if (acceptsGzip(request.headers['accept-encoding'])) {
-          return raw.header('content-encoding', 'gzip').send(await tree.gzip());
-        }
-        return raw.send(tree.json);
-      },
+      async (request, reply) =>
+        sendSerialised(request, reply, await folders.serialisedTree(principalOf(request))),
     );
 
     app.get(
@@ -252,25 +257,6 @@ export const filesRoutes =
       async (request) => ({ data: await files.list(principalOf(request), request.query.limit) }),
     );
 
-    app.post(
-      '/files',
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags: fileTags,
-          summary: 'Datei hochladen',
-          description: `${FILE_PAYLOAD} Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; \`notifications\` müssen unter den Rollen der Datei sein.`,
-          consumes: ['multipart/form-data', 'application/json'],
-          response: { 201: fileResponseSchema, ...errors, 413: errorBodySchema },
-        },
-      },
-      async (request, reply) => {
-        const upload = await readUpload(request, ctx, uploadOptions);
-        const file = await files.create(actorOf(request), upload);
-        return reply.status(201).send({ file });
-      },
-    );
-
     app.get(
       '/files/:id',
       {
@@ -282,25 +268,6 @@ export const filesRoutes =
         },
       },
       async (request) => ({ data: await files.get(principalOf(request), request.params.id) }),
-    );
-
-    app.put(
-      '/files/:id',
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags: fileTags,
-          summary: 'Datei ändern; eine neue Datei ersetzt den Inhalt',
-          description: `${FILE_PAYLOAD} Alles ist optional: was fehlt, bleibt unverändert.`,
-          consumes: ['multipart/form-data', 'application/json'],
-          params: idParamsSchema,
-          response: { 200: fileResponseSchema, ...errors, 413: errorBodySchema },
-        },
-      },
-      async (request) => {
-        const upload = await readUpload(request, ctx, uploadOptions);
-        return { file: await files.update(actorOf(request), request.params.id, upload) };
-      },
     );
 
     app.delete(
@@ -355,4 +322,48 @@ export const filesRoutes =
         );
       },
     );
+
+    // Multipart only where documents arrive: its hooks would otherwise run on every request.
+    await app.register(async (scope) => {
+      await scope.register(multipart, multipartOptions(ctx.config));
+      const uploads = scope.withTypeProvider<ZodTypeProvider>();
+
+      uploads.post(
+        '/files',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags: fileTags,
+            summary: 'Datei hochladen',
+            description: `${FILE_PAYLOAD} Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; \`notifications\` müssen unter den Rollen der Datei sein.`,
+            consumes: ['multipart/form-data', 'application/json'],
+            response: { 201: fileResponseSchema, ...errors, 413: errorBodySchema },
+          },
+        },
+        async (request, reply) => {
+          const upload = await readUpload(request, ctx, uploadOptions);
+          const file = await files.create(actorOf(request), upload);
+          return reply.status(201).send({ file });
+        },
+      );
+
+      uploads.put(
+        '/files/:id',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags: fileTags,
+            summary: 'Datei ändern; eine neue Datei ersetzt den Inhalt',
+            description: `${FILE_PAYLOAD} Alles ist optional: was fehlt, bleibt unverändert.`,
+            consumes: ['multipart/form-data', 'application/json'],
+            params: idParamsSchema,
+            response: { 200: fileResponseSchema, ...errors, 413: errorBodySchema },
+          },
+        },
+        async (request) => {
+          const upload = await readUpload(request, ctx, uploadOptions);
+          return { file: await files.update(actorOf(request), request.params.id, upload) };
+        },
+      );
+    });
   };

@@ -30,7 +30,7 @@ import {
 } from './files.access.ts';
 import { auditActor, resolveRoles, type Actor } from './files.input.ts';
 import * as repo from './files.repository.ts';
-import type { ReadCache, SerialisedTree } from './tree-cache.ts';
+import type { ReadCache, Serialised } from './tree-cache.ts';
 
 const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
 const protectedError = () => new AppError('validation', FOLDER_MESSAGES.protectedFolder);
@@ -122,16 +122,25 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       return { ...toFolder(folder, tree, fileCounts), contents: { folders: below.length, files } };
     },
 
-    /** The explorer grid: visible subfolders (by title), then visible files (by title). */
-    async items(principal: Principal, id: number): Promise<ExplorerItem[]> {
-      const { tree, fileCounts } = await cache.snapshot(viewerOf(principal));
-      const folder = tree.find(id);
-      if (!folder) throw notFound();
-      const files = (await repo.loadFiles(db(), { folderId: id }))
-        .filter((file) => tree.canSeeFile(file))
-        .sort(compareTitles)
-        .map((file) => toStoredFile(file, folder));
-      return [...tree.visibleChildren(id).map((child) => toFolder(child, tree, fileCounts)), ...files];
+    /**
+     * The explorer grid: visible subfolders (by title), then visible files (by title); serialised
+     * and kept until the next change (decision 111).
+     */
+    async items(principal: Principal, id: number): Promise<Serialised> {
+      const listing = await cache.listing(viewerOf(principal), id, async ({ tree, fileCounts }) => {
+        const folder = tree.find(id)!;
+        const files = (await repo.loadFiles(db(), { folderId: id }))
+          .filter((file) => tree.canSeeFile(file))
+          .sort(compareTitles)
+          .map((file) => toStoredFile(file, folder));
+        const items: ExplorerItem[] = [
+          ...tree.visibleChildren(id).map((child) => toFolder(child, tree, fileCounts)),
+          ...files,
+        ];
+        return items;
+      });
+      if (!listing) throw notFound();
+      return listing;
     },
 
     /**
@@ -139,7 +148,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
      * rebuilt only when the database reports a change (the version is read before the data, so
      * a cached tree is never older than its version).
      */
-    async serialisedTree(principal: Principal): Promise<SerialisedTree> {
+    async serialisedTree(principal: Principal): Promise<Serialised> {
       return cache.serialisedTree(viewerOf(principal), buildTree);
     },
 

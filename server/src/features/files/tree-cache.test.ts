@@ -1,6 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { treeResponseSchema, type TreeNode } from '@gremienportal/contracts/files';
+import {
+  explorerListResponseSchema,
+  treeResponseSchema,
+  type TreeNode,
+} from '@gremienportal/contracts/files';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRoleUsers, roleIds, type TestUser } from '../../test/factories.ts';
 import { createFolder, uploadFile } from './files.fixtures.ts';
@@ -124,6 +128,14 @@ describe('cached tree', () => {
     expect(packed.headers['cache-control']).toBe('no-store');
     expect(gunzipSync(packed.rawPayload).toString('utf8')).toBe(plain.body);
     expect(treeResponseSchema.safeParse(plain.json()).success).toBe(true);
+    // Listings are served the same way.
+    const listing = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/folders/4/files',
+      headers: users.admin.headers,
+    });
+    expect(explorerListResponseSchema.safeParse(listing.json()).success).toBe(true);
+    expect(listing.json().data.length).toBeGreaterThan(0);
   });
 
   it('reads Accept-Encoding as HTTP means it', () => {

@@ -10,15 +10,18 @@ type Executor = Kysely<Database> | Transaction<Database>;
 
 const gzipAsync = promisify(gzip);
 
-export interface SerialisedTree {
-  /** `{ "data": tree }` as JSON text. */
+/** An answer `{ "data": … }` serialised once, sent to many. */
+export interface Serialised {
   json: string;
   /** The same, gzip-compressed, made on first demand. */
   gzip(): Promise<Buffer>;
 }
 
-function serialise(tree: TreeNode): SerialisedTree {
-  const json = JSON.stringify({ data: tree });
+/** Listings kept per version at most: beyond this, listings are built per request. */
+const LISTING_CACHE_BYTES = 32 * 1024 * 1024;
+
+function serialise(data: unknown): Serialised {
+  const json = JSON.stringify({ data });
   let compressed: Promise<Buffer> | undefined;
   return { json, gzip: () => (compressed ??= gzipAsync(json, { level: 6 })) };
 }
@@ -42,12 +45,19 @@ class PerViewer<T> {
   }
 }
 
+export interface Snapshot {
+  tree: FolderTree;
+  fileCounts: ReadonlyMap<number, number>;
+}
+
 interface Generation {
   version: string;
   folders?: Promise<FolderRecord[]>;
   trees: PerViewer<FolderTree>;
   counts: PerViewer<Map<number, number>>;
-  serialised: PerViewer<SerialisedTree>;
+  serialised: PerViewer<Serialised>;
+  listings: Map<string, Promise<Serialised>>;
+  listingBytes: number;
 }
 
 /**
@@ -73,6 +83,8 @@ export class ReadCache {
         trees: new PerViewer(),
         counts: new PerViewer(),
         serialised: new PerViewer(),
+        listings: new Map(),
+        listingBytes: 0,
       };
     }
     return this.generation;
@@ -92,8 +104,11 @@ export class ReadCache {
   }
 
   /** The tree and the viewer's visible documents per folder. */
-  async snapshot(viewer: Viewer): Promise<{ tree: FolderTree; fileCounts: ReadonlyMap<number, number> }> {
-    const generation = await this.current();
+  async snapshot(viewer: Viewer): Promise<Snapshot> {
+    return this.snapshotIn(await this.current(), viewer);
+  }
+
+  private async snapshotIn(generation: Generation, viewer: Viewer): Promise<Snapshot> {
     const [tree, fileCounts] = await Promise.all([
       this.treeIn(generation, viewer),
       generation.counts.get(viewer, () =>
@@ -103,11 +118,35 @@ export class ReadCache {
     return { tree, fileCounts };
   }
 
-  /** The `GET /tree` answer, serialised once per version and viewer kind. */
-  async serialisedTree(
+  /**
+   * A folder's listing as this viewer kind sees it, serialised once per version; undefined when
+   * the folder is hidden or missing. Bounded: past LISTING_CACHE_BYTES per version, listings are
+   * built per request.
+   */
+  async listing(
     viewer: Viewer,
-    build: (tree: FolderTree) => Promise<TreeNode>,
-  ): Promise<SerialisedTree> {
+    folderId: number,
+    build: (snapshot: Snapshot) => Promise<unknown>,
+  ): Promise<Serialised | undefined> {
+    const generation = await this.current();
+    const snapshot = await this.snapshotIn(generation, viewer);
+    if (!snapshot.tree.find(folderId)) return undefined;
+    const key = `${folderId}:${viewerKey(viewer)}`;
+    const cached = generation.listings.get(key);
+    if (cached) return cached;
+    const made = build(snapshot).then(serialise);
+    if (generation.listingBytes < LISTING_CACHE_BYTES) {
+      generation.listings.set(key, made);
+      made.then(
+        (listing) => (generation.listingBytes += listing.json.length),
+        () => generation.listings.get(key) === made && generation.listings.delete(key),
+      );
+    }
+    return made;
+  }
+
+  /** The `GET /tree` answer, serialised once per version and viewer kind. */
+  async serialisedTree(viewer: Viewer, build: (tree: FolderTree) => Promise<TreeNode>): Promise<Serialised> {
     const generation = await this.current();
     return generation.serialised.get(viewer, async () =>
       serialise(await build(await this.treeIn(generation, viewer))),
