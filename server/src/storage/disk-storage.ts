@@ -24,7 +24,7 @@ export class MeasuringStream extends Transform {
   readonly hash = createHash('sha256');
   bytes = 0;
   constructor(private readonly maxBytes: number) {
-    super();
+    super({ highWaterMark: WRITE_BUFFER });
   }
   override _transform(
     chunk: Buffer,

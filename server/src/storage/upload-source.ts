@@ -45,6 +45,8 @@ export interface ReadUploadOptions {
 
 type UploadContext = Pick<AppContext, 'storage' | 'config' | 'logger'>;
 
+const STREAM_BUFFER = 1024 * 1024;
+
 /**
  * `@fastify/multipart` settings for the routes that take documents: streamed, one file per
  * request, a few small fields beside it. Registered only in their scope (decision 112).
@@ -237,7 +239,13 @@ async function readMultipart(
   try {
     // One byte of headroom over the plugin's limit: our own counter then reports the overflow
     // with the German 413, instead of busboy silently truncating the file at the limit.
-    const parts = request.parts({ limits: { fileSize: maxBytes + 1 } });
+    // 1 MiB buffers between the parser and the disk: the default 16 KiB made every stage wait
+    // on the next (bench/RESULTS.md, upload scenario).
+    const parts = request.parts({
+      limits: { fileSize: maxBytes + 1 },
+      fileHwm: STREAM_BUFFER,
+      highWaterMark: STREAM_BUFFER,
+    } as Parameters<FastifyRequest['parts']>[0]);
     for (;;) {
       let next;
       try {
