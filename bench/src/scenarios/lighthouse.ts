@@ -1,19 +1,10 @@
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/tests/support/portal.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { ms, type Figure, type ScenarioResult } from '../lib/report.ts';
 
-const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROME_PATH = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 
 interface Run {
   performance: number;
@@ -92,7 +83,11 @@ function figures(label: string, run: Run, runs: number): Figure[] {
 /** Lighthouse (mobile preset) on the login page and on the explorer showing a folder of 500. */
 export async function lighthouseScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const runs = ctx.quick ? 1 : 3;
-  const browser = await puppeteer.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS, headless: true });
+  const browser = await puppeteer.launch({
+    executablePath: CHROME_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
   const folderUrl = `${ctx.portal.url}/files?folder=${ctx.dataset.mediumFolderId}`;
   try {
     const login: Run[] = [];

@@ -1,29 +1,10 @@
-import {
-  sql,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-} from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QueryCounter } from '../../db/query-counter.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRoleUsers, roleIds, type TestUser } from '../../test/factories.ts';
 import { newKey } from '../../tokens.ts';
 import { createFolder } from './files.fixtures.ts';
-
-/** Counts every statement Kysely sends to the database. */
-class QueryCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.count += 1;
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
-}
 
 /**
  * Listing a folder and building the tree take a fixed number of queries, whatever the number of
