@@ -29,6 +29,10 @@ if (!(seconds >= 60) && !values.quick) {
   process.exit(2);
 }
 
+/** Pauses between clicks: members read, office staff fill in forms. */
+const MEMBER_PAUSE_MS = [1000, 4000] as const;
+const ADMIN_PAUSE_MS = [2000, 6000] as const;
+
 interface CallStats {
   latencies: number[];
   failures: string[];
@@ -98,9 +102,10 @@ async function member(baseUrl: string, account: Account, seeded: { maxFolderId: 
   while (!stopping) {
     const step = Math.random();
     if (folders.length === 0 || step < 0.1) {
+      // The explorer loads the tree on every visit; the simulated person reads it once.
       const res = await call(baseUrl, 'GET /tree', '/api/v1/tree', { headers });
       // What admins create during the run may be gone again before a member opens it.
-      if (res) {
+      if (res && folders.length === 0) {
         const parsed = res.json() as { data: TreeNode };
         folders = flatten(parsed.data)
           .filter((folder) => folder.id <= seeded.maxFolderId)
@@ -131,7 +136,8 @@ async function member(baseUrl: string, account: Account, seeded: { maxFolderId: 
     } else {
       await call(baseUrl, 'GET /account', '/api/v1/account', { headers });
     }
-    await pause(100, 600);
+    // A person reads before the next click.
+    await pause(MEMBER_PAUSE_MS[0], MEMBER_PAUSE_MS[1]);
   }
 }
 
@@ -159,7 +165,7 @@ async function admin(baseUrl: string, account: Account, index: number, folderIds
       body: form,
       expect: 201,
     });
-    await pause(300, 1000);
+    await pause(...ADMIN_PAUSE_MS);
     if (uploaded) {
       const { file } = uploaded.json() as { file: { id: number } };
       await call(baseUrl, 'PUT /files/:id', `/api/v1/files/${file.id}`, {
@@ -167,7 +173,7 @@ async function admin(baseUrl: string, account: Account, index: number, folderIds
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ title: `Soak-Dokument ${tag} (geändert)`, permissions: ['Vertreter'] }),
       });
-      await pause(300, 1000);
+      await pause(...ADMIN_PAUSE_MS);
       if (round % 2 === 0) {
         await call(baseUrl, 'DELETE /files/:id', `/api/v1/files/${file.id}`, {
           method: 'DELETE',
@@ -182,7 +188,7 @@ async function admin(baseUrl: string, account: Account, index: number, folderIds
       body: JSON.stringify({ folder_id: pick(folderIds), title: `Soak-Ordner ${tag}` }),
       expect: 201,
     });
-    await pause(300, 1000);
+    await pause(...ADMIN_PAUSE_MS);
     if (folder) {
       const { folder: created } = folder.json() as { folder: { id: number } };
       await call(baseUrl, 'PUT /folders/:id', `/api/v1/folders/${created.id}`, {
@@ -190,7 +196,7 @@ async function admin(baseUrl: string, account: Account, index: number, folderIds
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ title: `Soak-Ordner ${tag} (umbenannt)` }),
       });
-      await pause(300, 1000);
+      await pause(...ADMIN_PAUSE_MS);
       await call(baseUrl, 'DELETE /folders/:id', `/api/v1/folders/${created.id}`, {
         method: 'DELETE',
         headers: auth,
@@ -198,7 +204,7 @@ async function admin(baseUrl: string, account: Account, index: number, folderIds
       });
     }
     await call(baseUrl, 'GET /audit', '/api/v1/audit?page=1', { headers: auth });
-    await pause(500, 1500);
+    await pause(...ADMIN_PAUSE_MS);
   }
 }
 
@@ -253,7 +259,7 @@ const report = [
   '',
   `- Datum: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; Maschine: ${machine()}`,
   `- ${memberCount} Mitglieder und ${adminCount} Admins, ${seconds} s; ${dataset.counts.folders} Ordner, ${dataset.counts.files} Dateien, ${dataset.counts.users} Nutzer, ${dataset.counts.events} Events`,
-  '- Mitglieder: Anmeldung, dann Baum, Ordnerinhalte, Ordner, Downloads und Ansichten, Events, Konto, je 0,1–0,6 s Pause. Admins: Upload, Umbenennen und Rollen ändern, Löschen, Ordner anlegen, umbenennen und löschen, Protokoll, je 0,3–1,5 s Pause.',
+  '- Mitglieder: Anmeldung, dann Baum, Ordnerinhalte, Ordner, Downloads und Ansichten, Events, Konto, je 1–4 s Pause. Admins: Upload, Umbenennen und Rollen ändern, Löschen, Ordner anlegen, umbenennen und löschen, Protokoll, je 2–6 s Pause.',
   `- Anfragen: ${total} (${(total / seconds).toFixed(0)}/s), fehlgeschlagen: ${failures.length}`,
   `- Resident Set des Portals: Minute eins (Median 30–60 s) ${mib(minuteOne)}, Ende (Median der letzten 30 s) ${mib(end)}, Abweichung ${percent(drift)} (Ziel: höchstens 15 %) – ${memoryFlat ? 'erfüllt' : '**verfehlt**'}`,
   '',

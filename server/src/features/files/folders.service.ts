@@ -80,11 +80,10 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
   }
 
   /** The whole visible tree from the root, with the visible files of every folder. */
-  async function buildTree(tree: FolderTree): Promise<TreeNode> {
-    const { viewer } = tree;
-    const files = await repo.loadFiles(db(), viewer.isAdmin ? {} : { sharingRoleIds: [...viewer.roleIds] });
+  /** `files`: every document, sorted by title (the cache loads and sorts them once per version). */
+  function buildTree(tree: FolderTree, files: readonly repo.FileRecord[]): TreeNode {
     const filesByFolder = new Map<number, StoredFile[]>();
-    for (const file of files.sort(compareTitles)) {
+    for (const file of files) {
       if (!tree.canSeeFile(file)) continue;
       const list = filesByFolder.get(file.folder_id) ?? [];
       list.push(toStoredFile(file, tree.byId.get(file.folder_id)));

@@ -3,8 +3,15 @@ import { gzip } from 'node:zlib';
 import type { TreeNode } from '@gremienportal/contracts/files';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { FolderTree, type Viewer } from './files.access.ts';
-import { countFilesByFolder, loadFolders, readTreeVersion, type FolderRecord } from './files.repository.ts';
+import { compareTitles, FolderTree, type Viewer } from './files.access.ts';
+import {
+  countFilesByFolder,
+  loadFiles,
+  loadFolders,
+  readTreeVersion,
+  type FileRecord,
+  type FolderRecord,
+} from './files.repository.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -24,6 +31,12 @@ function serialise(data: unknown): Serialised {
   const json = JSON.stringify({ data });
   let compressed: Promise<Buffer> | undefined;
   return { json, gzip: () => (compressed ??= gzipAsync(json, { level: 6 })) };
+}
+
+/** A failed load is not kept: the next request tries again. */
+function forgetOnFailure<T>(load: Promise<T>, forget: () => void): Promise<T> {
+  load.catch(forget);
+  return load;
 }
 
 const viewerKey = (viewer: Viewer) =>
@@ -53,6 +66,8 @@ export interface Snapshot {
 interface Generation {
   version: string;
   folders?: Promise<FolderRecord[]>;
+  /** Every document with its roles, sorted by title: what the trees of all viewer kinds filter. */
+  files?: Promise<FileRecord[]>;
   trees: PerViewer<FolderTree>;
   counts: PerViewer<Map<number, number>>;
   serialised: PerViewer<Serialised>;
@@ -91,7 +106,10 @@ export class ReadCache {
   }
 
   private folders(generation: Generation): Promise<FolderRecord[]> {
-    return (generation.folders ??= loadFolders(this.db()));
+    return (generation.folders ??= forgetOnFailure(
+      loadFolders(this.db()),
+      () => (generation.folders = undefined),
+    ));
   }
 
   private treeIn(generation: Generation, viewer: Viewer): Promise<FolderTree> {
@@ -146,11 +164,19 @@ export class ReadCache {
   }
 
   /** The `GET /tree` answer, serialised once per version and viewer kind. */
-  async serialisedTree(viewer: Viewer, build: (tree: FolderTree) => Promise<TreeNode>): Promise<Serialised> {
+  async serialisedTree(
+    viewer: Viewer,
+    build: (tree: FolderTree, files: readonly FileRecord[]) => TreeNode,
+  ): Promise<Serialised> {
     const generation = await this.current();
-    return generation.serialised.get(viewer, async () =>
-      serialise(await build(await this.treeIn(generation, viewer))),
-    );
+    return generation.serialised.get(viewer, async () => {
+      generation.files ??= forgetOnFailure(
+        loadFiles(this.db()).then((files) => files.sort(compareTitles)),
+        () => (generation.files = undefined),
+      );
+      const [tree, files] = await Promise.all([this.treeIn(generation, viewer), generation.files]);
+      return serialise(build(tree, files));
+    });
   }
 }
 
