@@ -5,9 +5,11 @@
  * bench/RESULTS.md.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { createDataset, FULL_SIZE, QUICK_SIZE, type Account } from './lib/dataset.ts';
 import { percentile } from './lib/load.ts';
 import { login, REPO_ROOT, startPortal } from './lib/portal.ts';
@@ -51,22 +53,65 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pause = (min: number, max: number) => sleep(min + Math.random() * (max - min));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
+/** Keep-alive connections for the simulated people, as browsers keep them. */
+const agent = new Agent({ keepAlive: true, maxSockets: 1000 });
+
+interface Answer {
+  status: number;
+  body: Buffer;
+  gzipped: boolean;
+}
+
+/**
+ * A plain `node:http` request: the body is read in full but not decompressed or copied, so the
+ * simulated people cost the machine little next to the portal they measure.
+ */
+function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          gzipped: res.headers['content-encoding'] === 'gzip',
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** Multipart uploads go through fetch, which builds the body; everything else through `send`. */
+async function sendAny(
+  url: string,
+  init: RequestInit & { headers?: Record<string, string> },
+): Promise<Answer> {
+  if (init.body instanceof FormData) {
+    const res = await fetch(url, init);
+    return { status: res.status, body: Buffer.from(await res.arrayBuffer()), gzipped: false };
+  }
+  return send(url, { method: init.method, headers: init.headers, body: init.body as string | undefined });
+}
+
 /** One HTTP call, timed; `name` groups calls of one route. Failures are kept, never thrown. */
 async function call(
   baseUrl: string,
   name: string,
   path: string,
-  init: RequestInit & { expect?: number } = {},
+  init: RequestInit & { headers?: Record<string, string>; expect?: number } = {},
 ): Promise<{ json(): object } | undefined> {
   const started = performance.now();
   try {
-    const res = await fetch(baseUrl + path, init);
     // The body is read in full: a download counts when its last byte arrived.
-    const body = await res.arrayBuffer();
+    const res = await sendAny(baseUrl + path, init);
     const expected = init.expect ?? 200;
     record(name, performance.now() - started, res.status === expected ? undefined : `${res.status} ${path}`);
     return res.status === expected
-      ? { json: () => JSON.parse(Buffer.from(body).toString('utf8')) }
+      ? { json: () => JSON.parse((res.gzipped ? gunzipSync(res.body) : res.body).toString('utf8')) }
       : undefined;
   } catch (error) {
     record(name, performance.now() - started, `${String(error)} ${path}`);
@@ -74,18 +119,22 @@ async function call(
   }
 }
 
-interface TreeFile {
-  id: number;
-  external: string;
-}
 interface TreeNode {
   id: number;
   children: TreeNode[];
-  files: TreeFile[];
+}
+interface Item {
+  type: 'folder' | 'file';
+  id: number;
+  external?: string;
 }
 const flatten = (node: TreeNode): TreeNode[] => [node, ...node.children.flatMap(flatten)];
 
-/** A member: signs in, then browses the tree, folders, documents and events. */
+/**
+ * A member, as the web app works: signs in, loads the folder tree (without documents, as the
+ * explorer's sidebar does), opens folders, views or downloads documents from the listing, opens
+ * events and the account page.
+ */
 async function member(baseUrl: string, account: Account, seeded: { maxFolderId: number; maxFileId: number }) {
   const started = performance.now();
   let token: string;
@@ -97,34 +146,34 @@ async function member(baseUrl: string, account: Account, seeded: { maxFolderId: 
     return;
   }
   const headers = { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' };
-  let folders: TreeNode[] = [];
+  let folders: number[] = [];
+  // Documents of the folder last opened; what admins add during the run may be gone again.
+  let documents: string[] = [];
   let events: number[] = [];
   while (!stopping) {
     const step = Math.random();
     if (folders.length === 0 || step < 0.1) {
-      // The explorer loads the tree on every visit; the simulated person reads it once.
-      const res = await call(baseUrl, 'GET /tree', '/api/v1/tree', { headers });
-      // What admins create during the run may be gone again before a member opens it.
+      const res = await call(baseUrl, 'GET /tree?files=false', '/api/v1/tree?files=false', { headers });
       if (res && folders.length === 0) {
-        const parsed = res.json() as { data: TreeNode };
-        folders = flatten(parsed.data)
-          .filter((folder) => folder.id <= seeded.maxFolderId)
-          .map((folder) => ({
-            ...folder,
-            files: folder.files.filter((file) => file.id <= seeded.maxFileId),
-          }));
+        folders = flatten((res.json() as { data: TreeNode }).data)
+          .map((folder) => folder.id)
+          .filter((id) => id <= seeded.maxFolderId);
       }
     } else if (step < 0.45) {
-      const folder = pick(folders);
-      await call(baseUrl, 'GET /folders/:id/files', `/api/v1/folders/${folder.id}/files`, { headers });
+      const res = await call(baseUrl, 'GET /folders/:id/files', `/api/v1/folders/${pick(folders)}/files`, {
+        headers,
+      });
+      if (res) {
+        documents = (res.json() as { data: Item[] }).data
+          .filter((item) => item.type === 'file' && item.id <= seeded.maxFileId)
+          .map((item) => item.external!);
+      }
     } else if (step < 0.55) {
-      await call(baseUrl, 'GET /folders/:id', `/api/v1/folders/${pick(folders).id}`, { headers });
+      await call(baseUrl, 'GET /folders/:id', `/api/v1/folders/${pick(folders)}`, { headers });
     } else if (step < 0.75) {
-      const withFiles = folders.filter((folder) => folder.files.length > 0);
-      if (withFiles.length > 0) {
-        const file = pick(pick(withFiles).files);
+      if (documents.length > 0) {
         const view = Math.random() < 0.5 ? '?purpose=view' : '';
-        await call(baseUrl, 'GET /download/:key', `/api/v1/download/${file.external}${view}`, {
+        await call(baseUrl, 'GET /download/:key', `/api/v1/download/${pick(documents)}${view}`, {
           headers: { authorization: headers.authorization },
         });
       }
@@ -259,9 +308,13 @@ const report = [
   '',
   `- Datum: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; Maschine: ${machine()}`,
   `- ${memberCount} Mitglieder und ${adminCount} Admins, ${seconds} s; ${dataset.counts.folders} Ordner, ${dataset.counts.files} Dateien, ${dataset.counts.users} Nutzer, ${dataset.counts.events} Events`,
-  '- Mitglieder: Anmeldung, dann Baum, Ordnerinhalte, Ordner, Downloads und Ansichten, Events, Konto, je 1–4 s Pause. Admins: Upload, Umbenennen und Rollen ändern, Löschen, Ordner anlegen, umbenennen und löschen, Protokoll, je 2–6 s Pause.',
+  '- Mitglieder: Anmeldung, dann Ordnerbaum (`?files=false`, wie die Web-App), Ordnerinhalte, Ordner, Downloads und Ansichten, Events, Konto, je 1–4 s Pause. Admins: Upload, Umbenennen und Rollen ändern, Löschen, Ordner anlegen, umbenennen und löschen, Protokoll, je 2–6 s Pause.',
   `- Anfragen: ${total} (${(total / seconds).toFixed(0)}/s), fehlgeschlagen: ${failures.length}`,
   `- Resident Set des Portals: Minute eins (Median 30–60 s) ${mib(minuteOne)}, Ende (Median der letzten 30 s) ${mib(end)}, Abweichung ${percent(drift)} (Ziel: höchstens 15 %) – ${memoryFlat ? 'erfüllt' : '**verfehlt**'}`,
+  `- Resident Set im Verlauf: ${rss
+    .filter((sample, index) => index % 30 === 29)
+    .map((sample) => `${sample.at.toFixed(0)} s: ${mib(sample.bytes)}`)
+    .join(', ')}`,
   '',
   '| Aufruf | Anzahl | p50 | p99 | fehlgeschlagen |',
   '|---|---|---|---|---|',

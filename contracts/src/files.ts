@@ -104,6 +104,15 @@ export const fileListQuerySchema = z.object({
 });
 export type FileListQuery = z.infer<typeof fileListQuerySchema>;
 
+/**
+ * `GET /tree?files=false`: the folders only, every node with `files: []` (the explorer's sidebar
+ * needs no documents; on a large portal they are nine tenths of the answer). Default: with files.
+ */
+export const treeQuerySchema = z.object({
+  files: z.enum(['true', 'false']).default('true'),
+});
+export type TreeQuery = z.infer<typeof treeQuerySchema>;
+
 /** How the content is used, for the audit log: opened in a tab or saved (the default). */
 export const downloadQuerySchema = z.object({ purpose: z.enum(['view', 'download']).default('download') });
 

@@ -21,6 +21,7 @@ import {
   fileListQuerySchema,
   fileListResponseSchema,
   fileResponseSchema,
+  treeQuerySchema,
   treeResponseSchema,
 } from '@gremienportal/contracts/files';
 import type { AppContext } from '../../app.ts';
@@ -190,11 +191,17 @@ export const filesRoutes =
         schema: {
           tags: folderTags,
           summary: 'Der ganze sichtbare Ordnerbaum ab dem Hauptordner, mit den sichtbaren Dateien',
+          description: 'Mit `?files=false` nur die Ordner (jeder Knoten mit `files: []`).',
+          querystring: treeQuerySchema,
           response: { 200: treeResponseSchema, 401: errorBodySchema },
         },
       },
       async (request, reply) =>
-        sendSerialised(request, reply, await folders.serialisedTree(principalOf(request))),
+        sendSerialised(
+          request,
+          reply,
+          await folders.serialisedTree(principalOf(request), request.query.files === 'true'),
+        ),
     );
 
     app.get(

@@ -81,9 +81,9 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
 
   /** The whole visible tree from the root, with the visible files of every folder. */
   /** `files`: every document, sorted by title (the cache loads and sorts them once per version). */
-  function buildTree(tree: FolderTree, files: readonly repo.FileRecord[]): TreeNode {
+  function buildTree(tree: FolderTree, files: readonly repo.FileRecord[] | undefined): TreeNode {
     const filesByFolder = new Map<number, StoredFile[]>();
-    for (const file of files) {
+    for (const file of files ?? []) {
       if (!tree.canSeeFile(file)) continue;
       const list = filesByFolder.get(file.folder_id) ?? [];
       list.push(toStoredFile(file, tree.byId.get(file.folder_id)));
@@ -147,8 +147,8 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
      * rebuilt only when the database reports a change (the version is read before the data, so
      * a cached tree is never older than its version).
      */
-    async serialisedTree(principal: Principal): Promise<Serialised> {
-      return cache.serialisedTree(viewerOf(principal), buildTree);
+    async serialisedTree(principal: Principal, withFiles = true): Promise<Serialised> {
+      return cache.serialisedTree(viewerOf(principal), withFiles, buildTree);
     },
 
     /** Move targets of a folder: visible folders except itself and everything below it. */

@@ -138,6 +138,31 @@ describe('cached tree', () => {
     expect(listing.json().data.length).toBeGreaterThan(0);
   });
 
+  it('leaves the documents out with ?files=false and keeps the folders', async () => {
+    const folderIds = (node: TreeNode): number[] => [node.id, ...node.children.flatMap(folderIds)];
+    const fileCount = (node: TreeNode): number =>
+      node.files.length + node.children.reduce((n, c) => n + fileCount(c), 0);
+    for (const user of [users.admin, users.aufsichtsrat]) {
+      const full = await t.app.inject({ method: 'GET', url: '/api/v1/tree', headers: user.headers });
+      const light = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/tree?files=false',
+        headers: user.headers,
+      });
+      const fullTree = treeResponseSchema.parse(full.json()).data;
+      const lightTree = treeResponseSchema.parse(light.json()).data;
+      expect(fileCount(fullTree)).toBeGreaterThan(0);
+      expect(fileCount(lightTree)).toBe(0);
+      expect(folderIds(lightTree)).toEqual(folderIds(fullTree));
+    }
+    const wrong = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/tree?files=nein',
+      headers: users.admin.headers,
+    });
+    expect(wrong.statusCode).toBe(422);
+  });
+
   it('reads Accept-Encoding as HTTP means it', () => {
     expect(acceptsGzip('gzip')).toBe(true);
     expect(acceptsGzip('br;q=1.0, gzip;q=0.8, *;q=0.1')).toBe(true);

@@ -71,6 +71,7 @@ interface Generation {
   trees: PerViewer<FolderTree>;
   counts: PerViewer<Map<number, number>>;
   serialised: PerViewer<Serialised>;
+  foldersOnly: PerViewer<Serialised>;
   listings: Map<string, Promise<Serialised>>;
   listingBytes: number;
 }
@@ -98,6 +99,7 @@ export class ReadCache {
         trees: new PerViewer(),
         counts: new PerViewer(),
         serialised: new PerViewer(),
+        foldersOnly: new PerViewer(),
         listings: new Map(),
         listingBytes: 0,
       };
@@ -163,12 +165,18 @@ export class ReadCache {
     return made;
   }
 
-  /** The `GET /tree` answer, serialised once per version and viewer kind. */
+  /** The `GET /tree` answer (with or without documents), serialised once per version and viewer kind. */
   async serialisedTree(
     viewer: Viewer,
-    build: (tree: FolderTree, files: readonly FileRecord[]) => TreeNode,
+    withFiles: boolean,
+    build: (tree: FolderTree, files: readonly FileRecord[] | undefined) => TreeNode,
   ): Promise<Serialised> {
     const generation = await this.current();
+    if (!withFiles) {
+      return generation.foldersOnly.get(viewer, async () =>
+        serialise(build(await this.treeIn(generation, viewer), undefined)),
+      );
+    }
     return generation.serialised.get(viewer, async () => {
       generation.files ??= forgetOnFailure(
         loadFiles(this.db()).then((files) => files.sort(compareTitles)),
