@@ -1,17 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Skeleton, Stack, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
-import type { TreeNode } from '@gremienportal/contracts/files';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
 import { PageTitle } from '../../../components/page-title';
 import { useAuth } from '../../../lib/auth';
 import { folderItemsQueryOptions, treeQueryOptions, type StoredFile } from '../files.api';
-import { findNode, folderIdFromParam, folderSearch, pathTo } from '../files.rules';
+import { folderIdFromParam, folderSearch, indexTree } from '../files.rules';
 import { ContactBox } from './contact-box';
 import { ExplorerGrid } from './explorer-grid';
 import { ExplorerModals, type ActiveFolder, type ExplorerModalState } from './explorer-modals';
@@ -78,8 +77,10 @@ export function FileExplorer() {
   }, [tree.isError, tree.errorUpdateCount]);
 
   const root = tree.data;
-  const activeNode: TreeNode | undefined = root ? findNode(root, folderId) : undefined;
-  const chain = root ? pathTo(root, folderId) : [];
+  // Built once per loaded tree; every render below only reads from it.
+  const index = useMemo(() => (root ? indexTree(root) : undefined), [root]);
+  const activeNode = index?.node(folderId);
+  const chain = useMemo(() => index?.chain(folderId) ?? [], [index, folderId]);
   const activePath = activeNode?.breadcrumb ?? '/';
   const unknownFolder = root !== undefined && activeNode === undefined;
   const activeFolder: ActiveFolder | undefined = activeNode
@@ -88,7 +89,7 @@ export function FileExplorer() {
         title: activeNode.title,
         breadcrumb: activeNode.breadcrumb,
         roles: activeNode.roles,
-        parent_id: chain.length >= 2 ? chain[chain.length - 2]!.id : null,
+        parent_id: index?.parent(folderId)?.id ?? null,
       }
     : undefined;
 
