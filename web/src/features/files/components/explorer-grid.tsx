@@ -4,6 +4,7 @@ import { Group, Pagination, Stack, Table, Text, UnstyledButton } from '@mantine/
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { FileIcon } from '../../../components/file-icon';
+import { SkeletonBar } from '../../../components/skeleton-bar';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { ExplorerItem, Folder, StoredFile } from '../files.api';
 import classes from './explorer-grid.module.css';
@@ -63,7 +64,8 @@ const PAGER_LABELS = { first: 'Beginn', last: 'Ende', previous: 'Zurück', next:
 
 interface GridHeadProps {
   sortStatus: SortStatus;
-  onSort: (column: SortColumn) => void;
+  /** Without it (the skeleton) the titles are plain text rather than sort buttons. */
+  onSort?: (column: SortColumn) => void;
 }
 
 function GridHead({ sortStatus, onSort }: GridHeadProps) {
@@ -77,17 +79,28 @@ function GridHead({ sortStatus, onSort }: GridHeadProps) {
             : sortStatus.direction === 'asc'
               ? IconArrowUp
               : IconArrowDown;
+          const content = (
+            <>
+              {title}
+              <SortGlyph size={14} aria-hidden className={active ? undefined : classes.sortIdle} />
+            </>
+          );
           return (
             <Table.Th
               key={column}
               visibleFrom={column === 'title' ? undefined : 'sm'}
               ta={align}
-              aria-sort={active ? (sortStatus.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+              aria-sort={
+                onSort && active ? (sortStatus.direction === 'asc' ? 'ascending' : 'descending') : undefined
+              }
             >
-              <UnstyledButton className={classes.sortButton} onClick={() => onSort(column)}>
-                {title}
-                <SortGlyph size={14} aria-hidden className={active ? undefined : classes.sortIdle} />
-              </UnstyledButton>
+              {onSort ? (
+                <UnstyledButton className={classes.sortButton} onClick={() => onSort(column)}>
+                  {content}
+                </UnstyledButton>
+              ) : (
+                <span className={classes.sortButton}>{content}</span>
+              )}
             </Table.Th>
           );
         })}
@@ -253,6 +266,62 @@ export const ExplorerGrid = memo(function ExplorerGrid({
           />
         </Group>
       ) : null}
+    </Stack>
+  );
+});
+
+interface ExplorerGridSkeletonProps {
+  /** How many rows the folder will show, when known; otherwise enough to fill a screen. */
+  rows?: number;
+  /** Whether the folder will need the pager. */
+  withPager?: boolean;
+}
+
+/** Rows shown while the number of items is not known yet: more than a phone or laptop screen. */
+export const SKELETON_DEFAULT_ROWS = 12;
+
+/**
+ * The grid while it loads, built from the same table, header and cell classes as the grid, so
+ * each row is exactly as tall as the row that replaces it and nothing below moves (decision 114).
+ */
+export const ExplorerGridSkeleton = memo(function ExplorerGridSkeleton({
+  rows = SKELETON_DEFAULT_ROWS,
+  withPager = false,
+}: ExplorerGridSkeletonProps) {
+  return (
+    <Stack gap="sm" role="status" aria-label="Inhalt wird geladen">
+      <Table.ScrollContainer minWidth={0}>
+        <Table withTableBorder verticalSpacing="sm" className={classes.table} aria-hidden>
+          <GridHead sortStatus={SORT_BY_NAME} />
+          <tbody className={classes.body}>
+            {Array.from({ length: rows }, (_, index) => (
+              <tr key={index}>
+                <td className={classes.cell}>
+                  <div className={classes.nameCell}>
+                    <SkeletonBar height={22} width={22} />
+                    <div className={classes.nameStack} style={{ flex: 1 }}>
+                      <div className={classes.skeletonName}>
+                        <SkeletonBar height={14} width={`${45 + ((index * 37) % 40)}%`} />
+                      </div>
+                      <div className={`${classes.skeletonMeta} ${classes.narrowOnly}`}>
+                        <SkeletonBar height={10} width="70%" />
+                      </div>
+                    </div>
+                  </div>
+                </td>
+                {[40, 60, 80].map((width) => (
+                  <td key={width} className={`${classes.cell} ${classes.wideOnly}`}>
+                    <div className={classes.skeletonText}>
+                      <SkeletonBar height={12} width={`${width}%`} />
+                    </div>
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {withPager ? <div className={classes.skeletonPager} /> : null}
     </Stack>
   );
 });

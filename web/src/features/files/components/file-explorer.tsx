@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Skeleton, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Stack, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,11 +8,13 @@ import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
 import { PageTitle } from '../../../components/page-title';
+import { SkeletonBar } from '../../../components/skeleton-bar';
 import { useAuth } from '../../../lib/auth';
 import { folderItemsQueryOptions, treeQueryOptions, type StoredFile } from '../files.api';
 import { folderIdFromParam, folderSearch, indexTree } from '../files.rules';
 import { ContactBox } from './contact-box';
-import { ExplorerGrid } from './explorer-grid';
+import classes from './file-explorer.module.css';
+import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
 import { ExplorerModals, type ActiveFolder, type ExplorerModalState } from './explorer-modals';
 import { ExplorerToolbar, type ToolbarAction } from './explorer-toolbar';
 import { FileDialog } from './file-dialog';
@@ -24,26 +26,41 @@ import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
 /** The explorer's address parameter: `/files?folder=12` (decision 070). */
 export const FOLDER_PARAM = 'folder';
 
-function TreeSkeleton() {
+/** Tree rows while the tree loads, as tall as the folder buttons (36 px) that replace them. */
+const TreeSkeleton = memo(function TreeSkeleton() {
   return (
-    <Stack gap={8} aria-hidden>
-      {[70, 55, 80, 60, 45].map((width, index) => (
-        <Skeleton key={index} height={22} width={`${width}%`} ml={index === 0 ? 0 : 15} />
+    <div aria-hidden>
+      {[70, 55, 80, 60, 45, 65].map((width, index) => (
+        <div key={index} className={classes.treeRow} style={{ paddingLeft: index === 0 ? 8 : 23 }}>
+          <SkeletonBar height={22} width={`${width}%`} />
+        </div>
       ))}
-    </Stack>
+    </div>
   );
-}
+});
 
-function GridSkeleton() {
+/**
+ * Path bar, heading and grid while the tree is not there yet: they are swapped for the real ones
+ * in one go, so nothing that is already on screen moves. At least a screen tall, so the footer
+ * waits below the fold instead of being pushed down by the grid (decision 114).
+ */
+const ContentSkeleton = memo(function ContentSkeleton({ atRoot }: { atRoot: boolean }) {
   return (
-    <Stack gap={10} role="status" aria-label="Inhalt wird geladen">
-      <Skeleton height={38} />
-      {[0, 1, 2, 3, 4, 5].map((row) => (
-        <Skeleton key={row} height={30} />
-      ))}
+    <Stack gap="md" mih="100vh">
+      <Paper withBorder radius="md" px="sm" py={6} aria-hidden>
+        <div className={atRoot ? classes.pathRoot : classes.pathFolder}>
+          <SkeletonBar height={14} width={atRoot ? 110 : 280} />
+        </div>
+      </Paper>
+      <div>
+        <div className={classes.heading} aria-hidden>
+          <SkeletonBar height={16} width={180} />
+        </div>
+        <ExplorerGridSkeleton />
+      </div>
     </Stack>
   );
-}
+});
 
 /**
  * The file explorer at / and /files (spec § 2): folder tree with contact box, the current path
@@ -92,6 +109,10 @@ export function FileExplorer() {
         parent_id: index?.parent(folderId)?.id ?? null,
       }
     : undefined;
+  // The path bar and heading need the tree, the grid its items: until the tree is there (or has
+  // failed) all three wait together; once it is, the tree says how many rows the grid will have.
+  const itemCount = activeNode ? activeNode.children.length + activeNode.files.length : undefined;
+  const contentReady = !tree.isPending && (!items.isPending || unknownFolder);
 
   const handleAction = (action: ToolbarAction) => {
     if (action === 'delete-folder') void confirmDeleteFolder(folderId);
@@ -133,7 +154,8 @@ export function FileExplorer() {
             <Paper withBorder radius="md" p="xs">
               {treePanel()}
             </Paper>
-            <ContactBox roles={user?.roles ?? []} />
+            {/* Below the tree: shown once the tree has its height, so the tree never pushes it. */}
+            {tree.isPending ? null : <ContactBox roles={user?.roles ?? []} />}
           </Stack>
         </Box>
         <Stack gap="md" style={{ flex: 1, minWidth: 0 }}>
@@ -147,51 +169,65 @@ export function FileExplorer() {
           >
             Ordnerbaum öffnen
           </Button>
-          <PathBar
-            chain={chain.length > 0 ? chain : [{ id: ROOT_FOLDER_ID, title: '/', breadcrumb: '/' }]}
-            onSelect={(id) => openFolder(id)}
-          />
-          {unknownFolder ? (
-            <Alert
-              color="yellow"
-              variant="light"
-              icon={<IconAlertTriangle aria-hidden />}
-              title="Ordner nicht gefunden"
-            >
-              Diesen Ordner gibt es nicht oder Sie dürfen ihn nicht sehen.{' '}
-              <Anchor component={Link} to={{ search: '' }}>
-                Zum Hauptordner
-              </Anchor>
-            </Alert>
+          {tree.isPending ? (
+            <ContentSkeleton atRoot={folderId === ROOT_FOLDER_ID} />
           ) : (
             <>
-              {isAdmin ? (
-                <ExplorerToolbar folderId={folderId} onAction={handleAction} deleting={deleting} />
-              ) : null}
-              <section aria-labelledby="explorer-grid-title">
-                <Title order={2} size="h4" id="explorer-grid-title" mb="xs">
-                  {activeNode && activeNode.id !== ROOT_FOLDER_ID ? activeNode.title : 'Hauptordner'}
-                </Title>
-                {items.isPending ? (
-                  <GridSkeleton />
-                ) : items.isError ? (
-                  <ErrorState detail={items.error.message} onRetry={() => void items.refetch()} />
-                ) : (
-                  <ExplorerGrid
-                    key={folderId}
-                    items={items.data}
-                    label={`Inhalt von ${activePath}`}
-                    folderLink={(folder) => `?${FOLDER_PARAM}=${folder.id}`}
-                    onOpenFile={setSelectedFile}
-                    fetching={items.isFetching}
-                  />
-                )}
-              </section>
+              <PathBar
+                chain={chain.length > 0 ? chain : [{ id: ROOT_FOLDER_ID, title: '/', breadcrumb: '/' }]}
+                onSelect={(id) => openFolder(id)}
+              />
+              {unknownFolder ? (
+                <Alert
+                  color="yellow"
+                  variant="light"
+                  icon={<IconAlertTriangle aria-hidden />}
+                  title="Ordner nicht gefunden"
+                >
+                  Diesen Ordner gibt es nicht oder Sie dürfen ihn nicht sehen.{' '}
+                  <Anchor component={Link} to={{ search: '' }}>
+                    Zum Hauptordner
+                  </Anchor>
+                </Alert>
+              ) : (
+                <>
+                  {isAdmin ? (
+                    <ExplorerToolbar folderId={folderId} onAction={handleAction} deleting={deleting} />
+                  ) : null}
+                  <section aria-labelledby="explorer-grid-title">
+                    <Title order={2} size="h4" id="explorer-grid-title" mb="xs">
+                      {activeNode && activeNode.id !== ROOT_FOLDER_ID ? activeNode.title : 'Hauptordner'}
+                    </Title>
+                    {items.isPending ? (
+                      <ExplorerGridSkeleton
+                        rows={
+                          itemCount === undefined ? undefined : Math.min(itemCount, EXPLORER_PAGE_SIZE) || 1
+                        }
+                        withPager={itemCount !== undefined && itemCount > EXPLORER_PAGE_SIZE}
+                      />
+                    ) : items.isError ? (
+                      <ErrorState detail={items.error.message} onRetry={() => void items.refetch()} />
+                    ) : (
+                      <ExplorerGrid
+                        key={folderId}
+                        items={items.data}
+                        label={`Inhalt von ${activePath}`}
+                        folderLink={(folder) => `?${FOLDER_PARAM}=${folder.id}`}
+                        onOpenFile={setSelectedFile}
+                        fetching={items.isFetching}
+                      />
+                    )}
+                  </section>
+                </>
+              )}
             </>
           )}
-          <Box hiddenFrom="md">
-            <ContactBox roles={user?.roles ?? []} />
-          </Box>
+          {/* On a phone the box follows the grid: it appears with the grid rather than being pushed. */}
+          {contentReady ? (
+            <Box hiddenFrom="md">
+              <ContactBox roles={user?.roles ?? []} />
+            </Box>
+          ) : null}
         </Stack>
       </Group>
 
