@@ -1,16 +1,17 @@
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Stack, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import type { TreeNode } from '@gremienportal/contracts/files';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
 import { PageTitle } from '../../../components/page-title';
 import { SkeletonBar } from '../../../components/skeleton-bar';
 import { useAuth } from '../../../lib/auth';
-import { folderItemsQueryOptions, treeQueryOptions, type StoredFile } from '../files.api';
+import { folderItemsQueryOptions, treeQueryOptions, type Folder, type StoredFile } from '../files.api';
 import { folderIdFromParam, folderSearch, indexTree } from '../files.rules';
 import { ContactBox } from './contact-box';
 import classes from './file-explorer.module.css';
@@ -62,6 +63,9 @@ const ContentSkeleton = memo(function ContentSkeleton({ atRoot }: { atRoot: bool
   );
 });
 
+/** The grid's folder links stay on the explorer: `?folder=ID`. Stable, so the grid stays memoised. */
+const explorerFolderLink = (folder: Folder) => `?${FOLDER_PARAM}=${folder.id}`;
+
 /**
  * The file explorer at / and /files (spec § 2): folder tree with contact box, the current path
  * with a back button, the admins' button row and the grid of the active folder. The active folder
@@ -78,9 +82,11 @@ export function FileExplorer() {
   const [modal, setModal] = useState<ExplorerModalState | null>(null);
   const [treeOpened, treeDrawer] = useDisclosure(false);
 
-  const openFolder = (id: number, options: { replace?: boolean } = {}) => {
-    navigate({ search: folderSearch(id) }, options);
-  };
+  const openFolder = useCallback(
+    (id: number, options: { replace?: boolean } = {}) => navigate({ search: folderSearch(id) }, options),
+    [navigate],
+  );
+  const selectTreeNode = useCallback((node: TreeNode) => openFolder(node.id), [openFolder]);
 
   const { confirmDeleteFile, confirmDeleteFolder, deleting } = useDeleteWithConfirmation({
     failure: 'toast',
@@ -93,45 +99,58 @@ export function FileExplorer() {
     if (tree.isError) showFailureToast(FOLDER_MESSAGES.loadFailed);
   }, [tree.isError, tree.errorUpdateCount]);
 
-  const root = tree.data;
+  // What the page shows: the folder with its tree and items, taken over as one deferred value.
+  // Rendering a loaded tree and up to 50 rows is the explorer's largest piece of work; deferred,
+  // React does it in small interruptible steps instead of one long task, and path, tree and grid
+  // always show the same folder (decision 114).
+  const latest = useMemo(
+    () => ({ folderId, root: tree.data, items: items.data }),
+    [folderId, tree.data, items.data],
+  );
+  const shown = useDeferredValue(latest);
+  const { root } = shown;
+  const shownId = shown.folderId;
   // Built once per loaded tree; every render below only reads from it.
   const index = useMemo(() => (root ? indexTree(root) : undefined), [root]);
-  const activeNode = index?.node(folderId);
-  const chain = useMemo(() => index?.chain(folderId) ?? [], [index, folderId]);
+  const activeNode = index?.node(shownId);
+  const chain = useMemo(() => index?.chain(shownId) ?? [], [index, shownId]);
   const activePath = activeNode?.breadcrumb ?? '/';
   const unknownFolder = root !== undefined && activeNode === undefined;
+  const parentNode = index?.parent(shownId);
   const activeFolder: ActiveFolder | undefined = activeNode
     ? {
         id: activeNode.id,
         title: activeNode.title,
         breadcrumb: activeNode.breadcrumb,
         roles: activeNode.roles,
-        parent_id: index?.parent(folderId)?.id ?? null,
+        parent_id: parentNode?.id ?? null,
       }
     : undefined;
   // The path bar and heading need the tree, the grid its items: until the tree is there (or has
   // failed) all three wait together; once it is, the tree says how many rows the grid will have.
+  const treeLoading = root === undefined && !tree.isError;
+  const itemsLoading = shown.items === undefined && !items.isError;
   const itemCount = activeNode ? activeNode.children.length + activeNode.files.length : undefined;
-  const contentReady = !tree.isPending && (!items.isPending || unknownFolder);
+  const contentReady = !treeLoading && (!itemsLoading || unknownFolder);
 
   const handleAction = (action: ToolbarAction) => {
-    if (action === 'delete-folder') void confirmDeleteFolder(folderId);
+    if (action === 'delete-folder') void confirmDeleteFolder(shownId);
     else setModal({ kind: action });
   };
 
   const treePanel = (onAfterSelect?: () => void) =>
-    tree.isPending ? (
-      <TreeSkeleton />
-    ) : tree.isError ? (
+    tree.isError ? (
       <ErrorState detail={tree.error.message} onRetry={() => void tree.refetch()} />
-    ) : (
+    ) : root ? (
       <FolderTree
-        root={tree.data}
+        root={root}
         activePath={activePath}
-        activeId={folderId}
-        onSelect={(node) => openFolder(node.id)}
+        activeId={shownId}
+        onSelect={selectTreeNode}
         onAfterSelect={onAfterSelect}
       />
+    ) : (
+      <TreeSkeleton />
     );
 
   return (
@@ -155,7 +174,7 @@ export function FileExplorer() {
               {treePanel()}
             </Paper>
             {/* Below the tree: shown once the tree has its height, so the tree never pushes it. */}
-            {tree.isPending ? null : <ContactBox roles={user?.roles ?? []} />}
+            {treeLoading ? null : <ContactBox roles={user?.roles ?? []} />}
           </Stack>
         </Box>
         <Stack gap="md" style={{ flex: 1, minWidth: 0 }}>
@@ -169,8 +188,8 @@ export function FileExplorer() {
           >
             Ordnerbaum öffnen
           </Button>
-          {tree.isPending ? (
-            <ContentSkeleton atRoot={folderId === ROOT_FOLDER_ID} />
+          {treeLoading ? (
+            <ContentSkeleton atRoot={shownId === ROOT_FOLDER_ID} />
           ) : (
             <>
               <PathBar
@@ -192,29 +211,29 @@ export function FileExplorer() {
               ) : (
                 <>
                   {isAdmin ? (
-                    <ExplorerToolbar folderId={folderId} onAction={handleAction} deleting={deleting} />
+                    <ExplorerToolbar folderId={shownId} onAction={handleAction} deleting={deleting} />
                   ) : null}
                   <section aria-labelledby="explorer-grid-title">
                     <Title order={2} size="h4" id="explorer-grid-title" mb="xs">
                       {activeNode && activeNode.id !== ROOT_FOLDER_ID ? activeNode.title : 'Hauptordner'}
                     </Title>
-                    {items.isPending ? (
+                    {shown.items ? (
+                      <ExplorerGrid
+                        key={shownId}
+                        items={shown.items}
+                        label={`Inhalt von ${activePath}`}
+                        folderLink={explorerFolderLink}
+                        onOpenFile={setSelectedFile}
+                        fetching={items.isFetching}
+                      />
+                    ) : items.isError ? (
+                      <ErrorState detail={items.error.message} onRetry={() => void items.refetch()} />
+                    ) : (
                       <ExplorerGridSkeleton
                         rows={
                           itemCount === undefined ? undefined : Math.min(itemCount, EXPLORER_PAGE_SIZE) || 1
                         }
                         withPager={itemCount !== undefined && itemCount > EXPLORER_PAGE_SIZE}
-                      />
-                    ) : items.isError ? (
-                      <ErrorState detail={items.error.message} onRetry={() => void items.refetch()} />
-                    ) : (
-                      <ExplorerGrid
-                        key={folderId}
-                        items={items.data}
-                        label={`Inhalt von ${activePath}`}
-                        folderLink={(folder) => `?${FOLDER_PARAM}=${folder.id}`}
-                        onOpenFile={setSelectedFile}
-                        fetching={items.isFetching}
                       />
                     )}
                   </section>

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@tabler/icons-react';
 import type { TreeNode } from '@gremienportal/contracts/files';
@@ -75,9 +76,11 @@ function FolderNode({ node, level, activePath, activeId, onSelect, onAfterSelect
 
 /**
  * The sidebar tree of folders (spec § 2). Every folder is a button: Tab reaches each visible one,
- * Enter or Space opens it; `aria-expanded` and `aria-current` tell screen readers the state.
+ * Enter or Space opens it; `aria-expanded` and `aria-current` tell screen readers the state. Only
+ * expanded folders render their children, so a tree of thousands of folders renders a few dozen.
+ * Memoised: with stable callbacks it renders again only for another tree or active folder.
  */
-export function FolderTree({ root, ...props }: FolderTreeProps) {
+export const FolderTree = memo(function FolderTree({ root, ...props }: FolderTreeProps) {
   return (
     <nav aria-label="Ordnerbaum">
       <ul className={classes.list}>
@@ -85,4 +88,4 @@ export function FolderTree({ root, ...props }: FolderTreeProps) {
       </ul>
     </nav>
   );
-}
+});
