@@ -5,7 +5,6 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
-import type { TreeNode } from '@gremienportal/contracts/files';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
 import { PageTitle } from '../../../components/page-title';
@@ -19,7 +18,7 @@ import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explor
 import { ExplorerModals, type ActiveFolder, type ExplorerModalState } from './explorer-modals';
 import { ExplorerToolbar, type ToolbarAction } from './explorer-toolbar';
 import { FileDialog } from './file-dialog';
-import { FolderTree } from './folder-tree';
+import { FolderTree, type FolderTreeItem } from './folder-tree';
 import { PathBar } from './path-bar';
 import { showFailureToast } from './toasts';
 import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
@@ -86,7 +85,7 @@ export function FileExplorer() {
     (id: number, options: { replace?: boolean } = {}) => navigate({ search: folderSearch(id) }, options),
     [navigate],
   );
-  const selectTreeNode = useCallback((node: TreeNode) => openFolder(node.id), [openFolder]);
+  const selectTreeNode = useCallback((node: FolderTreeItem) => openFolder(node.id), [openFolder]);
 
   const { confirmDeleteFile, confirmDeleteFolder, deleting } = useDeleteWithConfirmation({
     failure: 'toast',
@@ -130,7 +129,7 @@ export function FileExplorer() {
   // failed) all three wait together; once it is, the tree says how many rows the grid will have.
   const treeLoading = root === undefined && !tree.isError;
   const itemsLoading = shown.items === undefined && !items.isError;
-  const itemCount = activeNode ? activeNode.children.length + activeNode.files.length : undefined;
+  const itemCount = activeNode ? activeNode.children.length + activeNode.fileCount : undefined;
   const contentReady = !treeLoading && (!itemsLoading || unknownFolder);
 
   const handleAction = (action: ToolbarAction) => {

@@ -1,26 +1,33 @@
 import { memo } from 'react';
 import { UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@tabler/icons-react';
-import type { TreeNode } from '@gremienportal/contracts/files';
 import { isNodeExpanded } from '../files.rules';
 import classes from './folder-tree.module.css';
 
 /** Spec § 9: each level of the tree is indented by 15 px. */
 export const TREE_INDENT_PX = 15;
 
+/** What the tree needs of a folder (the explorer passes its `FolderNode`s). */
+export interface FolderTreeItem {
+  id: number;
+  title: string;
+  breadcrumb: string;
+  children: readonly FolderTreeItem[];
+}
+
 interface FolderTreeProps {
-  root: TreeNode;
+  root: FolderTreeItem;
   /** The active folder's path (breadcrumb), e.g. `/Aufsichtsrat/2026`. */
   activePath: string;
   activeId: number;
   /** Activates a folder (the explorer puts it into the address). */
-  onSelect: (node: TreeNode) => void;
+  onSelect: (node: FolderTreeItem) => void;
   /** Called after a selection, e.g. to close the drawer on a phone. */
   onAfterSelect?: () => void;
 }
 
 interface NodeProps extends Omit<FolderTreeProps, 'root'> {
-  node: TreeNode;
+  node: FolderTreeItem;
   level: number;
 }
 
