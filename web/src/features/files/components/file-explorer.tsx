@@ -62,6 +62,35 @@ const ContentSkeleton = memo(function ContentSkeleton({ atRoot }: { atRoot: bool
   );
 });
 
+/** Longest wait for the first paint; a tab in the background paints no frames at all. */
+const FIRST_PAINT_TIMEOUT_MS = 200;
+
+/**
+ * False until the browser has painted the explorer once (heading, tree and grid placeholders),
+ * then true. What is not needed for that paint waits for it: the two large requests (tree and
+ * items), whose answers a fast server otherwise delivers before the page has painted anything,
+ * and the closed drawer and dialogs, whose portals each force an extra synchronous render while
+ * they mount (decision 114).
+ */
+function usePaintedOnce(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    const done = () => setPainted(true);
+    let afterPaint: ReturnType<typeof setTimeout> | undefined;
+    // A frame callback runs right before the paint; a task it queues runs right after it.
+    const frame = requestAnimationFrame(() => {
+      afterPaint = setTimeout(done);
+    });
+    const fallback = setTimeout(done, FIRST_PAINT_TIMEOUT_MS);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(afterPaint);
+      clearTimeout(fallback);
+    };
+  }, []);
+  return painted;
+}
+
 /** The grid's folder links stay on the explorer: `?folder=ID`. Stable, so the grid stays memoised. */
 const explorerFolderLink = (folder: Folder) => `?${FOLDER_PARAM}=${folder.id}`;
 
@@ -75,8 +104,9 @@ export function FileExplorer() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const folderId = folderIdFromParam(searchParams.get(FOLDER_PARAM));
-  const tree = useQuery(treeQueryOptions());
-  const items = useQuery(folderItemsQueryOptions(folderId));
+  const painted = usePaintedOnce();
+  const tree = useQuery({ ...treeQueryOptions(), enabled: painted });
+  const items = useQuery({ ...folderItemsQueryOptions(folderId), enabled: painted });
   const [selectedFile, setSelectedFile] = useState<StoredFile | null>(null);
   const [modal, setModal] = useState<ExplorerModalState | null>(null);
   const [treeOpened, treeDrawer] = useDisclosure(false);
@@ -249,25 +279,34 @@ export function FileExplorer() {
         </Stack>
       </Group>
 
-      <Drawer opened={treeOpened} onClose={treeDrawer.close} title="Ordnerbaum" size={320} hiddenFrom="md">
-        {treePanel(treeDrawer.close)}
-      </Drawer>
-
-      <FileDialog
-        file={selectedFile}
-        isAdmin={isAdmin}
-        onClose={() => setSelectedFile(null)}
-        onEdit={(file) => {
-          setSelectedFile(null);
-          setModal({ kind: 'edit-file', file });
-        }}
-        onDelete={(file) => {
-          setSelectedFile(null);
-          confirmDeleteFile(file);
-        }}
-      />
-      {isAdmin && activeFolder ? (
-        <ExplorerModals modal={modal} folder={activeFolder} onClose={() => setModal(null)} />
+      {painted ? (
+        <>
+          <Drawer
+            opened={treeOpened}
+            onClose={treeDrawer.close}
+            title="Ordnerbaum"
+            size={320}
+            hiddenFrom="md"
+          >
+            {treePanel(treeDrawer.close)}
+          </Drawer>
+          <FileDialog
+            file={selectedFile}
+            isAdmin={isAdmin}
+            onClose={() => setSelectedFile(null)}
+            onEdit={(file) => {
+              setSelectedFile(null);
+              setModal({ kind: 'edit-file', file });
+            }}
+            onDelete={(file) => {
+              setSelectedFile(null);
+              confirmDeleteFile(file);
+            }}
+          />
+          {isAdmin && activeFolder ? (
+            <ExplorerModals modal={modal} folder={activeFolder} onClose={() => setModal(null)} />
+          ) : null}
+        </>
       ) : null}
     </Stack>
   );
