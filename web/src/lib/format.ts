@@ -2,21 +2,36 @@
 
 export const TIME_ZONE = 'Europe/Berlin';
 
-const dateTimeFormat = new Intl.DateTimeFormat('de-DE', {
-  timeZone: TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+/**
+ * Made on first use, not when the module loads: a formatter for a time zone takes a noticeable
+ * moment to build on a slow phone, and the module loads while a page's first paint is due.
+ */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
 
-const dateFormat = new Intl.DateTimeFormat('de-DE', {
-  timeZone: TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-});
+const dateTimeFormat = once(
+  () =>
+    new Intl.DateTimeFormat('de-DE', {
+      timeZone: TIME_ZONE,
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    }),
+);
+
+const dateFormat = once(
+  () =>
+    new Intl.DateTimeFormat('de-DE', {
+      timeZone: TIME_ZONE,
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+    }),
+);
 
 const megabytes = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -31,13 +46,13 @@ function toDate(value: DateInput): Date | undefined {
 /** "21.11.2026, 14:30"; empty for a missing or unreadable value. */
 export function formatDateTime(value: DateInput): string {
   const date = toDate(value);
-  return date ? dateTimeFormat.format(date) : '';
+  return date ? dateTimeFormat().format(date) : '';
 }
 
 /** "21.11.2026"; empty for a missing or unreadable value. */
 export function formatDate(value: DateInput): string {
   const date = toDate(value);
-  return date ? dateFormat.format(date) : '';
+  return date ? dateFormat().format(date) : '';
 }
 
 export const BYTES_PER_MB = 1024 * 1024;

@@ -10,6 +10,7 @@ type LayoutClass =
   | 'navLink'
   | 'drawerLink'
   | 'main'
+  | 'pageLoading'
   | 'footer';
 
 /** The class names of layouts.module.css, typed so a misspelt name fails the typecheck. */

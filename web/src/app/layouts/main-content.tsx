@@ -23,7 +23,18 @@ export function MainContent({ children }: { children: ReactNode }) {
 
   return (
     <main id={MAIN_CONTENT_ID} ref={ref} tabIndex={-1} className={classes.main}>
-      <Suspense fallback={<LoadingState />}>{children}</Suspense>
+      <Suspense
+        fallback={
+          // As tall as the screen below the header: the footer waits below the fold while a page's
+          // code loads, instead of showing under the loading text and being pushed away by the
+          // page (the explorer's skeleton alone fills the screen; decision 114).
+          <div className={classes.pageLoading}>
+            <LoadingState />
+          </div>
+        }
+      >
+        {children}
+      </Suspense>
     </main>
   );
 }

@@ -21,9 +21,19 @@ import type {
   PeriodBody,
   UpdateFolderBody,
 } from '@gremienportal/contracts/folders';
-import { api, openBlobInNewTab, saveBlob, type UploadProgress } from '../../lib/api-client';
+import {
+  api,
+  ApiError,
+  DEFAULT_TIMEOUT_MS,
+  openBlobInNewTab,
+  saveBlob,
+  TRANSPORT_MESSAGES,
+  type UploadProgress,
+} from '../../lib/api-client';
+import { toFolderTree, type FolderNode } from './folder-tree.data';
+import type { FolderTreeWorkerAnswer } from './folder-tree.worker';
 
-export type { ExplorerItem, Folder, StoredFile };
+export type { ExplorerItem, Folder, FolderNode, StoredFile };
 
 export const fileKeys = {
   all: ['files'] as const,
@@ -41,11 +51,63 @@ export const fileKeys = {
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-/** The whole visible folder tree from the root (sidebar, active path). */
+const invalidResponse = () =>
+  new ApiError(0, TRANSPORT_MESSAGES.invalidResponse, { kind: 'invalid-response' });
+
+async function parseFolderTreeHere(body: Blob): Promise<FolderNode> {
+  try {
+    return toFolderTree((JSON.parse(await body.text()) as TreeResponse).data);
+  } catch {
+    throw invalidResponse();
+  }
+}
+
+/**
+ * The folders of a `GET /tree` body, parsed in a worker so the page stays responsive while
+ * megabytes of JSON are read; where no worker can start (tests, a strict browser) on this thread.
+ */
+function parseFolderTree(body: Blob, signal?: AbortSignal): Promise<FolderNode> {
+  if (typeof Worker === 'undefined') return parseFolderTreeHere(body);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./folder-tree.worker.ts', import.meta.url), { type: 'module' });
+    const finish = () => {
+      worker.terminate();
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      finish();
+      reject(new ApiError(0, TRANSPORT_MESSAGES.aborted, { kind: 'aborted' }));
+    };
+    worker.onmessage = (event: MessageEvent<FolderTreeWorkerAnswer>) => {
+      finish();
+      if (event.data.tree) resolve(event.data.tree);
+      else reject(invalidResponse());
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      finish();
+      parseFolderTreeHere(body).then(resolve, reject);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.postMessage(body);
+  });
+}
+
+/**
+ * The whole visible folder tree from the root (sidebar, active path), without the documents: the
+ * body is taken as it arrives and parsed off the main thread (decision 114).
+ */
 export const treeQueryOptions = () =>
   queryOptions({
     queryKey: fileKeys.tree(),
-    queryFn: ({ signal }) => api.get<TreeResponse>('/tree', { signal }).then((body) => body.data),
+    queryFn: async ({ signal }) => {
+      const { blob } = await api.download('/tree', {
+        signal,
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        headers: { Accept: 'application/json' },
+      });
+      return parseFolderTree(blob, signal);
+    },
   });
 
 /** Subfolders first, then files, of one folder (the explorer grid). */

@@ -4,14 +4,12 @@ import {
   canChangeFolder,
   canCreateIn,
   defaultUploadRoleIds,
-  findNode,
   folderIdFromParam,
   folderSearch,
+  indexTree,
   isNodeExpanded,
   isWithinPath,
   notificationOptionsFor,
-  parentOf,
-  pathTo,
   roleIdsOf,
 } from './files.rules';
 
@@ -110,11 +108,15 @@ describe('notification options', () => {
 
 describe('tree navigation', () => {
   it('finds folders, their chain from the root and their parent', () => {
-    expect(findNode(TREE, 9)?.breadcrumb).toBe('/Aufsichtsrat/2026/März');
-    expect(findNode(TREE, 99)).toBeUndefined();
-    expect(pathTo(TREE, 9).map((n) => n.id)).toEqual([1, 2, 6, 9]);
-    expect(parentOf(TREE, 6)?.id).toBe(2);
-    expect(parentOf(TREE, 1)).toBeUndefined();
+    const index = indexTree(TREE);
+    expect(index.node(9)?.breadcrumb).toBe('/Aufsichtsrat/2026/März');
+    expect(index.node(99)).toBeUndefined();
+    expect(index.chain(9).map((n) => n.id)).toEqual([1, 2, 6, 9]);
+    expect(index.chain(1).map((n) => n.id)).toEqual([1]);
+    expect(index.chain(99)).toEqual([]);
+    expect(index.parent(6)?.id).toBe(2);
+    expect(index.parent(1)).toBeUndefined();
+    expect(index.parent(99)).toBeUndefined();
   });
 
   it('reads the folder from the address, falling back to the root', () => {

@@ -73,35 +73,48 @@ export const notificationOptionsFor = (chosenRoleIds: readonly string[], roles: 
     .filter((role) => chosenRoleIds.includes(String(role.id)))
     .map((role) => ({ value: String(role.id), label: role.name }));
 
-/** Finds a folder of the tree by id (depth first). */
-export function findNode(root: TreeNode, id: number): TreeNode | undefined {
-  const stack: TreeNode[] = [root];
+/** A folder of a tree: the API's `TreeNode` or the explorer's leaner `FolderNode`. */
+interface TreeFolder<T> {
+  id: number;
+  children: readonly T[];
+}
+
+/** Lookups into one loaded tree: built once per tree, then each lookup is a map read. */
+export interface TreeIndex<T> {
+  /** The folder with `id`, or undefined when the tree does not hold it. */
+  node(id: number): T | undefined;
+  /** The folder above the folder with `id`, or undefined for the root and unknown ids. */
+  parent(id: number): T | undefined;
+  /** The chain of folders from the root down to the folder with `id` (both included). */
+  chain(id: number): T[];
+}
+
+/**
+ * Indexes every folder of the tree by id, with its parent. The explorer looks up the active
+ * folder and its path on every render; walking a tree of thousands of folders each time made
+ * those renders slow (decision 114).
+ */
+export function indexTree<T extends TreeFolder<T>>(root: T): TreeIndex<T> {
+  const nodes = new Map<number, T>();
+  const parents = new Map<number, T>();
+  const stack: T[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.id === id) return node;
-    stack.push(...node.children);
-  }
-  return undefined;
-}
-
-/** The chain of folders from the root down to the folder with `id` (both included). */
-export function pathTo(root: TreeNode, id: number): TreeNode[] {
-  const walk = (node: TreeNode, trail: TreeNode[]): TreeNode[] | undefined => {
-    const next = [...trail, node];
-    if (node.id === id) return next;
+    nodes.set(node.id, node);
     for (const child of node.children) {
-      const found = walk(child, next);
-      if (found) return found;
+      parents.set(child.id, node);
+      stack.push(child);
     }
-    return undefined;
+  }
+  return {
+    node: (id) => nodes.get(id),
+    parent: (id) => parents.get(id),
+    chain: (id) => {
+      const chain: T[] = [];
+      for (let node = nodes.get(id); node; node = parents.get(node.id)) chain.unshift(node);
+      return chain;
+    },
   };
-  return walk(root, []) ?? [];
-}
-
-/** The folder above the folder with `id`, or undefined for the root and unknown ids. */
-export function parentOf(root: TreeNode, id: number): TreeNode | undefined {
-  const chain = pathTo(root, id);
-  return chain.length >= 2 ? chain[chain.length - 2] : undefined;
 }
 
 /** A folder id from the address (`?folder=12`); the root for anything missing or malformed. */

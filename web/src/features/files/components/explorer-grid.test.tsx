@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../testing/render';
 import type { ExplorerItem, Folder, StoredFile } from '../files.api';
-import { EXPLORER_PAGE_SIZE, ExplorerGrid } from './explorer-grid';
+import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
 
 const folder = (id: number, title: string, updated_at = '2026-01-10T09:00:00.000Z'): Folder => ({
   type: 'folder',
@@ -139,5 +139,17 @@ describe('ExplorerGrid', () => {
     await user.click(screen.getByRole('button', { name: 'Ende' }));
     expect(names()[0]).toBe('Dokument 451');
     expect(screen.getByText('451–500 von 500')).toBeInTheDocument();
+  });
+
+  it('while loading shows as many placeholder rows as the folder will have, under the real header', () => {
+    renderWithProviders(<ExplorerGridSkeleton rows={3} />);
+    const status = screen.getByRole('status', { name: 'Inhalt wird geladen' });
+    // The placeholder table is hidden from screen readers; the status says what happens.
+    expect(within(status).queryByRole('table')).not.toBeInTheDocument();
+    const table = status.querySelector('table')!;
+    expect(table).toHaveAttribute('aria-hidden', 'true');
+    expect(table.querySelectorAll('thead th')).toHaveLength(4);
+    expect(table.querySelectorAll('tbody tr')).toHaveLength(3);
+    expect(status.querySelector('button, a')).toBeNull();
   });
 });

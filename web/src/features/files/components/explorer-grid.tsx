@@ -1,9 +1,10 @@
-import { useMemo, useState, type MouseEvent } from 'react';
+import { memo, useMemo, useState, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Anchor, Group, Pagination, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { Group, Pagination, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { FileIcon } from '../../../components/file-icon';
+import { SkeletonBar } from '../../../components/skeleton-bar';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { ExplorerItem, Folder, StoredFile } from '../files.api';
 import classes from './explorer-grid.module.css';
@@ -61,6 +62,99 @@ const COLUMNS: readonly { column: SortColumn; title: string; align?: 'right' }[]
 
 const PAGER_LABELS = { first: 'Beginn', last: 'Ende', previous: 'Zurück', next: 'Weiter' } as const;
 
+interface GridHeadProps {
+  sortStatus: SortStatus;
+  /** Without it (the skeleton) the titles are plain text rather than sort buttons. */
+  onSort?: (column: SortColumn) => void;
+}
+
+function GridHead({ sortStatus, onSort }: GridHeadProps) {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {COLUMNS.map(({ column, title, align }) => {
+          const active = sortStatus.column === column;
+          const SortGlyph = !active
+            ? IconArrowsSort
+            : sortStatus.direction === 'asc'
+              ? IconArrowUp
+              : IconArrowDown;
+          const content = (
+            <>
+              {title}
+              <SortGlyph size={14} aria-hidden className={active ? undefined : classes.sortIdle} />
+            </>
+          );
+          return (
+            <Table.Th
+              key={column}
+              visibleFrom={column === 'title' ? undefined : 'sm'}
+              ta={align}
+              aria-sort={
+                onSort && active ? (sortStatus.direction === 'asc' ? 'ascending' : 'descending') : undefined
+              }
+            >
+              {onSort ? (
+                <UnstyledButton className={classes.sortButton} onClick={() => onSort(column)}>
+                  {content}
+                </UnstyledButton>
+              ) : (
+                <span className={classes.sortButton}>{content}</span>
+              )}
+            </Table.Th>
+          );
+        })}
+      </Table.Tr>
+    </Table.Thead>
+  );
+}
+
+const rowKey = (item: ExplorerItem) => `${item.type}-${item.id}`;
+
+interface GridRowProps {
+  item: ExplorerItem;
+  /** Where the folder's name leads; files have none. */
+  href?: string;
+}
+
+/**
+ * One row of the grid in plain table markup styled by the module: a 500-item folder shows 50 of
+ * these, and with a dozen Mantine components each they made the explorer's longest task
+ * (decision 114). Memoised, so a re-render of the explorer (the tree arriving, a dialog opening)
+ * leaves the rows alone. Clicks are handled once for the whole body, see `ExplorerGrid`.
+ */
+const GridRow = memo(function GridRow({ item, href }: GridRowProps) {
+  const type = typeLabel(item);
+  const size = sizeLabel(item);
+  const changed = formatDateTime(item.updated_at);
+  return (
+    <tr className={classes.row} data-key={rowKey(item)} data-type={item.type}>
+      <td className={classes.cell}>
+        <div className={classes.nameCell}>
+          <FileIcon format={item.type === 'folder' ? 'folder' : item.format} />
+          <div className={classes.nameStack}>
+            {href !== undefined ? (
+              <Link to={href} className={classes.name}>
+                {item.title}
+              </Link>
+            ) : (
+              <button type="button" className={classes.name} aria-haspopup="dialog">
+                {item.title}
+              </button>
+            )}
+            <p className={`${classes.meta} ${classes.narrowOnly}`}>
+              {[type, size, changed].filter(Boolean).join(' · ')}
+            </p>
+          </div>
+        </div>
+      </td>
+      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap}`}>{type}</td>
+      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap} ${classes.end}`}>{size}</td>
+      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap}`}>{changed}</td>
+    </tr>
+  );
+});
+
 interface ExplorerGridProps {
   items: readonly ExplorerItem[];
   /** Where a folder's name leads (explorer: `?folder=ID`; folder page: `/folders/show/ID`). */
@@ -77,9 +171,16 @@ interface ExplorerGridProps {
  * dates de-DE, sortable by every column. Each name is a link or a button, so the grid works with
  * the keyboard; a click anywhere in the row does the same. On a phone the three other columns
  * fold into a line under the name. A plain Mantine table rather than mantine-datatable keeps the
- * explorer inside its JavaScript budget (decision 073).
+ * explorer inside its JavaScript budget (decision 073). Memoised: pass a stable `folderLink` and
+ * `onOpenFile`, so the grid renders again only when its own data changes (decision 114).
  */
-export function ExplorerGrid({ items, folderLink, onOpenFile, label, fetching }: ExplorerGridProps) {
+export const ExplorerGrid = memo(function ExplorerGrid({
+  items,
+  folderLink,
+  onOpenFile,
+  label,
+  fetching,
+}: ExplorerGridProps) {
   const navigate = useNavigate();
   const [sortStatus, setSortStatus] = useState<SortStatus>(SORT_BY_NAME);
   const [page, setPage] = useState(1);
@@ -89,12 +190,17 @@ export function ExplorerGrid({ items, folderLink, onOpenFile, label, fetching }:
   const currentPage = Math.min(page, pages);
   const shown = rows.slice((currentPage - 1) * EXPLORER_PAGE_SIZE, currentPage * EXPLORER_PAGE_SIZE);
 
-  const open = (item: ExplorerItem) => {
+  // One handler for every row: a file's name or row opens the file, a folder's row opens the
+  // folder; the folder's name is a link and navigates by itself.
+  const handleBodyClick = (event: MouseEvent<HTMLTableSectionElement>) => {
+    const target = event.target as Element;
+    if (target.closest('a')) return;
+    const key = target.closest<HTMLElement>('tr[data-key]')?.dataset.key;
+    const item = shown.find((candidate) => rowKey(candidate) === key);
+    if (!item) return;
     if (item.type === 'folder') navigate(folderLink(item));
     else onOpenFile(item);
   };
-  // The row's own click handler does the same; one action per click.
-  const stop = (event: MouseEvent) => event.stopPropagation();
 
   const sortBy = (column: SortColumn) => {
     setSortStatus((current) => ({
@@ -117,101 +223,26 @@ export function ExplorerGrid({ items, folderLink, onOpenFile, label, fetching }:
           className={classes.table}
           data-fetching={fetching || undefined}
         >
-          <Table.Thead>
-            <Table.Tr>
-              {COLUMNS.map(({ column, title, align }) => {
-                const active = sortStatus.column === column;
-                const SortGlyph = !active
-                  ? IconArrowsSort
-                  : sortStatus.direction === 'asc'
-                    ? IconArrowUp
-                    : IconArrowDown;
-                return (
-                  <Table.Th
-                    key={column}
-                    visibleFrom={column === 'title' ? undefined : 'sm'}
-                    ta={align}
-                    aria-sort={
-                      active ? (sortStatus.direction === 'asc' ? 'ascending' : 'descending') : undefined
-                    }
-                  >
-                    <UnstyledButton className={classes.sortButton} onClick={() => sortBy(column)}>
-                      {title}
-                      <SortGlyph size={14} aria-hidden className={active ? undefined : classes.sortIdle} />
-                    </UnstyledButton>
-                  </Table.Th>
-                );
-              })}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
+          <GridHead sortStatus={sortStatus} onSort={sortBy} />
+          <tbody className={classes.body} onClick={handleBodyClick}>
             {shown.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={COLUMNS.length}>
+              <tr>
+                <td className={classes.cell} colSpan={COLUMNS.length}>
                   <Text c="dimmed" ta="center" py="md">
                     {FOLDER_MESSAGES.empty}
                   </Text>
-                </Table.Td>
-              </Table.Tr>
+                </td>
+              </tr>
             ) : (
               shown.map((item) => (
-                <Table.Tr
-                  key={`${item.type}-${item.id}`}
-                  className={classes.row}
-                  onClick={() => open(item)}
-                  data-type={item.type}
-                >
-                  <Table.Td>
-                    <Group gap="sm" wrap="nowrap" align="flex-start">
-                      <FileIcon format={item.type === 'folder' ? 'folder' : item.format} />
-                      <Stack gap={0} style={{ minWidth: 0 }}>
-                        {item.type === 'folder' ? (
-                          <Anchor
-                            component={Link}
-                            to={folderLink(item)}
-                            onClick={stop}
-                            fw={500}
-                            className={classes.name}
-                          >
-                            {item.title}
-                          </Anchor>
-                        ) : (
-                          <Anchor
-                            component="button"
-                            type="button"
-                            onClick={(event: MouseEvent) => {
-                              stop(event);
-                              onOpenFile(item);
-                            }}
-                            fw={500}
-                            ta="left"
-                            className={classes.name}
-                            aria-haspopup="dialog"
-                          >
-                            {item.title}
-                          </Anchor>
-                        )}
-                        <Text size="xs" c="dimmed" hiddenFrom="sm">
-                          {[typeLabel(item), sizeLabel(item), formatDateTime(item.updated_at)]
-                            .filter(Boolean)
-                            .join(' · ')}
-                        </Text>
-                      </Stack>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm" className={classes.nowrap}>
-                    {typeLabel(item)}
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm" ta="right" className={classes.nowrap}>
-                    {sizeLabel(item)}
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm" className={classes.nowrap}>
-                    {formatDateTime(item.updated_at)}
-                  </Table.Td>
-                </Table.Tr>
+                <GridRow
+                  key={rowKey(item)}
+                  item={item}
+                  href={item.type === 'folder' ? folderLink(item) : undefined}
+                />
               ))
             )}
-          </Table.Tbody>
+          </tbody>
         </Table>
       </Table.ScrollContainer>
       {pages > 1 ? (
@@ -237,4 +268,60 @@ export function ExplorerGrid({ items, folderLink, onOpenFile, label, fetching }:
       ) : null}
     </Stack>
   );
+});
+
+interface ExplorerGridSkeletonProps {
+  /** How many rows the folder will show, when known; otherwise enough to fill a screen. */
+  rows?: number;
+  /** Whether the folder will need the pager. */
+  withPager?: boolean;
 }
+
+/** Rows shown while the number of items is not known yet: more than a phone or laptop screen. */
+export const SKELETON_DEFAULT_ROWS = 12;
+
+/**
+ * The grid while it loads, built from the same table, header and cell classes as the grid, so
+ * each row is exactly as tall as the row that replaces it and nothing below moves (decision 114).
+ */
+export const ExplorerGridSkeleton = memo(function ExplorerGridSkeleton({
+  rows = SKELETON_DEFAULT_ROWS,
+  withPager = false,
+}: ExplorerGridSkeletonProps) {
+  return (
+    <Stack gap="sm" role="status" aria-label="Inhalt wird geladen">
+      <Table.ScrollContainer minWidth={0}>
+        <Table withTableBorder verticalSpacing="sm" className={classes.table} aria-hidden>
+          <GridHead sortStatus={SORT_BY_NAME} />
+          <tbody className={classes.body}>
+            {Array.from({ length: rows }, (_, index) => (
+              <tr key={index}>
+                <td className={classes.cell}>
+                  <div className={classes.nameCell}>
+                    <SkeletonBar height={22} width={22} />
+                    <div className={classes.nameStack} style={{ flex: 1 }}>
+                      <div className={classes.skeletonName}>
+                        <SkeletonBar height={14} width={`${45 + ((index * 37) % 40)}%`} />
+                      </div>
+                      <div className={`${classes.skeletonMeta} ${classes.narrowOnly}`}>
+                        <SkeletonBar height={10} width="70%" />
+                      </div>
+                    </div>
+                  </div>
+                </td>
+                {[40, 60, 80].map((width) => (
+                  <td key={width} className={`${classes.cell} ${classes.wideOnly}`}>
+                    <div className={classes.skeletonText}>
+                      <SkeletonBar height={12} width={`${width}%`} />
+                    </div>
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {withPager ? <div className={classes.skeletonPager} /> : null}
+    </Stack>
+  );
+});

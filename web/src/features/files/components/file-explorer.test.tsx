@@ -172,4 +172,29 @@ describe('file explorer', () => {
     expect(await screen.findByText(FOLDER_MESSAGES.deleted)).toBeInTheDocument();
     expect(api.requests.some((r) => r.method === 'DELETE' && r.url === '/api/v1/folders/6')).toBe(true);
   });
+
+  it('shows placeholders rather than the root while the tree loads, and the contact box after it', async () => {
+    signIn(vertreterUser({ roles: ['Aufsichtsrat'] }));
+    let releaseTree!: () => void;
+    const treeHeld = new Promise<void>((resolve) => (releaseTree = resolve));
+    explorerApi({
+      'GET /api/v1/tree': async () => {
+        await treeHeld;
+        return json(200, { data: TREE });
+      },
+    });
+    renderApp('/files?folder=6');
+
+    expect(
+      await screen.findByRole('status', { name: 'Inhalt wird geladen' }, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(screen.queryByRole('heading', { level: 2 })).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Aktueller Pfad' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Kontakt' })).not.toBeInTheDocument();
+
+    releaseTree();
+    expect(await screen.findByRole('heading', { name: 'Sitzungen', level: 2 })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { name: 'Kontakt' }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('status', { name: 'Inhalt wird geladen' })).not.toBeInTheDocument();
+  });
 });

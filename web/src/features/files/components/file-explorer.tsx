@@ -1,23 +1,24 @@
-import { useEffect, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Skeleton, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Stack, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
-import type { TreeNode } from '@gremienportal/contracts/files';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
 import { PageTitle } from '../../../components/page-title';
+import { SkeletonBar } from '../../../components/skeleton-bar';
 import { useAuth } from '../../../lib/auth';
-import { folderItemsQueryOptions, treeQueryOptions, type StoredFile } from '../files.api';
-import { findNode, folderIdFromParam, folderSearch, pathTo } from '../files.rules';
+import { folderItemsQueryOptions, treeQueryOptions, type Folder, type StoredFile } from '../files.api';
+import { folderIdFromParam, folderSearch, indexTree } from '../files.rules';
 import { ContactBox } from './contact-box';
-import { ExplorerGrid } from './explorer-grid';
+import classes from './file-explorer.module.css';
+import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
 import { ExplorerModals, type ActiveFolder, type ExplorerModalState } from './explorer-modals';
 import { ExplorerToolbar, type ToolbarAction } from './explorer-toolbar';
 import { FileDialog } from './file-dialog';
-import { FolderTree } from './folder-tree';
+import { FolderTree, type FolderTreeItem } from './folder-tree';
 import { PathBar } from './path-bar';
 import { showFailureToast } from './toasts';
 import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
@@ -25,26 +26,73 @@ import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
 /** The explorer's address parameter: `/files?folder=12` (decision 070). */
 export const FOLDER_PARAM = 'folder';
 
-function TreeSkeleton() {
+/** Tree rows while the tree loads, as tall as the folder buttons (36 px) that replace them. */
+const TreeSkeleton = memo(function TreeSkeleton() {
   return (
-    <Stack gap={8} aria-hidden>
-      {[70, 55, 80, 60, 45].map((width, index) => (
-        <Skeleton key={index} height={22} width={`${width}%`} ml={index === 0 ? 0 : 15} />
+    <div aria-hidden>
+      {[70, 55, 80, 60, 45, 65].map((width, index) => (
+        <div key={index} className={classes.treeRow} style={{ paddingLeft: index === 0 ? 8 : 23 }}>
+          <SkeletonBar height={22} width={`${width}%`} />
+        </div>
       ))}
+    </div>
+  );
+});
+
+/**
+ * Path bar, heading and grid while the tree is not there yet: they are swapped for the real ones
+ * in one go, so nothing that is already on screen moves. At least a screen tall, so the footer
+ * waits below the fold instead of being pushed down by the grid (decision 114).
+ */
+const ContentSkeleton = memo(function ContentSkeleton({ atRoot }: { atRoot: boolean }) {
+  return (
+    <Stack gap="md" mih="100vh">
+      <Paper withBorder radius="md" px="sm" py={6} aria-hidden>
+        <div className={atRoot ? classes.pathRoot : classes.pathFolder}>
+          <SkeletonBar height={14} width={atRoot ? 110 : 280} />
+        </div>
+      </Paper>
+      <div>
+        <div className={classes.heading} aria-hidden>
+          <SkeletonBar height={16} width={180} />
+        </div>
+        <ExplorerGridSkeleton />
+      </div>
     </Stack>
   );
+});
+
+/** Longest wait for the first paint; a tab in the background paints no frames at all. */
+const FIRST_PAINT_TIMEOUT_MS = 200;
+
+/**
+ * False until the browser has painted the explorer once (heading, tree and grid placeholders),
+ * then true. What is not needed for that paint waits for it: the two large requests (tree and
+ * items), whose answers a fast server otherwise delivers before the page has painted anything,
+ * and the closed drawer and dialogs, whose portals each force an extra synchronous render while
+ * they mount (decision 114).
+ */
+function usePaintedOnce(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    const done = () => setPainted(true);
+    let afterPaint: ReturnType<typeof setTimeout> | undefined;
+    // A frame callback runs right before the paint; a task it queues runs right after it.
+    const frame = requestAnimationFrame(() => {
+      afterPaint = setTimeout(done);
+    });
+    const fallback = setTimeout(done, FIRST_PAINT_TIMEOUT_MS);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(afterPaint);
+      clearTimeout(fallback);
+    };
+  }, []);
+  return painted;
 }
 
-function GridSkeleton() {
-  return (
-    <Stack gap={10} role="status" aria-label="Inhalt wird geladen">
-      <Skeleton height={38} />
-      {[0, 1, 2, 3, 4, 5].map((row) => (
-        <Skeleton key={row} height={30} />
-      ))}
-    </Stack>
-  );
-}
+/** The grid's folder links stay on the explorer: `?folder=ID`. Stable, so the grid stays memoised. */
+const explorerFolderLink = (folder: Folder) => `?${FOLDER_PARAM}=${folder.id}`;
 
 /**
  * The file explorer at / and /files (spec § 2): folder tree with contact box, the current path
@@ -56,15 +104,18 @@ export function FileExplorer() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const folderId = folderIdFromParam(searchParams.get(FOLDER_PARAM));
-  const tree = useQuery(treeQueryOptions());
-  const items = useQuery(folderItemsQueryOptions(folderId));
+  const painted = usePaintedOnce();
+  const tree = useQuery({ ...treeQueryOptions(), enabled: painted });
+  const items = useQuery({ ...folderItemsQueryOptions(folderId), enabled: painted });
   const [selectedFile, setSelectedFile] = useState<StoredFile | null>(null);
   const [modal, setModal] = useState<ExplorerModalState | null>(null);
   const [treeOpened, treeDrawer] = useDisclosure(false);
 
-  const openFolder = (id: number, options: { replace?: boolean } = {}) => {
-    navigate({ search: folderSearch(id) }, options);
-  };
+  const openFolder = useCallback(
+    (id: number, options: { replace?: boolean } = {}) => navigate({ search: folderSearch(id) }, options),
+    [navigate],
+  );
+  const selectTreeNode = useCallback((node: FolderTreeItem) => openFolder(node.id), [openFolder]);
 
   const { confirmDeleteFile, confirmDeleteFolder, deleting } = useDeleteWithConfirmation({
     failure: 'toast',
@@ -77,39 +128,58 @@ export function FileExplorer() {
     if (tree.isError) showFailureToast(FOLDER_MESSAGES.loadFailed);
   }, [tree.isError, tree.errorUpdateCount]);
 
-  const root = tree.data;
-  const activeNode: TreeNode | undefined = root ? findNode(root, folderId) : undefined;
-  const chain = root ? pathTo(root, folderId) : [];
+  // What the page shows: the folder with its tree and items, taken over as one deferred value.
+  // Rendering a loaded tree and up to 50 rows is the explorer's largest piece of work; deferred,
+  // React does it in small interruptible steps instead of one long task, and path, tree and grid
+  // always show the same folder (decision 114).
+  const latest = useMemo(
+    () => ({ folderId, root: tree.data, items: items.data }),
+    [folderId, tree.data, items.data],
+  );
+  const shown = useDeferredValue(latest);
+  const { root } = shown;
+  const shownId = shown.folderId;
+  // Built once per loaded tree; every render below only reads from it.
+  const index = useMemo(() => (root ? indexTree(root) : undefined), [root]);
+  const activeNode = index?.node(shownId);
+  const chain = useMemo(() => index?.chain(shownId) ?? [], [index, shownId]);
   const activePath = activeNode?.breadcrumb ?? '/';
   const unknownFolder = root !== undefined && activeNode === undefined;
+  const parentNode = index?.parent(shownId);
   const activeFolder: ActiveFolder | undefined = activeNode
     ? {
         id: activeNode.id,
         title: activeNode.title,
         breadcrumb: activeNode.breadcrumb,
         roles: activeNode.roles,
-        parent_id: chain.length >= 2 ? chain[chain.length - 2]!.id : null,
+        parent_id: parentNode?.id ?? null,
       }
     : undefined;
+  // The path bar and heading need the tree, the grid its items: until the tree is there (or has
+  // failed) all three wait together; once it is, the tree says how many rows the grid will have.
+  const treeLoading = root === undefined && !tree.isError;
+  const itemsLoading = shown.items === undefined && !items.isError;
+  const itemCount = activeNode ? activeNode.children.length + activeNode.fileCount : undefined;
+  const contentReady = !treeLoading && (!itemsLoading || unknownFolder);
 
   const handleAction = (action: ToolbarAction) => {
-    if (action === 'delete-folder') void confirmDeleteFolder(folderId);
+    if (action === 'delete-folder') void confirmDeleteFolder(shownId);
     else setModal({ kind: action });
   };
 
   const treePanel = (onAfterSelect?: () => void) =>
-    tree.isPending ? (
-      <TreeSkeleton />
-    ) : tree.isError ? (
+    tree.isError ? (
       <ErrorState detail={tree.error.message} onRetry={() => void tree.refetch()} />
-    ) : (
+    ) : root ? (
       <FolderTree
-        root={tree.data}
+        root={root}
         activePath={activePath}
-        activeId={folderId}
-        onSelect={(node) => openFolder(node.id)}
+        activeId={shownId}
+        onSelect={selectTreeNode}
         onAfterSelect={onAfterSelect}
       />
+    ) : (
+      <TreeSkeleton />
     );
 
   return (
@@ -132,7 +202,8 @@ export function FileExplorer() {
             <Paper withBorder radius="md" p="xs">
               {treePanel()}
             </Paper>
-            <ContactBox roles={user?.roles ?? []} />
+            {/* Below the tree: shown once the tree has its height, so the tree never pushes it. */}
+            {treeLoading ? null : <ContactBox roles={user?.roles ?? []} />}
           </Stack>
         </Box>
         <Stack gap="md" style={{ flex: 1, minWidth: 0 }}>
@@ -146,73 +217,96 @@ export function FileExplorer() {
           >
             Ordnerbaum öffnen
           </Button>
-          <PathBar
-            chain={chain.length > 0 ? chain : [{ id: ROOT_FOLDER_ID, title: '/', breadcrumb: '/' }]}
-            onSelect={(id) => openFolder(id)}
-          />
-          {unknownFolder ? (
-            <Alert
-              color="yellow"
-              variant="light"
-              icon={<IconAlertTriangle aria-hidden />}
-              title="Ordner nicht gefunden"
-            >
-              Diesen Ordner gibt es nicht oder Sie dürfen ihn nicht sehen.{' '}
-              <Anchor component={Link} to={{ search: '' }}>
-                Zum Hauptordner
-              </Anchor>
-            </Alert>
+          {treeLoading ? (
+            <ContentSkeleton atRoot={shownId === ROOT_FOLDER_ID} />
           ) : (
             <>
-              {isAdmin ? (
-                <ExplorerToolbar folderId={folderId} onAction={handleAction} deleting={deleting} />
-              ) : null}
-              <section aria-labelledby="explorer-grid-title">
-                <Title order={2} size="h4" id="explorer-grid-title" mb="xs">
-                  {activeNode && activeNode.id !== ROOT_FOLDER_ID ? activeNode.title : 'Hauptordner'}
-                </Title>
-                {items.isPending ? (
-                  <GridSkeleton />
-                ) : items.isError ? (
-                  <ErrorState detail={items.error.message} onRetry={() => void items.refetch()} />
-                ) : (
-                  <ExplorerGrid
-                    key={folderId}
-                    items={items.data}
-                    label={`Inhalt von ${activePath}`}
-                    folderLink={(folder) => `?${FOLDER_PARAM}=${folder.id}`}
-                    onOpenFile={setSelectedFile}
-                    fetching={items.isFetching}
-                  />
-                )}
-              </section>
+              <PathBar
+                chain={chain.length > 0 ? chain : [{ id: ROOT_FOLDER_ID, title: '/', breadcrumb: '/' }]}
+                onSelect={(id) => openFolder(id)}
+              />
+              {unknownFolder ? (
+                <Alert
+                  color="yellow"
+                  variant="light"
+                  icon={<IconAlertTriangle aria-hidden />}
+                  title="Ordner nicht gefunden"
+                >
+                  Diesen Ordner gibt es nicht oder Sie dürfen ihn nicht sehen.{' '}
+                  <Anchor component={Link} to={{ search: '' }}>
+                    Zum Hauptordner
+                  </Anchor>
+                </Alert>
+              ) : (
+                <>
+                  {isAdmin ? (
+                    <ExplorerToolbar folderId={shownId} onAction={handleAction} deleting={deleting} />
+                  ) : null}
+                  <section aria-labelledby="explorer-grid-title">
+                    <Title order={2} size="h4" id="explorer-grid-title" mb="xs">
+                      {activeNode && activeNode.id !== ROOT_FOLDER_ID ? activeNode.title : 'Hauptordner'}
+                    </Title>
+                    {shown.items ? (
+                      <ExplorerGrid
+                        key={shownId}
+                        items={shown.items}
+                        label={`Inhalt von ${activePath}`}
+                        folderLink={explorerFolderLink}
+                        onOpenFile={setSelectedFile}
+                        fetching={items.isFetching}
+                      />
+                    ) : items.isError ? (
+                      <ErrorState detail={items.error.message} onRetry={() => void items.refetch()} />
+                    ) : (
+                      <ExplorerGridSkeleton
+                        rows={
+                          itemCount === undefined ? undefined : Math.min(itemCount, EXPLORER_PAGE_SIZE) || 1
+                        }
+                        withPager={itemCount !== undefined && itemCount > EXPLORER_PAGE_SIZE}
+                      />
+                    )}
+                  </section>
+                </>
+              )}
             </>
           )}
-          <Box hiddenFrom="md">
-            <ContactBox roles={user?.roles ?? []} />
-          </Box>
+          {/* On a phone the box follows the grid: it appears with the grid rather than being pushed. */}
+          {contentReady ? (
+            <Box hiddenFrom="md">
+              <ContactBox roles={user?.roles ?? []} />
+            </Box>
+          ) : null}
         </Stack>
       </Group>
 
-      <Drawer opened={treeOpened} onClose={treeDrawer.close} title="Ordnerbaum" size={320} hiddenFrom="md">
-        {treePanel(treeDrawer.close)}
-      </Drawer>
-
-      <FileDialog
-        file={selectedFile}
-        isAdmin={isAdmin}
-        onClose={() => setSelectedFile(null)}
-        onEdit={(file) => {
-          setSelectedFile(null);
-          setModal({ kind: 'edit-file', file });
-        }}
-        onDelete={(file) => {
-          setSelectedFile(null);
-          confirmDeleteFile(file);
-        }}
-      />
-      {isAdmin && activeFolder ? (
-        <ExplorerModals modal={modal} folder={activeFolder} onClose={() => setModal(null)} />
+      {painted ? (
+        <>
+          <Drawer
+            opened={treeOpened}
+            onClose={treeDrawer.close}
+            title="Ordnerbaum"
+            size={320}
+            hiddenFrom="md"
+          >
+            {treePanel(treeDrawer.close)}
+          </Drawer>
+          <FileDialog
+            file={selectedFile}
+            isAdmin={isAdmin}
+            onClose={() => setSelectedFile(null)}
+            onEdit={(file) => {
+              setSelectedFile(null);
+              setModal({ kind: 'edit-file', file });
+            }}
+            onDelete={(file) => {
+              setSelectedFile(null);
+              confirmDeleteFile(file);
+            }}
+          />
+          {isAdmin && activeFolder ? (
+            <ExplorerModals modal={modal} folder={activeFolder} onClose={() => setModal(null)} />
+          ) : null}
+        </>
       ) : null}
     </Stack>
   );

@@ -1,25 +1,33 @@
+import { memo } from 'react';
 import { UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@tabler/icons-react';
-import type { TreeNode } from '@gremienportal/contracts/files';
 import { isNodeExpanded } from '../files.rules';
 import classes from './folder-tree.module.css';
 
 /** Spec § 9: each level of the tree is indented by 15 px. */
 export const TREE_INDENT_PX = 15;
 
+/** What the tree needs of a folder (the explorer passes its `FolderNode`s). */
+export interface FolderTreeItem {
+  id: number;
+  title: string;
+  breadcrumb: string;
+  children: readonly FolderTreeItem[];
+}
+
 interface FolderTreeProps {
-  root: TreeNode;
+  root: FolderTreeItem;
   /** The active folder's path (breadcrumb), e.g. `/Aufsichtsrat/2026`. */
   activePath: string;
   activeId: number;
   /** Activates a folder (the explorer puts it into the address). */
-  onSelect: (node: TreeNode) => void;
+  onSelect: (node: FolderTreeItem) => void;
   /** Called after a selection, e.g. to close the drawer on a phone. */
   onAfterSelect?: () => void;
 }
 
 interface NodeProps extends Omit<FolderTreeProps, 'root'> {
-  node: TreeNode;
+  node: FolderTreeItem;
   level: number;
 }
 
@@ -75,9 +83,11 @@ function FolderNode({ node, level, activePath, activeId, onSelect, onAfterSelect
 
 /**
  * The sidebar tree of folders (spec § 2). Every folder is a button: Tab reaches each visible one,
- * Enter or Space opens it; `aria-expanded` and `aria-current` tell screen readers the state.
+ * Enter or Space opens it; `aria-expanded` and `aria-current` tell screen readers the state. Only
+ * expanded folders render their children, so a tree of thousands of folders renders a few dozen.
+ * Memoised: with stable callbacks it renders again only for another tree or active folder.
  */
-export function FolderTree({ root, ...props }: FolderTreeProps) {
+export const FolderTree = memo(function FolderTree({ root, ...props }: FolderTreeProps) {
   return (
     <nav aria-label="Ordnerbaum">
       <ul className={classes.list}>
@@ -85,4 +95,4 @@ export function FolderTree({ root, ...props }: FolderTreeProps) {
       </ul>
     </nav>
   );
-}
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredFile, TreeNode } from '@gremienportal/contracts/files';
+import { toFolderTree } from './folder-tree.data';
+
+const file = (id: number) => ({ id, title: `Dokument ${id}` }) as StoredFile;
+
+describe('toFolderTree', () => {
+  it('keeps every folder and only the number of documents of each', () => {
+    const tree: TreeNode = {
+      id: 1,
+      title: '/',
+      breadcrumb: '/',
+      roles: [],
+      files: [],
+      children: [
+        {
+          id: 3,
+          title: 'Mitgliedervertreter',
+          breadcrumb: '/Mitgliedervertreter',
+          roles: ['Vertreter'],
+          files: [file(10), file(11)],
+          children: [
+            {
+              id: 7,
+              title: 'Satzung',
+              breadcrumb: '/Mitgliedervertreter/Satzung',
+              roles: ['Vertreter'],
+              files: [file(12)],
+              children: [],
+            },
+          ],
+        },
+      ],
+    };
+
+    expect(toFolderTree(tree)).toEqual({
+      id: 1,
+      title: '/',
+      breadcrumb: '/',
+      roles: [],
+      fileCount: 0,
+      children: [
+        {
+          id: 3,
+          title: 'Mitgliedervertreter',
+          breadcrumb: '/Mitgliedervertreter',
+          roles: ['Vertreter'],
+          fileCount: 2,
+          children: [
+            {
+              id: 7,
+              title: 'Satzung',
+              breadcrumb: '/Mitgliedervertreter/Satzung',
+              roles: ['Vertreter'],
+              fileCount: 1,
+              children: [],
+            },
+          ],
+        },
+      ],
+    });
+  });
+});
