@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router';
+import { LoadingState } from '../components/loading-state';
 import { useAuth } from '../lib/auth';
 import { parseId } from '../lib/route-params';
 import { AuthAwareLayout, PublicOnly, RequireAdmin, RequireAuth } from './guards';
@@ -10,7 +11,6 @@ import NotFoundPage from './routes/not-found';
 import RouteErrorPage from './routes/route-error';
 
 // Every page is its own chunk, so the login page loads only what it needs.
-const LoginPage = lazy(() => import('./routes/login'));
 const ForgotPasswordPage = lazy(() => import('./routes/forgot-password'));
 const ResetPasswordPage = lazy(() => import('./routes/reset-password'));
 const WelcomePage = lazy(() => import('./routes/welcome'));
@@ -56,7 +56,15 @@ export const routes: RouteObject[] = [
               {
                 errorElement: <RouteErrorPage />,
                 children: [
-                  { path: 'login', element: <LoginPage /> },
+                  // index.html preloads this chunk (decision 115). As a lazy *route* the router
+                  // renders the page once its module is there; React.lazy would first commit the
+                  // Suspense fallback and then keep it for at least 300 ms, even for a module
+                  // that is already loaded. Meanwhile the frame shows the same loading state.
+                  {
+                    path: 'login',
+                    lazy: async () => ({ Component: (await import('./routes/login')).default }),
+                    HydrateFallback: LoadingState,
+                  },
                   { path: 'forgot-password', element: <ForgotPasswordPage /> },
                   { path: 'reset-password', element: <ResetPasswordPage /> },
                 ],
