@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router';
-import { LoadingState } from '../components/loading-state';
 import { useAuth } from '../lib/auth';
 import { parseId } from '../lib/route-params';
 import { AuthAwareLayout, PublicOnly, RequireAdmin, RequireAuth } from './guards';
@@ -46,6 +45,9 @@ export const routes: RouteObject[] = [
   {
     element: <RootRoute />,
     errorElement: <RouteErrorPage />,
+    // A first visit of /login renders nothing until its preloaded chunk is there (below), then
+    // the whole page at once: frame and form in one render and one paint.
+    HydrateFallback: () => null,
     children: [
       {
         element: <PublicOnly />,
@@ -56,14 +58,13 @@ export const routes: RouteObject[] = [
               {
                 errorElement: <RouteErrorPage />,
                 children: [
-                  // index.html preloads this chunk (decision 115). As a lazy *route* the router
-                  // renders the page once its module is there; React.lazy would first commit the
-                  // Suspense fallback and then keep it for at least 300 ms, even for a module
-                  // that is already loaded. Meanwhile the frame shows the same loading state.
+                  // index.html preloads this chunk with the entry (decision 115). As a lazy *route*
+                  // the router renders the page once its module is there; React.lazy would first
+                  // commit a Suspense fallback and keep it for at least 300 ms, even for a module
+                  // that is already loaded. Later visits (after signing out) find it loaded.
                   {
                     path: 'login',
                     lazy: async () => ({ Component: (await import('./routes/login')).default }),
-                    HydrateFallback: LoadingState,
                   },
                   { path: 'forgot-password', element: <ForgotPasswordPage /> },
                   { path: 'reset-password', element: <ResetPasswordPage /> },
