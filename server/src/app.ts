@@ -213,6 +213,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       root: webRoot,
       wildcard: false,
       index: false,
+      // The web build writes `name.br` / `name.gz` beside each script and style sheet; they are
+      // sent to browsers that accept them (with `Vary: Accept-Encoding`) and get no routes of their
+      // own (decision 115).
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       setHeaders(reply, path) {
         // Hashed asset names never change; index.html must always be fetched fresh.
         reply.header(

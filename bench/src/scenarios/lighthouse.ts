@@ -67,6 +67,13 @@ async function signIn(
 ): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle0' });
+  // The previous run's session is still stored (its audit keeps the storage), and signed in,
+  // /login sends the browser on to the start page: sign that session out first.
+  if (new URL(page.url()).pathname !== '/login') {
+    await page.evaluate('localStorage.clear()');
+    await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle0' });
+  }
+  await page.waitForSelector('input[type="email"]');
   await page.type('input[type="email"]', email);
   await page.type('input[type="password"]', password);
   await Promise.all([

@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import './mantine-public.css';
 import './global.css';
 
 import type { ReactNode } from 'react';

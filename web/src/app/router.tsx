@@ -10,7 +10,6 @@ import NotFoundPage from './routes/not-found';
 import RouteErrorPage from './routes/route-error';
 
 // Every page is its own chunk, so the login page loads only what it needs.
-const LoginPage = lazy(() => import('./routes/login'));
 const ForgotPasswordPage = lazy(() => import('./routes/forgot-password'));
 const ResetPasswordPage = lazy(() => import('./routes/reset-password'));
 const WelcomePage = lazy(() => import('./routes/welcome'));
@@ -46,6 +45,9 @@ export const routes: RouteObject[] = [
   {
     element: <RootRoute />,
     errorElement: <RouteErrorPage />,
+    // A first visit of /login renders nothing until its preloaded chunk is there (below), then
+    // the whole page at once: frame and form in one render and one paint.
+    HydrateFallback: () => null,
     children: [
       {
         element: <PublicOnly />,
@@ -56,7 +58,14 @@ export const routes: RouteObject[] = [
               {
                 errorElement: <RouteErrorPage />,
                 children: [
-                  { path: 'login', element: <LoginPage /> },
+                  // index.html preloads this chunk with the entry (decision 115). As a lazy *route*
+                  // the router renders the page once its module is there; React.lazy would first
+                  // commit a Suspense fallback and keep it for at least 300 ms, even for a module
+                  // that is already loaded. Later visits (after signing out) find it loaded.
+                  {
+                    path: 'login',
+                    lazy: async () => ({ Component: (await import('./routes/login')).default }),
+                  },
                   { path: 'forgot-password', element: <ForgotPasswordPage /> },
                   { path: 'reset-password', element: <ResetPasswordPage /> },
                 ],

@@ -1,3 +1,4 @@
+import './mantine-signed-in.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dropzone/styles.css';
 import '@mantine/dates/styles.css';
