@@ -108,7 +108,11 @@ function figures(label: string, run: Run, runs: number): Figure[] {
 /** Lighthouse (mobile preset) on the login page and on the explorer showing a folder of 500. */
 export async function lighthouseScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const runs = ctx.quick ? 1 : 3;
-  const browser = await puppeteer.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true });
+  const browser = await puppeteer.launch({
+    executablePath: CHROME_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
   const folderUrl = `${ctx.portal.url}/files?folder=${ctx.dataset.mediumFolderId}`;
   try {
     const login: Run[] = [];
