@@ -29,6 +29,9 @@ export function curl(url: string, args: string[] = [], upload = false): Promise<
   });
 }
 
+/** The fastest of several transfers. */
+export const bestRate = (transfers: readonly Transfer[]) => Math.max(...transfers.map((t) => t.rate));
+
 /** Samples a value every `intervalMs` while `work` runs; returns the work's result and the peak. */
 export async function withPeak<T>(sample: () => number, work: () => Promise<T>, intervalMs = 50) {
   let peak = sample();

@@ -22,6 +22,7 @@ export interface ScenarioResult {
 export const ms = (value: number) => `${value.toFixed(1)} ms`;
 export const perSecond = (value: number) => `${value.toFixed(0)}/s`;
 export const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+export const mibPerSecond = (bytesPerSecond: number) => `${mib(bytesPerSecond)}/s`;
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 export const percent = (ratio: number) => `${(ratio * 100).toFixed(0)} %`;
 export const times = (ratio: number) => `${ratio.toFixed(2)}×`;

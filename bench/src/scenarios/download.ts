@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BenchContext } from '../lib/context.ts';
-import { curl, withPeak, type Transfer } from '../lib/curl.ts';
+import { bestRate, curl, withPeak, type Transfer } from '../lib/curl.ts';
 import { startProcess } from '../lib/portal.ts';
-import { mib, percent, type ScenarioResult } from '../lib/report.ts';
+import { mib, mibPerSecond, percent, type ScenarioResult } from '../lib/report.ts';
 
 const PARALLEL = 10;
 
@@ -32,8 +32,6 @@ http {
 }
 `;
 }
-
-const best = (transfers: Transfer[]) => Math.max(...transfers.map((t) => t.rate));
 
 /** The large document through the portal against nginx serving the same file from disk. */
 export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResult> {
@@ -72,24 +70,23 @@ export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResul
   const failures = [...nginxRuns, ...portalRuns, ...parallel.result].filter(
     (t) => t.status !== 200 || t.bytes !== largeFile.bytes,
   ).length;
-  const ratio = best(portalRuns) / best(nginxRuns);
+  const ratio = bestRate(portalRuns) / bestRate(nginxRuns);
   const growth = parallel.peak - before;
-  const perSecond = (rate: number) => `${mib(rate)}/s`;
   return {
     name: `Download einer Datei mit ${mib(largeFile.bytes)}`,
     setup: `curl nach /dev/null, je 3 Läufe im Wechsel (bester zählt); Basislinie: nginx ${'(Debian)'} mit sendfile liefert dieselbe Datei von der Platte. Danach ${PARALLEL} Downloads gleichzeitig, Speicher des Portals alle 50 ms gemessen.`,
     figures: [
       {
         measure: 'Durchsatz',
-        value: perSecond(best(portalRuns)),
-        baseline: perSecond(best(nginxRuns)),
+        value: mibPerSecond(bestRate(portalRuns)),
+        baseline: mibPerSecond(bestRate(nginxRuns)),
         ratio: percent(ratio),
         goal: '≥ 80 %',
         met: ratio >= 0.8,
       },
       {
         measure: `Durchsatz, ${PARALLEL} parallel (gesamt)`,
-        value: perSecond(
+        value: mibPerSecond(
           (PARALLEL * largeFile.bytes) / Math.max(...parallel.result.map((transfer) => transfer.seconds)),
         ),
       },

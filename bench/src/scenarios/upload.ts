@@ -1,9 +1,9 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchContext } from '../lib/context.ts';
-import { curl, withPeak, type Transfer } from '../lib/curl.ts';
+import { bestRate, curl, withPeak, type Transfer } from '../lib/curl.ts';
 import { startProcess } from '../lib/portal.ts';
-import { mib, percent, type ScenarioResult } from '../lib/report.ts';
+import { mib, mibPerSecond, percent, type ScenarioResult } from '../lib/report.ts';
 
 /** A multipart upload of the large file into the portal against a Node server piping to a file. */
 export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult> {
@@ -53,10 +53,8 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
     ...pipeRuns.filter((t) => t.status !== 201),
     ...portalRuns.filter((t) => t.status !== 201),
   ];
-  const best = (runs: Transfer[]) => Math.max(...runs.map((t) => t.rate));
-  const ratio = best(portalRuns) / best(pipeRuns);
+  const ratio = bestRate(portalRuns) / bestRate(pipeRuns);
   const growth = peak - before;
-  const perSecond = (rate: number) => `${mib(rate)}/s`;
   return {
     name: `Upload einer Datei mit ${mib(largeFile.bytes)} (multipart)`,
     setup:
@@ -64,8 +62,8 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
     figures: [
       {
         measure: 'Durchsatz',
-        value: perSecond(best(portalRuns)),
-        baseline: perSecond(best(pipeRuns)),
+        value: mibPerSecond(bestRate(portalRuns)),
+        baseline: mibPerSecond(bestRate(pipeRuns)),
         ratio: percent(ratio),
         goal: '≥ 70 %',
         met: ratio >= 0.7,
