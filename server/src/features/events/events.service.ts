@@ -10,6 +10,7 @@ import {
 } from '@gremienportal/contracts/events';
 import type { AppContext } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
+import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
@@ -297,16 +298,28 @@ export function eventsService(ctx: AppContext) {
       return event;
     },
 
+    /** Records a response with content, once per session and file version within the window (decision 116). */
     async recordDownload(actor: Actor, event: EventRecord): Promise<void> {
-      await recordAudit(db, ctx.clock, {
-        actor: auditActor(actor),
-        action: 'event.file_downloaded',
-        objectType: 'event',
-        objectId: event.id,
-        objectLabel: event.title,
-        details: { format: event.file_format },
-        ip: actor.ip,
-      });
+      await recordDelivery(
+        db,
+        ctx.clock,
+        {
+          sessionId: actor.principal.sessionId,
+          objectKind: 'event',
+          objectId: event.id,
+          contentVersion: event.file_storage_key!,
+          purpose: 'download',
+        },
+        {
+          actor: auditActor(actor),
+          action: 'event.file_downloaded',
+          objectType: 'event',
+          objectId: event.id,
+          objectLabel: event.title,
+          details: { format: event.file_format },
+          ip: actor.ip,
+        },
+      );
     },
 
     /** The event as an iCalendar file (decision 041). */

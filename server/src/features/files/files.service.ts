@@ -9,6 +9,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import { invalidField, notFound } from '../../errors.ts';
+import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
@@ -151,16 +152,30 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       return (await visibleFile(viewerOf(principal), { downloadKey: key })).file;
     },
 
-    /** `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved. */
+    /**
+     * Records a response with content, once per session, version and purpose within the window
+     * (decision 116). `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved.
+     */
     async recordDownload(actor: Actor, file: repo.FileRecord, purpose: 'view' | 'download'): Promise<void> {
-      await recordAudit(db(), ctx.clock, {
-        actor: auditActor(actor),
-        action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
-        objectType: 'file',
-        objectId: file.id,
-        objectLabel: `${file.title}.${file.format}`,
-        ip: actor.ip,
-      });
+      await recordDelivery(
+        db(),
+        ctx.clock,
+        {
+          sessionId: actor.principal.sessionId,
+          objectKind: 'file',
+          objectId: file.id,
+          contentVersion: file.storage_key,
+          purpose,
+        },
+        {
+          actor: auditActor(actor),
+          action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
+          objectType: 'file',
+          objectId: file.id,
+          objectLabel: `${file.title}.${file.format}`,
+          ip: actor.ip,
+        },
+      );
     },
 
     /**
