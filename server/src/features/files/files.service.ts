@@ -15,7 +15,7 @@ import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../storage/upload-source.ts';
 import { newKey } from '../../tokens.ts';
-import { FolderTree, toStoredFile, viewerOf, type Viewer } from './files.access.ts';
+import { fileRoleFilter, FolderTree, toStoredFile, viewerOf, type Viewer } from './files.access.ts';
 import { auditActor, parseFields, resolveRoles, type Actor } from './files.input.ts';
 import { fileNotificationMail } from './files.mails.ts';
 import * as repo from './files.repository.ts';
@@ -115,10 +115,14 @@ function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly 
 export function filesService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
 
-  /** A file the viewer may see, with its folder tree; hidden and missing are the same 404. */
-  async function visibleFile(viewer: Viewer, filter: repo.FileFilter) {
+  /**
+   * A file the viewer may see, with its folder tree; hidden and missing are the same 404 after
+   * the same queries: the file's roles are checked in the query that finds it, the folder chain
+   * in memory.
+   */
+  async function visibleFile(viewer: Viewer, by: { id: number } | { downloadKey: string }) {
     const tree = await cache.folderTree(viewer);
-    const [file] = await repo.loadFiles(db(), filter);
+    const file = await repo.findFile(db(), by, fileRoleFilter(viewer));
     if (!file || !tree.canSeeFile(file)) throw notFound();
     return { tree, file };
   }
