@@ -1,4 +1,5 @@
 import { runHousekeeping } from '../maintenance/housekeeping.ts';
+import { deleteSpentDeliveryMarks } from './delivery.ts';
 import { isIP } from 'node:net';
 import { AUDIT_IP_SHORTEN_AFTER_DAYS } from '@gremienportal/contracts/audit';
 import type { AppContext } from '../app.ts';
@@ -172,6 +173,8 @@ export class AuditRetentionJob {
       if (cleaned.sessions + cleaned.passwordTokens + cleaned.mails > 0) {
         this.ctx.logger.info(cleaned, 'Abgelaufene Sitzungen, Links und E-Mails entfernt');
       }
+      // Download marks hold back entries for ten minutes only (decision 116).
+      await deleteSpentDeliveryMarks(this.ctx.db.kysely, this.ctx.clock);
     } catch (error) {
       this.ctx.logger.error({ err: error }, 'Bereinigung des Protokolls fehlgeschlagen');
     }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migration0001 } from './migrations/0001_initial.ts';
 import { migration0002 } from './migrations/0002_tree_version.ts';
+import { migration0003 } from './migrations/0003_delivery_marks.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -68,6 +69,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_initial': migration0001(dialect),
     '0002_tree_version': migration0002(dialect),
+    '0003_delivery_marks': migration0003(dialect),
   };
 }
 

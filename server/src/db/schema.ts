@@ -140,6 +140,17 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+/** The last recorded delivery of one content version to one session (decision 116). */
+export interface DeliveryMarksTable {
+  session_id: number;
+  object_kind: 'file' | 'event';
+  object_id: number;
+  /** The storage key: replaced content is a new version. */
+  content_version: string;
+  purpose: 'view' | 'download';
+  recorded_at: Timestamp;
+}
+
 /** Counters the database raises itself (triggers), such as `tree` for the folder tree. */
 export interface ChangeCountersTable {
   name: string;
@@ -162,6 +173,7 @@ export interface Database {
   events: EventsTable;
   event_roles: EventRolesTable;
   audit_log: AuditLogTable;
+  delivery_marks: DeliveryMarksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -21,6 +21,7 @@ const TABLES: Record<keyof Database, string[]> = {
   event_roles: ['event_id', 'role_id'],
   audit_log: ['id'],
   change_counters: ['name'],
+  delivery_marks: ['session_id', 'object_kind', 'object_id', 'content_version', 'purpose'],
 };
 export type TableName = keyof Database;
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -9,6 +10,9 @@ import { MIME_BY_FORMAT } from './upload-source.ts';
 
 /** What a download needs to know about a stored object; the caller has checked visibility. */
 export interface DownloadObject {
+  /** Which row the content belongs to; with the storage key it names this version of it. */
+  kind: 'file' | 'event';
+  id: number;
   /** Storage key (`files.storage_key`, `events.file_storage_key`). */
   key: string;
   /** Shown name without extension; the file is offered as `title.format`. */
@@ -16,8 +20,19 @@ export interface DownloadObject {
   format: string;
   /** Stored media type; missing → application/octet-stream. */
   mimeType?: string | null;
-  /** Content hash, sent as a strong ETag so `If-Range` can resume safely. */
-  sha256?: string | null;
+}
+
+/**
+ * The strong `ETag` of one stored version: a hash of row and storage key, never of the content.
+ * A content hash would let anyone confirm a guessed document with a HEAD request, which is not
+ * recorded (decision 116); the storage key is random, never leaves the server and changes with
+ * every replacement, so this tag still tells versions apart for `If-Range`.
+ */
+export function versionTag(object: Pick<DownloadObject, 'kind' | 'id' | 'key'>): string {
+  const digest = createHash('sha256')
+    .update(`${object.kind}\n${object.id}\n${object.key}`)
+    .digest('base64url');
+  return `"${digest}"`;
 }
 
 /**
@@ -128,8 +143,9 @@ export function parseRange(header: string | undefined, size: number): RangeResul
 export interface SendDownloadOptions {
   /**
    * Called once the answer is settled (object present, range decided) and before any byte is
-   * sent; a rejection fails the request. Used to record the download in the audit log within the
-   * request, so the entry exists when the response ends.
+   * sent; a rejection fails the request. Used to record every answer with content (any status,
+   * any range; not HEAD) in the audit log within the request, so the entry exists when the
+   * response ends.
    */
   beforeSend?: (info: { status: 200 | 206; head: boolean; start: number }) => Promise<void>;
 }
@@ -163,14 +179,13 @@ export async function sendDownload(
     .header('Content-Security-Policy', DOWNLOAD_CSP)
     .header('Cache-Control', 'private, no-store')
     .header('Accept-Ranges', 'bytes');
-  if (object.sha256) reply.header('ETag', `"${object.sha256}"`);
+  const etag = versionTag(object);
+  reply.header('ETag', etag);
 
   let range = parseRange(request.headers.range, size);
   const ifRange = request.headers['if-range'];
   // A resumed download of a replaced document must not splice two versions together.
-  if (range.kind !== 'full' && ifRange && (!object.sha256 || ifRange !== `"${object.sha256}"`)) {
-    range = { kind: 'full' };
-  }
+  if (range.kind !== 'full' && ifRange && ifRange !== etag) range = { kind: 'full' };
 
   if (range.kind === 'unsatisfiable') {
     return reply

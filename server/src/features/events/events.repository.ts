@@ -1,4 +1,12 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type {
+  Expression,
+  ExpressionBuilder,
+  Insertable,
+  Kysely,
+  SqlBool,
+  Transaction,
+  Updateable,
+} from 'kysely';
 import type { Database, EventRow, EventsTable } from '../../db/schema.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -58,18 +66,58 @@ export async function listEvents(db: Executor, sharingRoleIds?: readonly number[
   return withRoles(db, rows);
 }
 
-export async function findEvent(db: Executor, id: number): Promise<EventRecord | undefined> {
-  const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? (await withRoles(db, [row]))[0] : undefined;
+/** A condition on `events` rows; the visibility rule's SQL side comes from events.service.ts. */
+export type EventRowFilter = (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool>;
+
+/**
+ * One event with its roles in a single query, found by id or by its information file's download
+ * key. `visible` narrows it in the same query, so an event the user may not see costs exactly
+ * what a missing one does.
+ */
+async function findOne(
+  db: Executor,
+  by: { id: number } | { downloadKey: string },
+  visible?: EventRowFilter,
+): Promise<EventRecord | undefined> {
+  let match = db.selectFrom('events').select('events.id');
+  match =
+    'id' in by
+      ? match.where('events.id', '=', by.id)
+      : match.where('events.file_download_key', '=', by.downloadKey);
+  if (visible) match = match.where(visible);
+  const rows = await db
+    .selectFrom('events')
+    .leftJoin('event_roles', 'event_roles.event_id', 'events.id')
+    .leftJoin('roles', 'roles.id', 'event_roles.role_id')
+    .selectAll('events')
+    .select(['roles.id as role_id', 'roles.name as role_name'])
+    .where('events.id', 'in', match)
+    .orderBy('roles.id')
+    .execute();
+  const [first] = rows;
+  if (!first) return undefined;
+  const { role_id: _roleId, role_name: _roleName, ...event } = first;
+  const roles: RoleRow[] = [];
+  for (const row of rows) {
+    if (row.role_id !== null && row.role_name !== null) roles.push({ id: row.role_id, name: row.role_name });
+  }
+  return { ...event, roles };
 }
 
-export async function findEventByDownloadKey(db: Executor, key: string): Promise<EventRecord | undefined> {
-  const row = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('file_download_key', '=', key)
-    .executeTakeFirst();
-  return row ? (await withRoles(db, [row]))[0] : undefined;
+export function findEvent(
+  db: Executor,
+  id: number,
+  visible?: EventRowFilter,
+): Promise<EventRecord | undefined> {
+  return findOne(db, { id }, visible);
+}
+
+export function findEventByDownloadKey(
+  db: Executor,
+  key: string,
+  visible?: EventRowFilter,
+): Promise<EventRecord | undefined> {
+  return findOne(db, { downloadKey: key }, visible);
 }
 
 export async function allRoles(db: Executor): Promise<RoleRow[]> {

@@ -147,17 +147,18 @@ export const eventsRoutes =
           reply,
           ctx,
           {
+            kind: 'event',
+            id: event.id,
             key: event.file_storage_key!,
             title: event.title,
             format: event.file_format ?? 'bin',
             mimeType: event.file_mime_type,
-            sha256: event.file_sha256,
           },
           {
-            // As for documents: the entry is written before the first byte leaves, so no
-            // confidential file goes out unlogged and the entry exists when the response ends.
-            beforeSend: async ({ head, start }) => {
-              if (!head && start === 0) await events.recordDownload(actor, event);
+            // As for documents: every answer with content, whatever its range, is recorded before
+            // the first byte leaves, so no confidential file goes out unlogged (decision 116).
+            beforeSend: async ({ head }) => {
+              if (!head) await events.recordDownload(actor, event);
             },
           },
         );

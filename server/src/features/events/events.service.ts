@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type SqlBool, type Transaction } from 'kysely';
 import {
   EVENT_MESSAGES,
   toBerlinLocal,
@@ -10,6 +10,7 @@ import {
 } from '@gremienportal/contracts/events';
 import type { AppContext } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
+import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
@@ -29,6 +30,7 @@ import {
   updateEvent,
   usersWithAnyRole,
   type EventRecord,
+  type EventRowFilter,
   type RoleRow,
 } from './events.repository.ts';
 
@@ -48,6 +50,27 @@ const auditActor = (actor: Actor): AuditActor => ({
 /** DESIGN 4.9: admins see every event, everybody else those sharing a role with them. */
 export const canSee = (principal: Principal, event: Pick<EventRecord, 'roles'>): boolean =>
   principal.isAdmin || event.roles.some((role) => principal.roleIds.includes(role.id));
+
+/**
+ * `canSee` as SQL, for the query that finds the event, so a hidden event and a missing one run
+ * the same queries; undefined for Admins, who see every event.
+ */
+export function visibleEventFilter(
+  principal: Pick<Principal, 'isAdmin' | 'roleIds'>,
+): EventRowFilter | undefined {
+  if (principal.isAdmin) return undefined;
+  const roleIds = [...principal.roleIds];
+  return (eb) =>
+    roleIds.length === 0
+      ? sql<SqlBool>`1 = 0`
+      : eb.exists(
+          eb
+            .selectFrom('event_roles')
+            .select('event_roles.event_id')
+            .whereRef('event_roles.event_id', '=', 'events.id')
+            .where('event_roles.role_id', 'in', roleIds),
+        );
+}
 
 export function toPortalEvent(record: EventRecord): PortalEvent {
   const roleNames = record.roles.map((role) => role.name);
@@ -118,9 +141,9 @@ export function eventsService(ctx: AppContext) {
     }
   }
 
-  /** Hidden and nonexistent answer the same 404. */
+  /** Hidden and nonexistent answer the same 404, after the same query. */
   async function visibleEvent(principal: Principal, id: number): Promise<EventRecord> {
-    const event = await findEvent(db, id);
+    const event = await findEvent(db, id, visibleEventFilter(principal));
     if (!event || !canSee(principal, event)) throw notFound(EVENT_MESSAGES.notFound);
     return event;
   }
@@ -292,21 +315,33 @@ export function eventsService(ctx: AppContext) {
 
     /** The information file behind a download key, if the user may see its event. */
     async fileForDownload(principal: Principal, key: string): Promise<EventRecord> {
-      const event = await findEventByDownloadKey(db, key);
+      const event = await findEventByDownloadKey(db, key, visibleEventFilter(principal));
       if (!event || !event.file_storage_key || !canSee(principal, event)) throw notFound();
       return event;
     },
 
+    /** Records a response with content, once per session and file version within the window (decision 116). */
     async recordDownload(actor: Actor, event: EventRecord): Promise<void> {
-      await recordAudit(db, ctx.clock, {
-        actor: auditActor(actor),
-        action: 'event.file_downloaded',
-        objectType: 'event',
-        objectId: event.id,
-        objectLabel: event.title,
-        details: { format: event.file_format },
-        ip: actor.ip,
-      });
+      await recordDelivery(
+        db,
+        ctx.clock,
+        {
+          sessionId: actor.principal.sessionId,
+          objectKind: 'event',
+          objectId: event.id,
+          contentVersion: event.file_storage_key!,
+          purpose: 'download',
+        },
+        {
+          actor: auditActor(actor),
+          action: 'event.file_downloaded',
+          objectType: 'event',
+          objectId: event.id,
+          objectLabel: event.title,
+          details: { format: event.file_format },
+          ip: actor.ip,
+        },
+      );
     },
 
     /** The event as an iCalendar file (decision 041). */

@@ -1,4 +1,13 @@
-import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type SqlBool,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
 import type { Database, FileRow, FilesTable, FoldersTable } from '../../db/schema.ts';
 import type { Dialect } from '../../db/database.ts';
 
@@ -156,6 +165,41 @@ export async function loadFiles(db: Executor, filter: FileFilter = {}): Promise<
     byFile.set(row.file_id, list);
   }
   return rows.map((row) => ({ ...row, size_bytes: Number(row.size_bytes), roles: byFile.get(row.id) ?? [] }));
+}
+
+/** A condition on `files` rows; the visibility rule's SQL side comes from files.access.ts. */
+export type FileRowFilter = (eb: ExpressionBuilder<Database, 'files'>) => Expression<SqlBool>;
+
+/**
+ * One file with its roles in a single query, found by id or download key. `visible` narrows it
+ * in the same query, so a file the viewer may not see costs exactly what a missing one does.
+ */
+export async function findFile(
+  db: Executor,
+  by: { id: number } | { downloadKey: string },
+  visible?: FileRowFilter,
+): Promise<FileRecord | undefined> {
+  let match = db.selectFrom('files').select('files.id');
+  match =
+    'id' in by ? match.where('files.id', '=', by.id) : match.where('files.download_key', '=', by.downloadKey);
+  if (visible) match = match.where(visible);
+  const rows = await db
+    .selectFrom('files')
+    .leftJoin('file_roles', 'file_roles.file_id', 'files.id')
+    .leftJoin('roles', 'roles.id', 'file_roles.role_id')
+    .selectAll('files')
+    .select(['roles.id as role_id', 'roles.name as role_name'])
+    .where('files.id', 'in', match)
+    .orderBy('roles.id')
+    .execute();
+  const [first] = rows;
+  if (!first) return undefined;
+  const { role_id: _roleId, role_name: _roleName, ...file } = first;
+  const roles: RoleRow[] = [];
+  for (const row of rows) {
+    if (row.role_id !== null && row.role_name !== null) roles.push({ id: row.role_id, name: row.role_name });
+  }
+  return { ...file, size_bytes: Number(file.size_bytes), roles };
 }
 
 /** Storage keys of every file in these folders (what a folder deletion must remove). */

@@ -313,17 +313,18 @@ export const filesRoutes =
           reply,
           ctx,
           {
+            kind: 'file',
+            id: file.id,
             key: file.storage_key,
             title: file.title,
             format: file.format,
             mimeType: file.mime_type,
-            sha256: file.sha256,
           },
           {
-            // One entry per download: a plain GET or the first piece of a ranged one, not HEAD
-            // or resumptions; written before the first byte leaves.
-            beforeSend: async ({ head, start }) => {
-              if (!head && start === 0) await files.recordDownload(actor, file, request.query.purpose);
+            // Every answer with content, whatever its range, before the first byte leaves; the
+            // service keeps a viewer's range requests to one entry (decision 116). HEAD sends none.
+            beforeSend: async ({ head }) => {
+              if (!head) await files.recordDownload(actor, file, request.query.purpose);
             },
           },
         );

@@ -9,12 +9,13 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import { invalidField, notFound } from '../../errors.ts';
+import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../storage/upload-source.ts';
 import { newKey } from '../../tokens.ts';
-import { FolderTree, toStoredFile, viewerOf, type Viewer } from './files.access.ts';
+import { fileRoleFilter, FolderTree, toStoredFile, viewerOf, type Viewer } from './files.access.ts';
 import { auditActor, parseFields, resolveRoles, type Actor } from './files.input.ts';
 import { fileNotificationMail } from './files.mails.ts';
 import * as repo from './files.repository.ts';
@@ -114,10 +115,14 @@ function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly 
 export function filesService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
 
-  /** A file the viewer may see, with its folder tree; hidden and missing are the same 404. */
-  async function visibleFile(viewer: Viewer, filter: repo.FileFilter) {
+  /**
+   * A file the viewer may see, with its folder tree; hidden and missing are the same 404 after
+   * the same queries: the file's roles are checked in the query that finds it, the folder chain
+   * in memory.
+   */
+  async function visibleFile(viewer: Viewer, by: { id: number } | { downloadKey: string }) {
     const tree = await cache.folderTree(viewer);
-    const [file] = await repo.loadFiles(db(), filter);
+    const file = await repo.findFile(db(), by, fileRoleFilter(viewer));
     if (!file || !tree.canSeeFile(file)) throw notFound();
     return { tree, file };
   }
@@ -151,16 +156,30 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       return (await visibleFile(viewerOf(principal), { downloadKey: key })).file;
     },
 
-    /** `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved. */
+    /**
+     * Records a response with content, once per session, version and purpose within the window
+     * (decision 116). `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved.
+     */
     async recordDownload(actor: Actor, file: repo.FileRecord, purpose: 'view' | 'download'): Promise<void> {
-      await recordAudit(db(), ctx.clock, {
-        actor: auditActor(actor),
-        action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
-        objectType: 'file',
-        objectId: file.id,
-        objectLabel: `${file.title}.${file.format}`,
-        ip: actor.ip,
-      });
+      await recordDelivery(
+        db(),
+        ctx.clock,
+        {
+          sessionId: actor.principal.sessionId,
+          objectKind: 'file',
+          objectId: file.id,
+          contentVersion: file.storage_key,
+          purpose,
+        },
+        {
+          actor: auditActor(actor),
+          action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
+          objectType: 'file',
+          objectId: file.id,
+          objectLabel: `${file.title}.${file.format}`,
+          ip: actor.ip,
+        },
+      );
     },
 
     /**
