@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type Driver,
+  type Migration,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migration0001 } from './migrations/0001_initial.ts';
@@ -28,6 +36,12 @@ export interface OpenDatabaseOptions {
 /**
  * SQLite ends a transaction by itself on some errors (a full disk: SQLITE_FULL). Kysely's ROLLBACK
  * then fails with "no transaction is active", and that error would hide the real one.
+ *
+ * Transactions begin IMMEDIATE: a service reads, checks permissions and then writes in one
+ * transaction, and that check must still hold at the write. A deferred BEGIN takes the write lock
+ * only at the first write, so another process on the same file (the CLI, a second instance) could
+ * commit in between; IMMEDIATE takes it at the start (waiting up to busy_timeout), which gives the
+ * same guarantee as PostgreSQL's `FOR UPDATE` on the rows checked.
  */
 class SqliteKeepingErrors extends SqliteDialect {
   constructor(private readonly sqlite: SQLite.Database) {
@@ -35,6 +49,9 @@ class SqliteKeepingErrors extends SqliteDialect {
   }
   override createDriver(): Driver {
     const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
     const rollback = driver.rollbackTransaction.bind(driver);
     driver.rollbackTransaction = async (connection) => {
       if (this.sqlite.inTransaction) await rollback(connection);
