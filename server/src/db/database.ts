@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -11,6 +10,7 @@ import {
   type Migration,
 } from 'kysely';
 import pg from 'pg';
+import { makePrivateDirSync, makePrivateFileSync } from '../private-files.ts';
 import type { Database } from './schema.ts';
 import { migration0001 } from './migrations/0001_initial.ts';
 import { migration0002 } from './migrations/0002_tree_version.ts';
@@ -69,7 +69,12 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
-  if (options.sqliteFile !== ':memory:') mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  if (options.sqliteFile !== ':memory:') {
+    makePrivateDirSync(dirname(options.sqliteFile));
+    // Created owner-only before SQLite opens it: SQLite would use 0644, and its -wal and -shm
+    // files copy the database file's mode.
+    makePrivateFileSync(options.sqliteFile);
+  }
   const sqlite = new SQLite(options.sqliteFile);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a committed document row survives a power loss, not only a process crash.
