@@ -8,14 +8,43 @@ z.config(z.locales.de());
 export * from './rules.ts';
 export { emailField, idSchema, passwordField } from './fields.ts';
 
-/** A required text field: trimmed, German messages for empty, too short and too long. */
+/**
+ * Invisible format characters no title or name has a use for: zero-width (U+200B–U+200D, U+2060,
+ * U+FEFF) and bidi controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069, U+061C). They make two
+ * names that look alike differ, or show a name reversed (`\u202Egnp.exe`).
+ */
+export const INVISIBLE_CHARACTERS = /[\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF\u061C]/u;
+
+const LOOK_ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+
+/**
+ * Whether one word mixes Latin, Cyrillic and Greek letters, as a look-alike of a real name does
+ * (`Аufsichtsrat` with a Cyrillic А). Words are runs of letters and marks, so `Protokoll Ωmega`
+ * or `5 μm` (separate words) pass.
+ */
+export function mixesScripts(value: string): boolean {
+  return value
+    .split(/[^\p{L}\p{M}]+/u)
+    .some((word) => LOOK_ALIKE_SCRIPTS.filter((script) => script.test(word)).length > 1);
+}
+
+/**
+ * A required text field: trimmed and NFC-normalised (one spelling for `ü`, so equal names compare
+ * equal), German messages for empty, too short, too long and for invisible control characters.
+ */
 export const requiredText = (field: string, min = 1, max = MAX_TEXT_LENGTH) =>
   z
     .string({ error: msg.required(field) })
     .trim()
+    .normalize('NFC')
     .min(1, { error: msg.required(field), abort: true })
     .min(min, { error: msg.min(field, min) })
-    .max(max, { error: msg.max(field, max) });
+    .max(max, { error: msg.max(field, max) })
+    .refine((value) => !INVISIBLE_CHARACTERS.test(value), { error: msg.invisibleCharacters(field) });
+
+/** A title that lists show next to others (folders, documents, events): no mixed-script words. */
+export const titleText = (field: string, min = 1, max = MAX_TEXT_LENGTH) =>
+  requiredText(field, min, max).refine((value) => !mixesScripts(value), { error: msg.mixedScripts(field) });
 
 export const titleField = z.enum(TITLE_OPTIONS, { error: 'Bitte Herr oder Frau wählen.' });
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { MAX_DESCRIPTION_LENGTH, MAX_TEXT_LENGTH, MIN_NAME_LENGTH, msg } from './common.ts';
+import {
+  INVISIBLE_CHARACTERS,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_TEXT_LENGTH,
+  MIN_NAME_LENGTH,
+  mixesScripts,
+  msg,
+} from './common.ts';
 
 /** Every event time a person reads or types is wall-clock time in this zone. */
 export const EVENT_TIME_ZONE = 'Europe/Berlin';
@@ -38,11 +45,18 @@ export const eventText = (field: string, min = 1, max = MAX_TEXT_LENGTH) => {
   const base = z
     .string({ error: msg.required(field) })
     .trim()
+    .normalize('NFC')
     .min(1, { error: msg.required(field), abort: true });
-  return (min > 1 ? base.min(min, { error: msg.min(field, min) }) : base).max(max, {
-    error: msg.max(field, max),
-  });
+  return (min > 1 ? base.min(min, { error: msg.min(field, min) }) : base)
+    .max(max, { error: msg.max(field, max) })
+    .refine((value) => !INVISIBLE_CHARACTERS.test(value), { error: msg.invisibleCharacters(field) });
 };
+
+/** The event title: also no word mixing Latin with Cyrillic or Greek letters (common.ts). */
+const eventTitle = () =>
+  eventText('Titel', MIN_NAME_LENGTH).refine((value) => !mixesScripts(value), {
+    error: msg.mixedScripts('Titel'),
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Europe/Berlin wall-clock time <-> UTC, with the platform's time-zone data (Intl), no library.
@@ -243,7 +257,7 @@ const whenBothTimesValid = {
 /** Spec § 5, event create: title required min 3; roles, start, end, location, description required. */
 export const createEventBodySchema = z
   .object({
-    title: eventText('Titel', MIN_NAME_LENGTH),
+    title: eventTitle(),
     roles: eventRoleRefsField,
     start: eventTimeField('Beginn'),
     end: eventTimeField('Ende'),
@@ -262,7 +276,7 @@ export type CreateEventInput = z.input<typeof createEventBodySchema>;
  */
 export const updateEventBodySchema = z
   .object({
-    title: eventText('Titel', MIN_NAME_LENGTH),
+    title: eventTitle(),
     roles: eventRoleRefsField.optional(),
     start: eventTimeField('Beginn'),
     end: eventTimeField('Ende'),

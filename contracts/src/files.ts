@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, idSchema, MIN_NAME_LENGTH, requiredText, roleRefSchema } from './common.ts';
+import { dataOf, idSchema, MIN_NAME_LENGTH, roleRefSchema, titleText } from './common.ts';
 import { asList, FOLDER_MESSAGES, folderSchema, optionalIdField, roleListField } from './folders.ts';
 
 /** German texts of the file area: server errors and the explorer's toasts (spec § 8). */
@@ -31,7 +31,7 @@ export const FILE_MESSAGES = {
 /** Multipart and JSON field names that hold lists (repeated fields in multipart). */
 export const FILE_LIST_FIELDS = ['roles', 'permissions', 'folders', 'notifications'] as const;
 
-export const fileTitleField = requiredText('Titel', MIN_NAME_LENGTH);
+export const fileTitleField = titleText('Titel', MIN_NAME_LENGTH);
 
 const notificationsField = z.preprocess(
   (value) => (value === '' ? [] : asList(value)),

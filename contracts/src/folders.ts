@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, idSchema, MIN_NAME_LENGTH, msg, requiredText, roleRefSchema } from './common.ts';
+import { dataOf, idSchema, MIN_NAME_LENGTH, msg, roleRefSchema, titleText } from './common.ts';
 
 /** Amtsperiode (DESIGN 4.13): years 1950–2100, at most this many years (one subfolder each). */
 export const PERIOD_MIN_YEAR = 1950;
@@ -60,7 +60,7 @@ export const roleListField = z.preprocess(
 );
 
 /** Spec § 5 and DESIGN 4.22: required, at least 3 characters, no `/` (paths rely on it). */
-export const folderTitleField = requiredText('Name', MIN_NAME_LENGTH)
+export const folderTitleField = titleText('Name', MIN_NAME_LENGTH)
   .refine((value) => !value.includes('/'), { error: FOLDER_MESSAGES.slashInTitle })
   // eslint-disable-next-line no-control-regex
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: FOLDER_MESSAGES.controlInTitle });

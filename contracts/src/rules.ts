@@ -30,6 +30,10 @@ export const msg = {
   passwordCommon: 'Dieses Passwort ist zu verbreitet. Bitte ein anderes wählen.',
   passwordIsEmail: 'Das Passwort darf nicht die eigene E-Mail-Adresse sein.',
   invalidId: 'Ungültige ID.',
+  invisibleCharacters: (field: string) =>
+    `${field} enthält unsichtbare Steuerzeichen (Zeichen ohne Breite oder zur Schreibrichtung). Bitte entfernen Sie diese.`,
+  mixedScripts: (field: string) =>
+    `${field} mischt Buchstaben verschiedener Schriften (z. B. lateinisch und kyrillisch).`,
 } as const;
 
 // Sign-in messages: the login page shows them before any schema is loaded.

@@ -19,6 +19,7 @@ import { loggerOptions, RequestLog } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 import { DiskStorage } from './storage/disk-storage.ts';
+import { makePrivateDir } from './private-files.ts';
 import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { MailSender } from './mail/sender.ts';
@@ -123,6 +124,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   const clock = options.clock ?? systemClock;
+  // What DATA_DIR holds is confidential (private-files.ts): an existing folder from an older
+  // version or a wide umask is made owner-only at every start.
+  const usesDataDir = !config.DATABASE_URL || config.STORAGE !== 's3' || !config.SMTP_URL;
+  if (usesDataDir) await makePrivateDir(config.DATA_DIR);
   const db =
     options.db ??
     openDatabase({

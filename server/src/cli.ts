@@ -9,6 +9,7 @@ import { systemClock } from './clock.ts';
 import { hashPassword } from './passwords.ts';
 import { backupCommand } from './ops/backup.ts';
 import { restoreCommand } from './ops/restore.ts';
+import { restrictUmask } from './private-files.ts';
 
 const USAGE = `Verwendung:
   npm run cli -- create-user --email <adresse> --firstname <vorname> --lastname <nachname>
@@ -110,6 +111,8 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   restore: restoreCommand,
 };
 
+// The CLI writes the database, backups and restored data: owner-only, as the server does.
+restrictUmask();
 const [command, ...rest] = process.argv.slice(2);
 const run = command ? commands[command] : undefined;
 if (!run) {

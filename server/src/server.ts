@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, readDotEnv } from './config.ts';
 import { buildApp } from './app.ts';
+import { restrictUmask } from './private-files.ts';
 
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 async function main(): Promise<void> {
+  restrictUmask();
   readDotEnv();
   const config = loadConfig();
   const app = await buildApp({ config, webRoot });

@@ -1,8 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type Driver,
+  type Migration,
+} from 'kysely';
 import pg from 'pg';
+import { makePrivateDirSync, makePrivateFileSync } from '../private-files.ts';
 import type { Database } from './schema.ts';
 import { migration0001 } from './migrations/0001_initial.ts';
 import { migration0002 } from './migrations/0002_tree_version.ts';
@@ -29,6 +37,12 @@ export interface OpenDatabaseOptions {
 /**
  * SQLite ends a transaction by itself on some errors (a full disk: SQLITE_FULL). Kysely's ROLLBACK
  * then fails with "no transaction is active", and that error would hide the real one.
+ *
+ * Transactions begin IMMEDIATE: a service reads, checks permissions and then writes in one
+ * transaction, and that check must still hold at the write. A deferred BEGIN takes the write lock
+ * only at the first write, so another process on the same file (the CLI, a second instance) could
+ * commit in between; IMMEDIATE takes it at the start (waiting up to busy_timeout), which gives the
+ * same guarantee as PostgreSQL's `FOR UPDATE` on the rows checked.
  */
 class SqliteKeepingErrors extends SqliteDialect {
   constructor(private readonly sqlite: SQLite.Database) {
@@ -36,6 +50,9 @@ class SqliteKeepingErrors extends SqliteDialect {
   }
   override createDriver(): Driver {
     const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
     const rollback = driver.rollbackTransaction.bind(driver);
     driver.rollbackTransaction = async (connection) => {
       if (this.sqlite.inTransaction) await rollback(connection);
@@ -53,7 +70,12 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
-  if (options.sqliteFile !== ':memory:') mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  if (options.sqliteFile !== ':memory:') {
+    makePrivateDirSync(dirname(options.sqliteFile));
+    // Created owner-only before SQLite opens it: SQLite would use 0644, and its -wal and -shm
+    // files copy the database file's mode.
+    makePrivateFileSync(options.sqliteFile);
+  }
   const sqlite = new SQLite(options.sqliteFile);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a committed document row survives a power loss, not only a process crash.

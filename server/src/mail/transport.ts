@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 
 export interface MailMessage {
   id: number;
@@ -49,11 +50,12 @@ export function fileTransport(dir: string, logger: Logger): MailTransport {
         subject: message.subject,
         text: message.text,
       });
-      await mkdir(dir, { recursive: true });
+      // Each file holds a set-password link: owner-only (private-files.ts).
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.id}.eml`;
       const tmp = join(dir, `.${name}.tmp`);
       try {
-        await writeFile(tmp, info.message as Buffer);
+        await writeFile(tmp, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
         await rename(tmp, join(dir, name));
       } catch (error) {
         // A full disk leaves half a file; the mail stays queued and is written again later.

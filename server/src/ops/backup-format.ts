@@ -6,6 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type SQLite from 'better-sqlite3';
 import { z } from 'zod';
+import { PRIVATE_FILE_MODE } from '../private-files.ts';
 
 /**
  * The backup folder written by `backup` and read by `restore` (decision 095):
@@ -106,7 +107,7 @@ export async function copyVerified(from: string, to: string, expected?: ObjectIn
     await pipeline(
       source.createReadStream({ autoClose: false }),
       measure,
-      createWriteStream(part, { flags: 'wx', flush: true }),
+      createWriteStream(part, { flags: 'wx', mode: PRIVATE_FILE_MODE, flush: true }),
     );
     const actual = { size, sha256: hash.digest('hex') };
     if (expected && (actual.size !== expected.size || actual.sha256 !== expected.sha256)) {

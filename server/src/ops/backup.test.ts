@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -310,4 +310,36 @@ describe('backup and restore commands', () => {
       expect(existsSync(join(root, 'sicherung'))).toBe(false);
     },
   );
+});
+
+describe('backup and restore under a wide umask', () => {
+  /** Every entry below `root` whose mode is not owner-only (0700 folders, 0600 files). */
+  async function notOwnerOnly(root: string): Promise<string[]> {
+    const wrong: string[] = [];
+    const check = async (path: string, dir: boolean) => {
+      const mode = (await stat(path)).mode & 0o777;
+      if (mode !== (dir ? 0o700 : 0o600)) wrong.push(`${path} 0${mode.toString(8)}`);
+    };
+    await check(root, true);
+    for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
+      await check(join(entry.parentPath, entry.name), entry.isDirectory());
+    }
+    return wrong;
+  }
+
+  it('writes the backup and the restored data folder owner-only', async () => {
+    const previous = process.umask(0o022);
+    try {
+      const data = await setUp();
+      await data.addFile();
+      const backup = join(data.root, 'sicherung');
+      await backupSqlite({ dataDir: data.dataDir, target: backup });
+      expect(await notOwnerOnly(backup)).toEqual([]);
+      const restored = join(data.root, 'neu');
+      await restoreSqlite({ source: backup, dataDir: restored });
+      expect(await notOwnerOnly(restored)).toEqual([]);
+    } finally {
+      process.umask(previous);
+    }
+  });
 });

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { loadConfig, readDotEnv } from '../config.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -90,7 +91,9 @@ export async function backupSqlite(options: BackupOptions): Promise<BackupManife
   const targetExisted = existsSync(target);
   const filesTarget = join(target, FILES_DIR);
   const partial = join(target, `${DATABASE_FILE}.part`);
-  await mkdir(filesTarget, { recursive: true });
+  // A backup holds what DATA_DIR holds: owner-only as well (private-files.ts).
+  await mkdir(filesTarget, { recursive: true, mode: PRIVATE_DIR_MODE });
+  await chmod(target, PRIVATE_DIR_MODE);
 
   const live = new SQLite(source, { readonly: true, fileMustExist: true });
   live.pragma('busy_timeout = 10000');
@@ -101,6 +104,7 @@ export async function backupSqlite(options: BackupOptions): Promise<BackupManife
     for (let attempt = 1; ; attempt += 1) {
       await rm(partial, { force: true });
       await live.backup(partial, { progress: () => ALL_PAGES });
+      await chmod(partial, PRIVATE_FILE_MODE);
       snapshot = inspectCopy(partial);
       await options.afterSnapshot?.(attempt);
 
@@ -157,7 +161,10 @@ export async function backupSqlite(options: BackupOptions): Promise<BackupManife
         .sort((a, b) => a.key.localeCompare(b.key)),
     };
     const manifestPart = join(target, `${MANIFEST_FILE}.part`);
-    await writeFile(manifestPart, `${JSON.stringify(manifest, null, 2)}\n`, { flush: true });
+    await writeFile(manifestPart, `${JSON.stringify(manifest, null, 2)}\n`, {
+      flush: true,
+      mode: PRIVATE_FILE_MODE,
+    });
     await rename(manifestPart, join(target, MANIFEST_FILE));
     await syncFolder(target);
     return manifest;

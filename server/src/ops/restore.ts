@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { loadConfig, readDotEnv } from '../config.ts';
 import { migrationsFor } from '../db/database.ts';
+import { makePrivateDir, PRIVATE_DIR_MODE } from '../private-files.ts';
 import {
   copyVerified,
   DATABASE_FILE,
@@ -85,10 +86,10 @@ export async function restoreSqlite(options: RestoreOptions): Promise<BackupMani
     );
   }
 
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   const staging = join(dataDir, STAGING_DIR);
   try {
-    await mkdir(join(staging, FILES_DIR), { recursive: true });
+    await mkdir(join(staging, FILES_DIR), { recursive: true, mode: PRIVATE_DIR_MODE });
     for (const object of manifest.objects) {
       try {
         await copyVerified(join(source, FILES_DIR, object.key), join(staging, FILES_DIR, object.key), object);

@@ -6,6 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, GERMAN } from '../errors.ts';
 import { newKey } from '../tokens.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import type { ByteRange, FileStorage, StoredObject } from './file-storage.ts';
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -58,12 +59,17 @@ export class DiskStorage implements FileStorage {
   }
 
   async put(source: Readable, options: { maxBytes: number }): Promise<StoredObject> {
-    await mkdir(join(this.root, TMP_DIR), { recursive: true });
+    await mkdir(join(this.root, TMP_DIR), { recursive: true, mode: PRIVATE_DIR_MODE });
     const key = newKey();
     const tmpPath = join(this.root, TMP_DIR, `${key}.part`);
     const measure = new MeasuringStream(options.maxBytes);
     // `flush`: the content is on disk before the file is closed and renamed into place.
-    const sink = createWriteStream(tmpPath, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER });
+    const sink = createWriteStream(tmpPath, {
+      flags: 'wx',
+      mode: PRIVATE_FILE_MODE,
+      flush: true,
+      highWaterMark: WRITE_BUFFER,
+    });
     try {
       await pipeline(source, measure, sink);
       await rename(tmpPath, this.pathOf(key));

@@ -8,6 +8,7 @@ import type {
   Updateable,
 } from 'kysely';
 import type { Database, EventRow, EventsTable } from '../../db/schema.ts';
+import type { Dialect } from '../../db/database.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -176,4 +177,14 @@ export async function usersWithAnyRole(db: Executor, roleIds: readonly number[])
     )
     .orderBy('users.id')
     .execute();
+}
+
+/**
+ * Locks the event row for the rest of the transaction, so an update reads the event (its SEQUENCE,
+ * its file, its roles) only after a concurrent update has committed: PostgreSQL `FOR UPDATE`;
+ * SQLite's transactions begin IMMEDIATE and so run one at a time (db/database.ts).
+ */
+export async function lockEvent(trx: Transaction<Database>, dialect: Dialect, id: number): Promise<void> {
+  const query = trx.selectFrom('events').select('id').where('id', '=', id);
+  await (dialect === 'postgres' ? query.forUpdate().execute() : query.execute());
 }

@@ -26,6 +26,7 @@ import {
   findEventByDownloadKey,
   insertEvent,
   listEvents,
+  lockEvent,
   replaceEventRoles,
   updateEvent,
   usersWithAnyRole,
@@ -238,6 +239,7 @@ export function eventsService(ctx: AppContext) {
     ): Promise<PortalEvent> {
       const now = ctx.clock.now().toISOString();
       const replacedKey = await db.transaction().execute(async (trx) => {
+        await lockEvent(trx, ctx.db.dialect, id);
         const before = await findEvent(trx, id);
         if (!before || !canSee(actor.principal, before)) throw notFound(EVENT_MESSAGES.notFound);
         const roles = body.roles ? await resolveRoles(trx, body.roles, 'roles') : before.roles;
@@ -291,6 +293,7 @@ export function eventsService(ctx: AppContext) {
     /** Deletes the event and, after the commit, its information file. */
     async remove(actor: Actor, id: number): Promise<void> {
       const removedKey = await db.transaction().execute(async (trx) => {
+        await lockEvent(trx, ctx.db.dialect, id);
         const event = await findEvent(trx, id);
         if (!event || !canSee(actor.principal, event)) throw notFound(EVENT_MESSAGES.notFound);
         await deleteEvent(trx, id);

@@ -98,12 +98,20 @@ export async function updateUser(db: Executor, id: number, patch: UserUpdate): P
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }
 
+/**
+ * Makes the user's role set exactly `roleIds`. Only the links that change are deleted or inserted:
+ * a kept link keeps its row, so a concurrent `FOR UPDATE` on it (the last-Super-Admin check) still
+ * finds it instead of skipping a deleted and re-inserted copy.
+ */
 export async function replaceUserRoles(db: Executor, userId: number, roleIds: number[]): Promise<void> {
-  await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+  let removal = db.deleteFrom('user_roles').where('user_id', '=', userId);
+  if (roleIds.length > 0) removal = removal.where('role_id', 'not in', roleIds);
+  await removal.execute();
   if (roleIds.length === 0) return;
   await db
     .insertInto('user_roles')
     .values(roleIds.map((role_id) => ({ user_id: userId, role_id })))
+    .onConflict((conflict) => conflict.columns(['user_id', 'role_id']).doNothing())
     .execute();
 }
 
@@ -141,4 +149,30 @@ export async function lockUsersWithRole(
     .orderBy('user_id');
   const rows = dialect === 'postgres' ? await query.forUpdate().execute() : await query.execute();
   return rows.map((row) => row.user_id);
+}
+
+/**
+ * Locks user rows for the rest of the transaction, so a permission check made on them still holds
+ * when the transaction writes: PostgreSQL `FOR UPDATE` (a concurrent writer of the same account
+ * waits, and then reads what the first one committed); SQLite has no `FOR UPDATE`, its
+ * transactions start as writers (`BEGIN IMMEDIATE`, see db/database.ts) and so run one at a time.
+ * Ascending ids in one statement, so two requests locking the same pair queue instead of
+ * deadlocking. Returns the ids that exist.
+ */
+export async function lockUsers(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  ids: number[],
+): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const query = trx.selectFrom('users').select('id').where('id', 'in', unique).orderBy('id');
+  const rows = dialect === 'postgres' ? await query.forUpdate().execute() : await query.execute();
+  return rows.map((row) => row.id);
+}
+
+/** The role names a user holds now (inside a transaction: after `lockUsers`, the committed state). */
+export async function roleNamesOf(db: Executor, userId: number): Promise<string[]> {
+  const roles = await rolesByUser(db, [userId]);
+  return (roles.get(userId) ?? []).map((role) => role.name);
 }

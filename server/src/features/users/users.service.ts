@@ -16,7 +16,7 @@ import type { AppContext } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { AppError, forbidden, invalidField, notFound } from '../../errors.ts';
+import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { issuePasswordLink } from '../auth/password-links.ts';
@@ -28,9 +28,11 @@ import {
   findUser,
   insertUser,
   listUsers,
+  lockUsers,
   lockUsersWithRole,
   replaceUserRoles,
   revokePasswordLinks,
+  roleNamesOf,
   updateUser,
   type UserRecord,
 } from './users.repository.ts';
@@ -98,6 +100,40 @@ async function assertAnotherSuperAdminRemains(ctx: AppContext, trx: Trx, userId:
   }
 }
 
+/**
+ * Whether the actor is a Super-Admin now, read inside the transaction after the actor's row was
+ * locked: the roles loaded when the request began may have been taken away meanwhile.
+ */
+async function actorIsSuperAdmin(trx: Trx, actor: Actor, lockedIds: number[]): Promise<boolean> {
+  // Deleted meanwhile: the session went with the account, as the next request would find.
+  if (!lockedIds.includes(actor.principal.id)) throw unauthenticated();
+  const roles = await roleNamesOf(trx, actor.principal.id);
+  if (!isAdmin(roles)) throw forbidden();
+  return roles.includes(SUPER_ADMIN);
+}
+
+/**
+ * The start of every change to an existing account: "may this actor change this account?" is
+ * answered on locked rows (actor and target, see lockUsers) in the transaction that then writes.
+ * A Super-Admin who makes the target an Admin at the same moment either commits first (then this
+ * check sees it and answers 403) or waits until this transaction has committed.
+ */
+async function lockForChange(
+  ctx: AppContext,
+  trx: Trx,
+  actor: Actor,
+  id: number,
+): Promise<{ target: UserRecord; isSuperAdmin: boolean }> {
+  const locked = await lockUsers(trx, ctx.db.dialect, [actor.principal.id, id]);
+  const isSuperAdmin = await actorIsSuperAdmin(trx, actor, locked);
+  const target = await findUser(trx, id);
+  if (!target) throw notFound();
+  if (!isSuperAdmin && isAdmin(names(target.roles))) {
+    throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
+  }
+  return { target, isSuperAdmin };
+}
+
 /** Issues a fresh invitation link and queues the mail, in the caller's transaction. */
 async function sendInvitation(ctx: AppContext, trx: Trx, user: Omit<UserRecord, 'roles'>): Promise<void> {
   const link = await issuePasswordLink(trx, ctx, user.id, 'invite');
@@ -133,8 +169,10 @@ export function usersService(ctx: AppContext) {
     async create(actor: Actor, body: CreateUserBody): Promise<User> {
       return withEmailUniqueness(() =>
         db.transaction().execute(async (trx) => {
+          const locked = await lockUsers(trx, ctx.db.dialect, [actor.principal.id]);
+          const isSuperAdmin = await actorIsSuperAdmin(trx, actor, locked);
           const roles = await resolveRoles(trx, body.roles);
-          if (!actor.principal.isSuperAdmin && roles.some(isAdminRole)) {
+          if (!isSuperAdmin && roles.some(isAdminRole)) {
             throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
           }
           if (await emailTaken(trx, body.email)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
@@ -175,11 +213,7 @@ export function usersService(ctx: AppContext) {
     async update(actor: Actor, id: number, body: UpdateUserBody): Promise<User> {
       return withEmailUniqueness(() =>
         db.transaction().execute(async (trx) => {
-          const target = await findUser(trx, id);
-          if (!target) throw notFound();
-          if (!actor.principal.isSuperAdmin && isAdmin(names(target.roles))) {
-            throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
-          }
+          const { target, isSuperAdmin } = await lockForChange(ctx, trx, actor, id);
 
           const newRoles = body.roles ? await resolveRoles(trx, body.roles) : target.roles;
           const oldIds = new Set(target.roles.map((role) => role.id));
@@ -187,7 +221,7 @@ export function usersService(ctx: AppContext) {
           const added = newRoles.filter((role) => !oldIds.has(role.id));
           const removed = target.roles.filter((role) => !newIds.has(role.id));
           const rolesChanged = added.length > 0 || removed.length > 0;
-          if (!actor.principal.isSuperAdmin && [...added, ...removed].some(isAdminRole)) {
+          if (!isSuperAdmin && [...added, ...removed].some(isAdminRole)) {
             throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
           }
           if (removed.some((role) => role.name === SUPER_ADMIN)) {
@@ -255,11 +289,7 @@ export function usersService(ctx: AppContext) {
     async remove(actor: Actor, id: number): Promise<void> {
       if (actor.principal.id === id) throw forbidden(SELF_DELETE_FORBIDDEN_MESSAGE);
       await db.transaction().execute(async (trx) => {
-        const target = await findUser(trx, id);
-        if (!target) throw notFound();
-        if (!actor.principal.isSuperAdmin && isAdmin(names(target.roles))) {
-          throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
-        }
+        const { target } = await lockForChange(ctx, trx, actor, id);
         if (target.roles.some((role) => role.name === SUPER_ADMIN)) {
           await assertAnotherSuperAdminRemains(ctx, trx, id);
         }
@@ -280,11 +310,7 @@ export function usersService(ctx: AppContext) {
     /** A new invitation link for a user who has not set a password yet; older links stop working. */
     async resendInvitation(actor: Actor, id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const target = await findUser(trx, id);
-        if (!target) throw notFound();
-        if (!actor.principal.isSuperAdmin && isAdmin(names(target.roles))) {
-          throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
-        }
+        const { target } = await lockForChange(ctx, trx, actor, id);
         if (target.has_password) throw new AppError('validation', ALREADY_ACTIVE_MESSAGE);
         await sendInvitation(ctx, trx, target);
         await recordAudit(trx, ctx.clock, {
