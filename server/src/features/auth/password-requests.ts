@@ -43,14 +43,6 @@ export async function enqueuePasswordRequest(
 }
 
 /**
- * Drops the requests waiting for an address (its password or the address itself changed): a link
- * asked for before the change must not be mailed after it. Call it in the changing transaction.
- */
-export async function dropPasswordRequests(db: Kysely<Database>, email: string): Promise<void> {
-  await db.deleteFrom('password_requests').where('email', '=', email).execute();
-}
-
-/**
  * Handles every due request once and returns how many. Each is leased (`locked_until`) with a
  * conditional update first, and the transaction that mails the link deletes the request only if
  * the lease is still its own: across instances, and after a crash at any point, a request is
