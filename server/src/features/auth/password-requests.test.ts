@@ -217,4 +217,15 @@ describe('forgot password: the background worker', () => {
     await t.flushMail();
     expect(resetMailsTo(user.email)).toHaveLength(1);
   });
+
+  it('drops a request older than an hour without a mail (a long outage, a restored backup)', async () => {
+    const user = await createUser(t);
+    t.clock.advance(HOUR + 1);
+    await forgot(t, user.email);
+    t.clock.advance(HOUR + 1);
+    expect(await worker()).toBe(1);
+    await t.flushMail();
+    expect(resetMailsTo(user.email)).toEqual([]);
+    expect(await pending()).toEqual([]);
+  });
 });

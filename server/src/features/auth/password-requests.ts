@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../app.ts';
 import type { Clock } from '../../clock.ts';
-import { MINUTE } from '../../clock.ts';
+import { HOUR, MINUTE } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
@@ -22,6 +22,11 @@ const LEASE_MS = MINUTE;
 /** A request that failed this often stays untouched until housekeeping removes it. */
 const MAX_ATTEMPTS = 5;
 const BATCH = 20;
+/**
+ * A request older than this is dropped without a mail (after a long outage, or in a restored
+ * backup): its requester has asked again or given up, and a late mail would only surprise.
+ */
+const MAX_REQUEST_AGE_MS = HOUR;
 
 export type PasswordRequestContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'logger'>;
 
@@ -92,9 +97,10 @@ async function handle(ctx: PasswordRequestContext, id: number, lease: string): P
       .deleteFrom('password_requests')
       .where('id', '=', id)
       .where('locked_until', '=', lease)
-      .returning(['email', 'ip'])
+      .returning(['email', 'ip', 'created_at'])
       .executeTakeFirst();
     if (!request) return false;
+    if (Date.parse(request.created_at) < ctx.clock.now().getTime() - MAX_REQUEST_AGE_MS) return true;
     const user = await findUserByEmail(trx, request.email);
     if (!user) return true;
     const link = await issuePasswordLink(trx, ctx, user.id, 'reset');
