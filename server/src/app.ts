@@ -23,6 +23,7 @@ import { makePrivateDir } from './private-files.ts';
 import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { MailSender } from './mail/sender.ts';
+import { processPasswordRequests } from './features/auth/password-requests.ts';
 import { AuditRetentionJob } from './audit/retention.ts';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
 import { GERMAN } from './errors.ts';
@@ -152,7 +153,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     (config.SMTP_URL
       ? smtpTransport(config.SMTP_URL)
       : fileTransport(join(config.DATA_DIR, 'mail'), app.log));
-  const mailSender = new MailSender({ db, clock, transport, from: config.MAIL_FROM, logger: app.log });
+  const mailSender = new MailSender({
+    db,
+    clock,
+    transport,
+    from: config.MAIL_FROM,
+    logger: app.log,
+    // Forgot-password requests are answered at once and handled here (decision 118).
+    jobs: [
+      {
+        name: 'password-requests',
+        run: () => processPasswordRequests({ db, clock, config, logger: app.log }),
+      },
+    ],
+  });
   const context: AppContext = {
     config,
     db,

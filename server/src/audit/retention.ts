@@ -170,7 +170,7 @@ export class AuditRetentionJob {
       }
       // The same daily run removes spent sessions, tokens and old sent mails.
       const cleaned = await runHousekeeping(this.ctx);
-      if (cleaned.sessions + cleaned.passwordTokens + cleaned.mails > 0) {
+      if (cleaned.sessions + cleaned.passwordTokens + cleaned.mails + cleaned.passwordRequests > 0) {
         this.ctx.logger.info(cleaned, 'Abgelaufene Sitzungen, Links und E-Mails entfernt');
       }
       // Download marks hold back entries for ten minutes only (decision 116).

@@ -15,6 +15,7 @@ import type { Database } from './schema.ts';
 import { migration0001 } from './migrations/0001_initial.ts';
 import { migration0002 } from './migrations/0002_tree_version.ts';
 import { migration0003 } from './migrations/0003_delivery_marks.ts';
+import { migration0004 } from './migrations/0004_password_requests.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -92,6 +93,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0001_initial': migration0001(dialect),
     '0002_tree_version': migration0002(dialect),
     '0003_delivery_marks': migration0003(dialect),
+    '0004_password_requests': migration0004(dialect),
   };
 }
 

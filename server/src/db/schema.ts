@@ -48,6 +48,19 @@ export interface PasswordTokensTable {
   used_at: Timestamp | null;
 }
 
+/** A forgot-password request waiting for the background worker; deleted once handled. */
+export interface PasswordRequestsTable {
+  id: Generated<number>;
+  /** As entered, lower case; whether it has an account is decided only by the worker. */
+  email: string;
+  /** The requesting client, for the audit entry. */
+  ip: string | null;
+  created_at: Timestamp;
+  attempts: number;
+  /** A worker holds a lease until this time, so several instances never handle one request twice. */
+  locked_until: Timestamp | null;
+}
+
 export interface OutboxTable {
   id: Generated<number>;
   to_address: string;
@@ -165,6 +178,7 @@ export interface Database {
   user_roles: UserRolesTable;
   sessions: SessionsTable;
   password_tokens: PasswordTokensTable;
+  password_requests: PasswordRequestsTable;
   outbox: OutboxTable;
   folders: FoldersTable;
   folder_roles: FolderRolesTable;

@@ -8,6 +8,13 @@ const MAX_ATTEMPTS = 8;
 /** Back-off after the n-th failure: 30 s, 1 min, 2 min, … capped at 1 h. */
 const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** (attempts - 1), 3_600_000);
 
+/** Work that queues mails (a forgot-password request) and runs in the sender's loop before it sends. */
+export interface MailJob {
+  name: string;
+  /** Handles what is due, exactly once across instances (the job leases its rows itself). */
+  run(): Promise<unknown>;
+}
+
 export interface MailSenderOptions {
   db: Db;
   clock: Clock;
@@ -17,6 +24,8 @@ export interface MailSenderOptions {
   intervalMs?: number;
   /** How often a lease is extended while its mail is being sent (default a quarter lease). */
   leaseRenewMs?: number;
+  /** Run at the start of every round, so the mails they queue go out in the same round. */
+  jobs?: readonly MailJob[];
 }
 
 /**
@@ -52,12 +61,25 @@ export class MailSender {
     await this.running?.catch(() => undefined);
   }
 
-  /** Sends every due mail once; returns how many were sent. Safe to call concurrently. */
+  /** Runs the jobs, then sends every due mail once; returns how many were sent. Safe to call concurrently. */
   flush(): Promise<number> {
-    this.running ??= this.sendDue().finally(() => {
-      this.running = undefined;
-    });
+    this.running ??= this.runJobs()
+      .then(() => this.sendDue())
+      .finally(() => {
+        this.running = undefined;
+      });
     return this.running;
+  }
+
+  /** Runs every job once; a failing job is logged and does not hold up the others or the mails. */
+  async runJobs(): Promise<void> {
+    for (const job of this.options.jobs ?? []) {
+      try {
+        await job.run();
+      } catch (error) {
+        this.options.logger.error({ err: error, job: job.name }, 'Hintergrundaufgabe fehlgeschlagen');
+      }
+    }
   }
 
   private async sendDue(): Promise<number> {

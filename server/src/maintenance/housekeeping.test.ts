@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
 import { createUser } from '../test/factories.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { issuePasswordLink } from '../features/auth/password-links.ts';
+import { enqueuePasswordRequest } from '../features/auth/password-requests.ts';
 import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { runHousekeeping } from './housekeeping.ts';
 
@@ -27,7 +28,7 @@ describe('housekeeping', () => {
     expect(fresher).toContain('token=');
 
     const first = await runHousekeeping(t);
-    expect(first).toEqual({ sessions: 1, passwordTokens: 1, mails: 0 });
+    expect(first).toEqual({ sessions: 1, passwordTokens: 1, mails: 0, passwordRequests: 0 });
     const me = await t.app.inject({ method: 'GET', url: '/api/v1/account', headers: fresh.headers });
     expect(me.statusCode).toBe(200);
 
@@ -36,7 +37,29 @@ describe('housekeeping', () => {
     expect(second.mails).toBe(1);
     const left = await t.db.kysely.selectFrom('outbox').select('subject').execute();
     expect(left).toEqual([{ subject: 'Nie gesendet' }]);
-    expect(await runHousekeeping(t)).toEqual({ sessions: 0, passwordTokens: 0, mails: 0 });
+    expect(await runHousekeeping(t)).toEqual({
+      sessions: 0,
+      passwordTokens: 0,
+      mails: 0,
+      passwordRequests: 0,
+    });
+  });
+
+  it('drops a forgot-password request left unhandled for a day, with its address', async () => {
+    const email = 'vergessen@example.org';
+    await enqueuePasswordRequest(t.db.kysely, t.clock, { email, ip: '192.0.2.1' });
+    // Failed every attempt: the worker does not touch it any more.
+    await t.db.kysely
+      .updateTable('password_requests')
+      .set({ attempts: 5 })
+      .where('email', '=', email)
+      .execute();
+    await t.flushMail();
+    t.clock.advance(DAY - MINUTE);
+    expect((await runHousekeeping(t)).passwordRequests).toBe(0);
+    t.clock.advance(2 * MINUTE);
+    expect((await runHousekeeping(t)).passwordRequests).toBe(1);
+    expect(await t.db.kysely.selectFrom('password_requests').select('id').execute()).toEqual([]);
   });
 
   it('keeps a session that is in use', async () => {

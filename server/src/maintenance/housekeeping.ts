@@ -5,17 +5,24 @@ export type HousekeepingContext = Pick<AppContext, 'db' | 'clock' | 'config'>;
 
 /** Sent mails are kept this long for questions about delivery, then removed with their links. */
 export const SENT_MAIL_RETENTION_DAYS = 30;
+/**
+ * Forgot-password requests are deleted when handled, seconds after they arrive; one the worker
+ * could not handle (it failed every attempt) is dropped after a day with its address.
+ */
+export const PASSWORD_REQUEST_RETENTION_MS = DAY;
 
 export interface HousekeepingResult {
   sessions: number;
   passwordTokens: number;
   mails: number;
+  passwordRequests: number;
 }
 
 /**
  * Removes what no longer serves anyone (DSGVO data minimisation): sessions past their idle or
- * absolute limit, set-password tokens that were used or have expired, and mails sent more than
- * 30 days ago (mails that never went out stay, so an operator can see them). Idempotent.
+ * absolute limit, set-password tokens that were used or have expired, mails sent more than
+ * 30 days ago (mails that never went out stay, so an operator can see them) and forgot-password
+ * requests left unhandled for a day. Idempotent.
  */
 export async function runHousekeeping(ctx: HousekeepingContext): Promise<HousekeepingResult> {
   const db = ctx.db.kysely;
@@ -39,9 +46,14 @@ export async function runHousekeeping(ctx: HousekeepingContext): Promise<Houseke
     .where('sent_at', 'is not', null)
     .where('sent_at', '<', iso(now - SENT_MAIL_RETENTION_DAYS * DAY))
     .executeTakeFirst();
+  const passwordRequests = await db
+    .deleteFrom('password_requests')
+    .where('created_at', '<', iso(now - PASSWORD_REQUEST_RETENTION_MS))
+    .executeTakeFirst();
   return {
     sessions: Number(sessions.numDeletedRows),
     passwordTokens: Number(passwordTokens.numDeletedRows),
     mails: Number(mails.numDeletedRows),
+    passwordRequests: Number(passwordRequests.numDeletedRows),
   };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  ADMIN_EMAIL,
   clientFor,
   fileForm,
   signIn,
@@ -32,6 +33,10 @@ const ROLE = 'Vertreter';
 const MAX_FILES_PER_WORKER = 6;
 const CREATED_SUBJECT = 'Neues Dokument im Gremienportal: ';
 const UPDATED_SUBJECT = 'Aktualisiertes Dokument im Gremienportal: ';
+const RESET_SUBJECT = 'Passwort zurücksetzen – Gremienportal';
+/** Forgot-password requests for a known account per round: below the limit of 5 per client and hour. */
+const RESETS_PER_ROUND = 4;
+const UNKNOWN_EMAIL = 'niemand@example.org';
 
 interface FileModel {
   id: number;
@@ -57,6 +62,8 @@ interface Stats {
   /** Interrupted replacements whose row still showed the old content after the crash. */
   replacementsKeptOld: number;
   replacementsCommitted: number;
+  /** Forgot-password requests for the admin: answered 200, and left without an answer by a kill. */
+  resets: { answered: number; interrupted: number };
 }
 
 const baseUrl = process.env.TEST_DATABASE_URL;
@@ -101,6 +108,7 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
       interrupted: { create: 0, replace: 0, delete: 0 },
       replacementsKeptOld: 0,
       replacementsCommitted: 0,
+      resets: { answered: 0, interrupted: 0 },
     };
     let knownOutboxIds = new Set<number>();
     let titleCounter = 0;
@@ -180,6 +188,38 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
       }
     }
 
+    /**
+     * Beside the uploads: forgot-password requests for the admin and for an unknown address. Each
+     * is stored when answered and handled by the background worker, which a kill may hit too.
+     */
+    async function resetRequester(
+      run: { killing: boolean; signal: AbortSignal },
+      failures: string[],
+    ): Promise<void> {
+      for (let i = 0; i < RESETS_PER_ROUND && !run.killing; i += 1) {
+        for (const email of [ADMIN_EMAIL, UNKNOWN_EMAIL]) {
+          try {
+            const res = await fetch(`${portal.url}/api/v1/auth/forgot-password`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ email }),
+              signal: run.signal,
+            });
+            if (res.status !== 200) throw new UnexpectedAnswer(`Passwort vergessen: ${res.status}`);
+            if (email === ADMIN_EMAIL) stats.resets.answered += 1;
+          } catch (error) {
+            if (run.killing && !(error instanceof UnexpectedAnswer)) {
+              if (email === ADMIN_EMAIL) stats.resets.interrupted += 1;
+              return;
+            }
+            failures.push(String(error));
+            return;
+          }
+        }
+        await sleep(randomInt(20, 300));
+      }
+    }
+
     /** Load until a random moment, then SIGKILL; returns the requests left without an answer. */
     async function loadAndKill(round: number): Promise<Set<Operation>> {
       const client = clientFor(portal.url, admin.token);
@@ -187,7 +227,10 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
       const run = { killing: false, signal: controller.signal };
       const pending = new Set<Operation>();
       const failures: string[] = [];
-      const running = Array.from({ length: WORKERS }, (_, i) => worker(i, client, run, pending, failures));
+      const running = [
+        ...Array.from({ length: WORKERS }, (_, i) => worker(i, client, run, pending, failures)),
+        resetRequester(run, failures),
+      ];
       await killMoment(round, filesDir);
       run.killing = true;
       await portal.kill();
@@ -202,19 +245,22 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
     async function checkAfterKill(round: number, pending: Set<Operation>) {
       const inspector = openInspector(target);
       try {
-        const { rows, fileRoles, outbox } = await inspector.kysely.transaction().execute(async (trx) => ({
-          rows: await trx
-            .selectFrom('files')
-            .select(['id', 'title', 'sha256', 'size_bytes', 'storage_key'])
-            .orderBy('id')
-            .execute(),
-          fileRoles: await trx.selectFrom('file_roles').select('file_id').execute(),
-          outbox: await trx
-            .selectFrom('outbox')
-            .select(['id', 'subject', 'text_body', 'sent_at', 'last_error'])
-            .orderBy('id')
-            .execute(),
-        }));
+        const { rows, fileRoles, outbox, resetRequests } = await inspector.kysely
+          .transaction()
+          .execute(async (trx) => ({
+            rows: await trx
+              .selectFrom('files')
+              .select(['id', 'title', 'sha256', 'size_bytes', 'storage_key'])
+              .orderBy('id')
+              .execute(),
+            fileRoles: await trx.selectFrom('file_roles').select('file_id').execute(),
+            outbox: await trx
+              .selectFrom('outbox')
+              .select(['id', 'subject', 'text_body', 'sent_at', 'last_error'])
+              .orderBy('id')
+              .execute(),
+            resetRequests: await trx.selectFrom('password_requests').select('email').execute(),
+          }));
         const rowById = new Map(rows.map((row) => [row.id, row]));
         const where = `Runde ${round}`;
 
@@ -295,6 +341,17 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
         const sentButMissing = outbox.filter((mail) => mail.sent_at !== null && !delivered.has(mail.id));
         expect(sentButMissing, `${where}: als gesendet markiert, aber nicht zugestellt`).toEqual([]);
         expect(outbox.filter((mail) => mail.last_error !== null)).toEqual([]);
+
+        // Each answered forgot-password request is stored or already handled, exactly once: the
+        // worker deletes it in the transaction that queues the mail. An unknown address gets nothing.
+        const resetMails = outbox.filter((mail) => mail.subject === RESET_SUBJECT).length;
+        const waiting = resetRequests.filter((request) => request.email === ADMIN_EMAIL).length;
+        expect(resetMails + waiting, `${where}: Anfragen „Passwort vergessen“`).toBeGreaterThanOrEqual(
+          stats.resets.answered,
+        );
+        expect(resetMails + waiting, `${where}: Anfragen „Passwort vergessen“`).toBeLessThanOrEqual(
+          stats.resets.answered + stats.resets.interrupted,
+        );
         return rows.map((row) => row.storage_key);
       } finally {
         await inspector.close();
@@ -325,26 +382,45 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
       .where('sent_at', 'is', null)
       .where('locked_until', 'is not', null)
       .executeTakeFirst();
+    await writer.kysely
+      .updateTable('password_requests')
+      .set({ locked_until: '2000-01-01T00:00:00.000Z' })
+      .where('locked_until', 'is not', null)
+      .execute();
     await writer.close();
     portal = await start();
     const reader = openInspector(target);
     try {
       const deadline = Date.now() + 60_000;
       for (;;) {
+        // Requests first: once none is left, no new mail can be queued after the outbox is read.
+        const requests = await reader.kysely.selectFrom('password_requests').select('id').execute();
         const unsent = await reader.kysely
           .selectFrom('outbox')
           .select('id')
           .where('sent_at', 'is', null)
           .execute();
-        if (unsent.length === 0) break;
+        if (unsent.length === 0 && requests.length === 0) break;
         if (Date.now() > deadline)
           throw new Error(`Nicht zugestellte Mails: ${unsent.map((m) => m.id).join(', ')}`);
         await sleep(250);
       }
-      const outbox = await reader.kysely.selectFrom('outbox').select('id').execute();
+      const outbox = await reader.kysely
+        .selectFrom('outbox')
+        .select(['id', 'subject', 'to_address'])
+        .execute();
       const delivered = await deliveredMailIds(mailDir);
       expect(outbox.filter((mail) => !delivered.has(mail.id))).toEqual([]);
-      expect(outbox.length).toBe(knownOutboxIds.size);
+      // Every mail seen before is still there; newer ones can only be reset mails the worker
+      // queued for requests stored before the last kill.
+      expect(outbox.filter((mail) => knownOutboxIds.has(mail.id)).length).toBe(knownOutboxIds.size);
+      expect(outbox.filter((mail) => !knownOutboxIds.has(mail.id) && mail.subject !== RESET_SUBJECT)).toEqual(
+        [],
+      );
+      const resetMails = outbox.filter((mail) => mail.subject === RESET_SUBJECT);
+      expect(resetMails.every((mail) => mail.to_address === ADMIN_EMAIL)).toBe(true);
+      expect(resetMails.length).toBeGreaterThanOrEqual(stats.resets.answered);
+      expect(resetMails.length).toBeLessThanOrEqual(stats.resets.answered + stats.resets.interrupted);
     } finally {
       await reader.close();
     }
@@ -370,7 +446,8 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
         `${stats.deleted} Löschungen; unterbrochen ${stats.interrupted.create} Uploads, ` +
         `${stats.interrupted.replace} Ersetzungen (${stats.replacementsKeptOld} mit altem Inhalt, ` +
         `${stats.replacementsCommitted} übernommen), ${stats.interrupted.delete} Löschungen; ` +
-        `${Number(leased.numUpdatedRows)} Mails mit abgelaufener Reservierung; ${live.length} Dateien am Ende`,
+        `${Number(leased.numUpdatedRows)} Mails mit abgelaufener Reservierung; ${live.length} Dateien am Ende; ` +
+        `${stats.resets.answered} Anfragen „Passwort vergessen“ beantwortet, ${stats.resets.interrupted} unterbrochen`,
     );
     // The kills must have hit work in progress, or the test proved nothing.
     expect(interrupted).toBeGreaterThanOrEqual(ROUNDS);

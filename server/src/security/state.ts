@@ -12,6 +12,7 @@ const TABLES: Record<keyof Database, string[]> = {
   user_roles: ['user_id', 'role_id'],
   sessions: ['id'],
   password_tokens: ['id'],
+  password_requests: ['id'],
   outbox: ['id'],
   folders: ['id'],
   folder_roles: ['folder_id', 'role_id'],

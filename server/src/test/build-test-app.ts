@@ -33,6 +33,8 @@ export interface TestApp {
   mail: MemoryTransport;
   /** Sends every queued mail and returns what was sent so far. */
   flushMail(): Promise<MailMessage[]>;
+  /** Runs the background jobs that queue mails (forgot-password requests) without sending. */
+  runJobs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,9 @@ export async function buildTestApp(
     async flushMail() {
       await app.context.mailSender.flush();
       return mail.sent;
+    },
+    runJobs() {
+      return app.context.mailSender.runJobs();
     },
     async close() {
       await app.close();

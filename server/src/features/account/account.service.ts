@@ -11,6 +11,7 @@ import { recordAudit } from '../../audit/record.ts';
 import { hashPassword } from '../../passwords.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { endOtherSessions, refuseEmailAsPassword, type Client } from '../auth/auth.service.ts';
+import { revokePasswordLinks } from '../auth/password-links.ts';
 import * as repo from './account.repository.ts';
 
 /** What only Admin and Super-Admin may change on their own account (spec § 6). */
@@ -60,15 +61,21 @@ export async function updateAccount(
   if (changed.length === 0) return accountOf(updated);
 
   const label = principalLabel(updated);
+  const now = ctx.clock.now().toISOString();
   try {
     await k.transaction().execute(async (trx) => {
       await repo.updateUser(trx, principal.id, {
         ...changes,
         ...(passwordHash ? { password_hash: passwordHash } : {}),
-        updated_at: ctx.clock.now().toISOString(),
+        updated_at: now,
       });
       // A new password signs out every other device; the one that changed it stays signed in.
       if (passwordHash) await endOtherSessions(trx, principal);
+      // A link asked for before must not set a password afterwards, nor one mailed to the old
+      // address open the account.
+      if (passwordHash || changes.email !== undefined) {
+        await revokePasswordLinks(trx, { id: principal.id, email: principal.email }, now);
+      }
       await recordAudit(trx, ctx.clock, {
         actor: { id: principal.id, label },
         action: 'account.updated',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_FIELDS_FORBIDDEN_MESSAGE } from '@gremienportal/contracts/account';
+import { RESET_TOKEN_INVALID_MESSAGE } from '@gremienportal/contracts/auth';
 import { msg } from '@gremienportal/contracts/common';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createUser, sessionFor, TEST_PASSWORD, type TestUser } from '../../test/factories.ts';
@@ -276,6 +277,81 @@ describe('account', () => {
       });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: 'Bitte melden Sie sich an.' });
+    });
+  });
+
+  describe('password links after an own change of password or e-mail address', () => {
+    const LINK_PASSWORD = 'Link-Kennwort-2026';
+    const forgot = (email: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email } });
+    const reset = (link: { id: number; token: string }) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/password-reset',
+        payload: { ...link, password: LINK_PASSWORD, password_confirmation: LINK_PASSWORD },
+      });
+    /** Requests a reset link and returns it from the mail the worker queued and the sender sent. */
+    async function requestLink(email: string): Promise<{ id: number; token: string }> {
+      expect((await forgot(email)).statusCode).toBe(200);
+      const mail = (await t.flushMail()).findLast((m) => m.to === email);
+      const match = /reset-password\?id=(\d+)&token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '');
+      if (!match) throw new Error(`Kein Link in der E-Mail an ${email}`);
+      return { id: Number(match[1]), token: match[2]! };
+    }
+    const expectLinkRefused = async (link: { id: number; token: string }) => {
+      const res = await reset(link);
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        message: RESET_TOKEN_INVALID_MESSAGE,
+        errors: { token: [RESET_TOKEN_INVALID_MESSAGE] },
+      });
+    };
+
+    it('refuses a reset link requested before the own password change (422)', async () => {
+      const user = await createUser(t, { roles: ['Vertreter'] });
+      const link = await requestLink(user.email);
+      const res = await putAccount(user, { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+      expect(res.statusCode).toBe(200);
+      await expectLinkRefused(link);
+      expect((await login(user.email, NEW_PASSWORD)).statusCode).toBe(200);
+      expect((await login(user.email, LINK_PASSWORD)).statusCode).toBe(401);
+    });
+
+    it('refuses a link mailed to the old address after an Admin changed the own address (422)', async () => {
+      const admin = await createUser(t, { roles: ['Admin'] });
+      const link = await requestLink(admin.email);
+      const newEmail = `neu-${admin.email}`;
+      expect((await putAccount(admin, { email: newEmail })).statusCode).toBe(200);
+      await expectLinkRefused(link);
+      expect((await login(newEmail, TEST_PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('revokes the link together with the change: a change that fails keeps it', async () => {
+      const admin = await createUser(t, { roles: ['Admin'] });
+      const other = await createUser(t, { roles: ['Vertreter'] });
+      const link = await requestLink(admin.email);
+      expect((await putAccount(admin, { email: other.email })).statusCode).toBe(422);
+      expect((await reset(link)).statusCode).toBe(200);
+    });
+
+    it('drops a reset request still waiting for the worker, so no link is mailed after the change', async () => {
+      const user = await createUser(t, { roles: ['Vertreter'] });
+      const admin = await createUser(t, { roles: ['Admin'] });
+      expect((await forgot(user.email)).statusCode).toBe(200);
+      expect((await forgot(admin.email)).statusCode).toBe(200);
+      expect(
+        (await putAccount(user, { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD })).statusCode,
+      ).toBe(200);
+      expect((await putAccount(admin, { email: `neu-${admin.email}` })).statusCode).toBe(200);
+      const sent = await t.flushMail();
+      expect(sent.filter((m) => m.to === user.email || m.to.endsWith(admin.email))).toEqual([]);
+      const open = await t.db.kysely
+        .selectFrom('password_tokens')
+        .select('id')
+        .where('user_id', 'in', [user.id, admin.id])
+        .where('used_at', 'is', null)
+        .execute();
+      expect(open).toEqual([]);
     });
   });
 });

@@ -1,34 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { formatAuditDetails } from '@gremienportal/contracts/audit';
-import { csvCell, csvLine } from './audit.csv.ts';
-
-describe('csvCell', () => {
-  it.each([
-    ['einfach', 'einfach'],
-    ['', ''],
-    [null, ''],
-    [undefined, ''],
-    [42, '42'],
-    ['a;b', '"a;b"'],
-    ['er sagte "ja"', '"er sagte ""ja"""'],
-    ['Zeile 1\nZeile 2', '"Zeile 1\nZeile 2"'],
-    [' Leerzeichen', '" Leerzeichen"'],
-    ['=1+1', "'=1+1"],
-    ['+49 30 123', "'+49 30 123"],
-    ['-5', "'-5"],
-    ['@SUMME(A1)', "'@SUMME(A1)"],
-    ['\t=1', "'\t=1"],
-    ['\r=1', '"\'\r=1"'],
-    ['=A1;"x"', `"'=A1;""x"""`],
-    ['a=b', 'a=b'],
-  ])('%j → %j', (input, expected) => {
-    expect(csvCell(input)).toBe(expected);
-  });
-
-  it('joins a line with semicolons and CRLF', () => {
-    expect(csvLine(['a', null, 3])).toBe('a;;3\r\n');
-  });
-});
 
 describe('formatAuditDetails', () => {
   it('names known keys in German and writes values readably', () => {

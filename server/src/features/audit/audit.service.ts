@@ -22,7 +22,7 @@ import { notFound } from '../../errors.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { canSee as canSeeEvent } from '../events/events.service.ts';
 import { FolderTree, viewerOf } from '../files/files.access.ts';
-import { csvHeader, csvRow } from './audit.csv.ts';
+import { auditCsvHeader, auditCsvRow } from './audit.csv.ts';
 import {
   countEntries,
   entriesAfter,
@@ -144,12 +144,12 @@ export function auditService(ctx: AppContext) {
      */
     async *exportCsv(query: AuditExportQuery): AsyncGenerator<string> {
       const filter = filterOf(query);
-      yield csvHeader();
+      yield auditCsvHeader();
       let after: { at: string; id: number } | null = null;
       for (;;) {
         const rows = await entriesAfter(db, filter, after, EXPORT_BATCH_SIZE);
         if (rows.length === 0) return;
-        yield rows.map((row) => csvRow(toAuditEntry(row))).join('');
+        yield rows.map((row) => auditCsvRow(toAuditEntry(row))).join('');
         const last = rows.at(-1)!;
         after = { at: last.at, id: last.id };
         if (rows.length < EXPORT_BATCH_SIZE) return;

@@ -9,6 +9,7 @@ import {
 import { recordAudit, type AuditEntry as NewAuditEntry } from '../../audit/record.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRoleUsers, createUser, roleIds, type TestUser } from '../../test/factories.ts';
+import { formulaCells, parseCsv } from '../../test/csv.ts';
 import { EXPORT_BATCH_SIZE } from './audit.service.ts';
 
 type RoleUsers = Awaited<ReturnType<typeof createRoleUsers>>;
@@ -407,9 +408,9 @@ describe('GET /audit.csv', () => {
     expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).toBe(
-      'Zeitpunkt (Europe/Berlin);Person;Aktion;Objekttyp;Objekt-ID;Objekt;Details;Adresse',
+      '"Zeitpunkt (Europe/Berlin)";"Person";"Aktion";"Objekttyp";"Objekt-ID";"Objekt";"Details";"Adresse"',
     );
-    expect(lines[0]!.split(';')).toEqual([...AUDIT_CSV_HEADER]);
+    expect(parseCsv(lines[0]!, ';')).toEqual([[...AUDIT_CSV_HEADER]]);
     expect(text.endsWith('\r\n')).toBe(true);
   });
 
@@ -417,9 +418,9 @@ describe('GET /audit.csv', () => {
     const { text } = await csv('?action=file.created');
     const body = text.slice(1).split('\r\n').slice(1).join('\r\n');
     expect(body).toBe(
-      '21.11.2026 10:30:05;Gesa Schäfer <gs@example.org>;Datei hochgeladen;Datei;42;' +
+      '"21.11.2026 10:30:05";"Gesa Schäfer <gs@example.org>";"Datei hochgeladen";"Datei";"42";' +
         '"Bericht; ""final""\nzweite Zeile";"Rollen: Aufsichtsrat, Vertreter; Ordner: Aufsichtsrat";' +
-        '203.0.113.7\r\n',
+        '"203.0.113.7"\r\n',
     );
   });
 
@@ -427,10 +428,12 @@ describe('GET /audit.csv', () => {
     const { text } = await csv('?object_type=folder');
     const row = text.slice(1).split('\r\n')[1]!;
     expect(row).toBe(
-      `21.11.2026 10:31:00;"'=HYPERLINK(""http://böse.example"",""klick"") <x@example.org>";Ordner angelegt;Ordner;5;'+SUMME(A1:A9);Titel: -2+3;`,
+      `"21.11.2026 10:31:00";"'=HYPERLINK(""http://böse.example"",""klick"") <x@example.org>";"Ordner angelegt";"Ordner";"5";"'+SUMME(A1:A9)";"Titel: -2+3";""`,
     );
     const failed = (await csv('?action=auth.login_failed')).text.slice(1).split('\r\n')[1]!;
-    expect(failed).toBe("01.07.2026 14:00:00;;Anmeldung fehlgeschlagen;Nutzer;;'@angriff;;198.51.100.1");
+    expect(failed).toBe(
+      `"01.07.2026 14:00:00";"";"Anmeldung fehlgeschlagen";"Nutzer";"";"'@angriff";"";"198.51.100.1"`,
+    );
   });
 
   it('applies the filters and keeps newest first', async () => {
@@ -463,13 +466,44 @@ describe('GET /audit.csv', () => {
         .execute();
     }
     const { text } = await csv('?q=&object_type=file&from=2025-01-01&to=2025-01-02');
-    const lines = text.slice(1).split('\r\n').filter(Boolean).slice(1);
+    const lines = parseCsv(text.slice(1), ';').slice(1);
     expect(lines).toHaveLength(count);
-    const objectIds = lines.map((line) => Number(line.split(';')[4]));
+    const objectIds = lines.map((line) => Number(line[4]));
     expect(new Set(objectIds).size).toBe(count);
     // Newest first; equal times newest inserted first.
     expect(objectIds[0]).toBe(100_000 + count - 1);
     expect(objectIds.at(-1)).toBe(100_000);
+  });
+
+  it('lets no cell start a formula, whether the file is opened with `;` or with `,` as separator', async () => {
+    const nasty = ['x,=1+2', 'a;@SUM(1)', '"=cmd"', '\t=1+1', '\r=1+1', '-2+3', 'Zeile\n=1', 'a, "+2"'];
+    for (const [i, title] of nasty.entries()) {
+      await record(t, `2024-03-01T10:00:0${i}.000Z`, {
+        actor: { id: 1, label: `${title} <x@example.org>` },
+        action: 'file.created',
+        objectType: 'file',
+        objectId: 900 + i,
+        objectLabel: title,
+        details: { title: { from: title, to: `b,${title}` } },
+        ip: '203.0.113.9',
+      });
+    }
+    const { res, text } = await csv('?from=2024-03-01&to=2024-03-01');
+    expect(res.statusCode).toBe(200);
+    const body = text.slice(1);
+    for (const separator of [';', ','] as const) {
+      const cells = parseCsv(body, separator);
+      expect(cells.flat().some((cell) => cell.includes('=1+2'))).toBe(true);
+      expect(formulaCells(cells), `Trennzeichen ${separator}`).toEqual([]);
+    }
+    // BOM and `;` stay, for German Excel.
+    expect(text.startsWith('\uFEFF"Zeitpunkt (Europe/Berlin)";')).toBe(true);
+    // With `;` every title reads back, with only the apostrophes added.
+    const rows = parseCsv(body, ';').slice(1);
+    expect(rows).toHaveLength(nasty.length);
+    expect(rows.map((row) => row[5]!.replaceAll("'", '')).sort()).toEqual(
+      nasty.map((title) => title.replaceAll("'", '')).sort(),
+    );
   });
 });
 

@@ -14,12 +14,10 @@ import type { Database } from '../../db/schema.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import { recordAudit } from '../../audit/record.ts';
-import { enqueueMail } from '../../mail/outbox.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../passwords.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { hashToken, newToken } from '../../tokens.ts';
-import { issuePasswordLink } from './password-links.ts';
-import { passwordResetMail } from './auth.mails.ts';
+import { enqueuePasswordRequest } from './password-requests.ts';
 import * as repo from './auth.repository.ts';
 
 /** Who is asking, as far as throttling and the audit log care. */
@@ -123,8 +121,9 @@ export async function logout(ctx: AppContext, principal: Principal, client: Clie
 }
 
 /**
- * Mails a reset link when the address has an account. The caller answers the same either way;
- * over the limit nothing is sent, silently, so the mailbox of an address cannot be flooded.
+ * Queues the request for the background worker, which mails a reset link when the address has an
+ * account. The request path is the same for every address, in answer and in timing (decision
+ * 118); over the limit nothing is queued, silently, so the mailbox of an address cannot be flooded.
  */
 export async function requestPasswordReset(
   ctx: AppContext,
@@ -138,20 +137,7 @@ export async function requestPasswordReset(
     return;
   }
 
-  const user = await repo.findUserByEmail(ctx.db.kysely, body.email);
-  if (!user) return;
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    const link = await issuePasswordLink(trx, ctx, user.id, 'reset');
-    await enqueueMail(trx, ctx.clock, passwordResetMail(user, link));
-    await recordAudit(trx, ctx.clock, {
-      actor: null,
-      action: 'auth.reset_requested',
-      objectType: 'user',
-      objectId: user.id,
-      objectLabel: principalLabel(user),
-      ip: client.ip,
-    });
-  });
+  await enqueuePasswordRequest(ctx.db.kysely, ctx.clock, { email: body.email, ip: client.ip });
 }
 
 /** The password must not be the account's own e-mail address (DESIGN 4.17). */

@@ -41,3 +41,25 @@ export async function issuePasswordLink(
   const params = new URLSearchParams({ id: String(userId), token });
   return `${ctx.config.PUBLIC_URL}/reset-password?${params.toString()}`;
 }
+
+/**
+ * Makes every unused set-password link of the user worthless and drops the forgot-password
+ * requests still waiting for the address (`email`: the address before any change), so that no
+ * link asked for before a change of password or address works, or is even mailed, after it.
+ * Call it in the transaction that makes the change.
+ */
+export async function revokePasswordLinks(
+  db: Kysely<Database> | Transaction<Database>,
+  user: { id: number; email: string },
+  now: string,
+): Promise<void> {
+  // Requests first: on PostgreSQL a worker handling one right now holds its row, so this waits
+  // for the worker to commit, and the link it issued is then revoked below.
+  await db.deleteFrom('password_requests').where('email', '=', user.email).execute();
+  await db
+    .updateTable('password_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', user.id)
+    .where('used_at', 'is', null)
+    .execute();
+}

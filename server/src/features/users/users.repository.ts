@@ -120,16 +120,6 @@ export async function deleteUser(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('users').where('id', '=', id).execute();
 }
 
-/** Makes every unused set-password link of the user worthless. */
-export async function revokePasswordLinks(db: Executor, userId: number, now: string): Promise<void> {
-  await db
-    .updateTable('password_tokens')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .execute();
-}
-
 /**
  * Ids of the users holding a role, locked for the rest of the transaction where the dialect can:
  * on PostgreSQL two concurrent demotions must not both see "another Super-Admin is left"

@@ -19,7 +19,7 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
-import { issuePasswordLink } from '../auth/password-links.ts';
+import { issuePasswordLink, revokePasswordLinks } from '../auth/password-links.ts';
 import { invitationMail } from './users.mails.ts';
 import {
   allRoles,
@@ -31,7 +31,6 @@ import {
   lockUsers,
   lockUsersWithRole,
   replaceUserRoles,
-  revokePasswordLinks,
   roleNamesOf,
   updateUser,
   type UserRecord,
@@ -271,7 +270,7 @@ export function usersService(ctx: AppContext) {
           }
           if (changed.includes('email')) {
             // Links already mailed went to the old address: they must not open this account.
-            await revokePasswordLinks(trx, id, now);
+            await revokePasswordLinks(trx, { id, email: target.email }, now);
             if (!record.has_password) {
               await sendInvitation(ctx, trx, record);
               await recordAudit(trx, ctx.clock, {
