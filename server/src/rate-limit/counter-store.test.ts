@@ -17,6 +17,20 @@ describe('InMemoryCounterStore', () => {
     expect(await store.peek('a')).toEqual({ count: 0, resetInMs: 0 });
   });
 
+  it('takes an increment back within the window, never below zero or into a new window', async () => {
+    const clock = new TestClock();
+    const store = new InMemoryCounterStore(clock);
+    await store.increment('a', MINUTE);
+    await store.increment('a', MINUTE);
+    await store.decrement('a');
+    expect(await store.peek('a')).toEqual({ count: 1, resetInMs: MINUTE });
+    await store.decrement('a');
+    await store.decrement('a');
+    expect((await store.peek('a')).count).toBe(0);
+    await store.decrement('fehlt');
+    expect(store.size).toBe(1);
+  });
+
   it('holds no more than its cap, whatever number of distinct keys arrives', async () => {
     const clock = new TestClock();
     const store = new InMemoryCounterStore(clock, { maxCounters: 1_000 });

@@ -9,6 +9,11 @@ export interface CounterStore {
   increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
   /** Current count without adding. */
   peek(key: string): Promise<{ count: number; resetInMs: number }>;
+  /**
+   * Takes back one increment (an attempt that turned out not to count) without changing the
+   * window; nothing when the window has ended or the count is zero.
+   */
+  decrement(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -147,6 +152,11 @@ export class InMemoryCounterStore implements CounterStore {
     this.sweep(now);
     const counter = this.live(key, now);
     return { count: counter?.count ?? 0, resetInMs: counter ? counter.resetAt - now : 0 };
+  }
+
+  async decrement(key: string) {
+    const counter = this.live(key, this.clock.now().getTime());
+    if (counter && counter.count > 0) counter.count -= 1;
   }
 
   async reset(key: string) {
