@@ -190,6 +190,8 @@ async function startPortal(work) {
     INITIAL_ADMIN_PASSWORD: admin.password,
     // Throttling would answer 429 after five tries and hide the login code from the scanners.
     LOGIN_MAX_ATTEMPTS: '1000000',
+    LOGIN_MAX_FAILURES_PER_CLIENT: '1000000',
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000000',
     // Request logs: the status of every answer is counted below.
     LOG_LEVEL: 'info',
   };

@@ -36,8 +36,15 @@ export const AUDIT_ACTIONS = {
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
 
-export const auditActionLabel = (action: string): string =>
-  Object.hasOwn(AUDIT_ACTIONS, action) ? AUDIT_ACTIONS[action as AuditAction] : action;
+/**
+ * The German label; an entry that stands for several equal events (failed sign-ins of one client
+ * within a minute, decision 117) says how many: "Anmeldung fehlgeschlagen (12×)".
+ */
+export function auditActionLabel(action: string, details?: Record<string, unknown> | null): string {
+  const label = Object.hasOwn(AUDIT_ACTIONS, action) ? AUDIT_ACTIONS[action as AuditAction] : action;
+  const count = details?.count;
+  return typeof count === 'number' && Number.isInteger(count) && count > 1 ? `${label} (${count}×)` : label;
+}
 
 /** Actions that are one person's access to a document or an event file (the "Zugriffe" list). */
 export const ACCESS_ACTIONS = {
@@ -335,6 +342,10 @@ const DETAIL_LABELS: Record<string, string> = {
   size_bytes: 'Größe (Bytes)',
   created: 'Angelegt',
   notifications: 'Benachrichtigungen',
+  count: 'Anzahl',
+  last_at: 'Letzter Versuch',
+  emails: 'E-Mail-Adressen',
+  more_emails: 'Weitere E-Mail-Adressen',
 };
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;

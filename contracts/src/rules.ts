@@ -47,3 +47,15 @@ export const RESET_TOKEN_INVALID_MESSAGE =
 /** Login throttling (DESIGN 4.18): the window is one minute, so "a minute" is never too short. */
 export const LOGIN_THROTTLED_MESSAGE =
   'Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.';
+/** Too many failures from one client address, whichever e-mail addresses it tried (10 minutes). */
+export const LOGIN_CLIENT_THROTTLED_MESSAGE =
+  'Zu viele fehlgeschlagene Anmeldeversuche von Ihrem Anschluss. Bitte warten Sie einige Minuten und versuchen Sie es dann erneut.';
+/** More sign-ins of one client address at the same moment than it may still fail. */
+export const LOGIN_CLIENT_CONCURRENT_MESSAGE =
+  'Von Ihrem Anschluss laufen gerade zu viele Anmeldungen gleichzeitig. Bitte versuchen Sie es in einigen Sekunden erneut.';
+/** Too many failures for one e-mail address from anywhere (one hour); said alike for unknown ones. */
+export const LOGIN_ACCOUNT_THROTTLED_MESSAGE =
+  'Zu viele fehlgeschlagene Anmeldeversuche für diese E-Mail-Adresse. Bitte versuchen Sie es später erneut oder setzen Sie Ihr Passwort zurück.';
+/** Password checks are queued beyond a few seconds of work: sign-ins wait outside instead. */
+export const LOGIN_BUSY_MESSAGE =
+  'Die Anmeldung ist gerade stark ausgelastet. Bitte versuchen Sie es in einigen Sekunden erneut.';

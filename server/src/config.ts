@@ -45,6 +45,10 @@ const variablesSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInt(60),
   SESSION_ABSOLUTE_HOURS: positiveInt(12),
   LOGIN_MAX_ATTEMPTS: positiveInt(5),
+  /** Failed sign-ins per 10 minutes from one client address, whatever e-mail addresses it tries. */
+  LOGIN_MAX_FAILURES_PER_CLIENT: positiveInt(30),
+  /** Failed sign-ins per hour for one e-mail address, from all clients together (ASVS 2.2.1). */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveInt(100),
   /**
    * The reverse proxies whose X-Forwarded-For is believed: `true` = a proxy on this machine
    * (loopback), or a list of addresses/CIDRs. The client address is the rightmost entry not added by

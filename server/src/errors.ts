@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'validation'
   | 'too_many_requests'
+  | 'unavailable'
   | 'insufficient_storage';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -21,6 +22,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   validation: 422,
   too_many_requests: 429,
+  unavailable: 503,
   insufficient_storage: 507,
 };
 

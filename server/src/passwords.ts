@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { hash, verify, type Options } from '@node-rs/argon2';
+import { PasswordQueue } from './password-queue.ts';
 
 /** OWASP's argon2id parameters (m = 19 MiB, t = 2, p = 1). */
 // `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
@@ -7,34 +8,32 @@ const ARGON2_OPTIONS: Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2,
 
 /**
  * At most one argon2 computation per core but one: a burst of sign-ins queues here instead of
- * taking every core from the requests of everyone else (decision 113).
+ * taking every core from the requests of everyone else (decision 113). Sign-ins wait at most
+ * about two seconds and after every reset, invitation, password change and new user (decision
+ * 117); one computation takes 10–30 ms, the first estimate is on the safe side.
  */
-const MAX_CONCURRENT = Math.max(1, availableParallelism() - 1);
-let running = 0;
-const waiting: (() => void)[] = [];
+export const passwordQueue = new PasswordQueue({
+  concurrency: Math.max(1, availableParallelism() - 1),
+  maxSignInWaitMs: 2_000,
+  initialEstimateMs: 50,
+});
 
-async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running += 1;
-  try {
-    return await work();
-  } finally {
-    // The slot passes straight to the next in line, so `running` stays counted.
-    const next = waiting.shift();
-    if (next) next();
-    else running -= 1;
-  }
-}
-
+/** Hashes a new password; never refused (see PasswordQueue). */
 export const hashPassword = (password: string): Promise<string> =>
-  limited(() => hash(password, ARGON2_OPTIONS));
+  passwordQueue.run('account', () => hash(password, ARGON2_OPTIONS));
 
-export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await limited(() => verify(passwordHash, password));
-  } catch {
-    return false;
-  }
+/**
+ * Checks a sign-in's password. Throws HashingBusyError instead of queueing when the checks
+ * ahead would take longer than the queue allows.
+ */
+export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  return passwordQueue.run('sign-in', async () => {
+    try {
+      return await verify(passwordHash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Verified against when the e-mail is unknown, so the answer takes as long either way. */

@@ -89,6 +89,7 @@ export async function startPortal(dataDir: string, env: NodeJS.ProcessEnv = {}):
       PUBLIC_URL: url,
       // Many simulated people share one address; the throttle would turn them away.
       LOGIN_MAX_ATTEMPTS: '100000',
+      LOGIN_MAX_FAILURES_PER_CLIENT: '100000',
       ...env,
     },
     log: join(dataDir, 'server.log'),

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
 
 export interface AuditActor {
   id: number;
@@ -46,4 +47,57 @@ export async function recordAudit(
       ip: entry.ip ?? null,
     })
     .execute();
+}
+
+/**
+ * Counts a repeat into the newest entry with the same action, client address and object recorded
+ * since `since`: `merge` turns that entry's details into the new ones. False when there is none,
+ * so that the caller records a new entry. The entry stays locked from read to write (PostgreSQL;
+ * SQLite writes one at a time anyway), so repeats on several instances at once are all counted.
+ */
+export async function countRepeatedAudit(
+  db: Db,
+  entry: Required<Pick<AuditEntry, 'action' | 'objectType' | 'objectId' | 'ip'>>,
+  since: string,
+  merge: (current: {
+    details: Record<string, unknown> | null;
+    objectLabel: string | null;
+  }) => Record<string, unknown>,
+): Promise<boolean> {
+  return db.kysely.transaction().execute(async (trx) => {
+    const query = trx
+      .selectFrom('audit_log')
+      .select(['id', 'details', 'object_label'])
+      .where('action', '=', entry.action)
+      .where('at', '>=', since)
+      .where((eb) => (entry.ip === null ? eb('ip', 'is', null) : eb('ip', '=', entry.ip)))
+      .where('object_type', '=', entry.objectType)
+      .where((eb) =>
+        entry.objectId === null ? eb('object_id', 'is', null) : eb('object_id', '=', entry.objectId),
+      )
+      .orderBy('id', 'desc')
+      .limit(1);
+    // SQLite knows no FOR UPDATE; its writers take turns.
+    const row = await (db.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+    if (!row) return false;
+    const details = merge({ details: parseDetails(row.details), objectLabel: row.object_label });
+    await trx
+      .updateTable('audit_log')
+      .set({ details: JSON.stringify(details) })
+      .where('id', '=', row.id)
+      .execute();
+    return true;
+  });
+}
+
+function parseDetails(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
 }

@@ -42,8 +42,13 @@ export interface AuthOptions {
   absoluteHours: number;
 }
 
-/** Writes of `last_seen_at` are skipped when the last one is this recent. */
-const TOUCH_INTERVAL_MS = MINUTE;
+/**
+ * Writes of `last_seen_at` are skipped when the last one is this recent: at most a minute, and at
+ * most a tenth of the idle limit. The stored value lags behind the last request by up to this
+ * much, so a session ends at the latest after the idle limit and at the earliest after nine tenths
+ * of it (with a one-minute limit a write interval of a full minute would end it after seconds).
+ */
+const touchIntervalMs = (idleMs: number) => Math.min(MINUTE, idleMs / 10);
 
 export const principalLabel = (p: Pick<Principal, 'firstname' | 'lastname' | 'email'>) =>
   `${p.firstname} ${p.lastname} <${p.email}>`;
@@ -58,6 +63,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
   const { db, clock } = options;
   const idleMs = options.idleMinutes * MINUTE;
   const absoluteMs = options.absoluteHours * HOUR;
+  const touchMs = touchIntervalMs(idleMs);
 
   app.decorateRequest('principal', null);
 
@@ -90,7 +96,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
       await db.kysely.deleteFrom('sessions').where('id', '=', session.session_id).execute();
       return null;
     }
-    if (now.getTime() - lastSeen > TOUCH_INTERVAL_MS) {
+    if (now.getTime() - lastSeen > touchMs) {
       // Only extends the idle time: when it cannot be written (a full disk), the request goes on.
       await db.kysely
         .updateTable('sessions')

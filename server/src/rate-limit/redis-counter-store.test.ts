@@ -5,6 +5,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
 import { RedisCounterStore } from './redis-counter-store.ts';
+import {
+  LOGIN_ACCOUNT_THROTTLED_MESSAGE,
+  LOGIN_CLIENT_THROTTLED_MESSAGE,
+} from '@gremienportal/contracts/auth';
 
 /** A Redis for the tests: REDIS_URL, else the local default, else a private `redis-server`. */
 async function reachable(port: number): Promise<boolean> {
@@ -127,6 +131,26 @@ describe('RedisCounterStore', () => {
     expect((await second.peek('same')).count).toBe(1);
   });
 
+  it('takes an increment back within the window, and never creates a key', async () => {
+    const p = prefix();
+    const raw = new Redis(redisUrl);
+    try {
+      const store = open({ prefix: p });
+      for (let i = 0; i < 3; i += 1) await store.increment('k', 60_000);
+      await store.decrement('k');
+      expect(await store.peek('k')).toMatchObject({ count: 2 });
+      expect(await raw.pttl(`${p}k`)).toBeGreaterThan(50_000);
+      await store.decrement('k');
+      await store.decrement('k');
+      await store.decrement('k');
+      expect((await store.peek('k')).count).toBe(0);
+      await store.decrement('fehlt');
+      expect(await raw.exists(`${p}fehlt`)).toBe(0);
+    } finally {
+      await raw.quit();
+    }
+  });
+
   it('repairs a counter that has no expiry', async () => {
     const p = prefix();
     const raw = new Redis(redisUrl);
@@ -177,11 +201,13 @@ describe('login throttle with REDIS_URL', () => {
   it('counts failed sign-ins across instances', async () => {
     expect(first.app.context.counters).toBeInstanceOf(RedisCounterStore);
     const email = `gesperrt-${randomBytes(6).toString('hex')}@example.org`;
+    // An address of its own per run: the Redis may be shared, and the client limit lasts 10 minutes.
+    const remoteAddress = `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
     const attempt = (t: TestApp) =>
       t.app.inject({
         method: 'POST',
         url: '/api/v1/auth/login',
-        remoteAddress: '203.0.113.9',
+        remoteAddress,
         payload: { email, password: 'falsches-passwort' },
       });
     const statuses = [];
@@ -191,5 +217,55 @@ describe('login throttle with REDIS_URL', () => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.json().message).toMatch(/Minute/);
+  });
+});
+
+describe('client and account limits with REDIS_URL', () => {
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    const env = {
+      REDIS_URL: redisUrl,
+      LOGIN_MAX_FAILURES_PER_CLIENT: '4',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '6',
+    };
+    [first, second] = await Promise.all([buildTestApp({ env }), buildTestApp({ env })]);
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close()]);
+  });
+
+  const run = randomBytes(4).toString('hex');
+  const attempt = (t: TestApp, email: string, remoteAddress: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress,
+      payload: { email, password: 'falsches-passwort' },
+    });
+
+  it('limits the failures of one client across instances, whatever addresses it tries', async () => {
+    const client = `2001:db8:1::${run.slice(0, 4)}:${run.slice(4)}`;
+    const statuses = [];
+    for (let i = 0; i < 5; i += 1) {
+      const res = await attempt(i % 2 === 0 ? first : second, `spray-${run}-${i}@example.org`, client);
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    const refused = await attempt(second, `spray-${run}-x@example.org`, client);
+    expect(refused.json()).toEqual({ message: LOGIN_CLIENT_THROTTLED_MESSAGE });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(500);
+  });
+
+  it('limits the failures for one address across instances and clients', async () => {
+    const email = `ziel-${run}@example.org`;
+    const statuses = [];
+    for (let i = 0; i < 7; i += 1) {
+      const res = await attempt(i % 2 === 0 ? first : second, email, `2001:db8:2::${run.slice(0, 4)}:${i}`);
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429]);
+    const refused = await attempt(first, email, `2001:db8:3::${run.slice(0, 4)}`);
+    expect(refused.json()).toEqual({ message: LOGIN_ACCOUNT_THROTTLED_MESSAGE });
   });
 });

@@ -21,6 +21,14 @@ end
 return { count, ttl }
 `;
 
+/** Only a running counter goes down: a DECR on an ended one would create a key without expiry. */
+const DECREMENT = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 1
+`;
+
 const PEEK = `
 local count = redis.call('GET', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
@@ -57,6 +65,7 @@ export class RedisCounterStore implements CounterStore {
     this.fallback = options.fallback ?? new InMemoryCounterStore(systemClock);
     this.redis.defineCommand('gpIncrement', { numberOfKeys: 1, lua: INCREMENT });
     this.redis.defineCommand('gpPeek', { numberOfKeys: 1, lua: PEEK });
+    this.redis.defineCommand('gpDecrement', { numberOfKeys: 1, lua: DECREMENT });
   }
 
   /** Connects to `url` with settings that fail fast when Redis is away. */
@@ -112,6 +121,15 @@ export class RedisCounterStore implements CounterStore {
     }
   }
 
+  async decrement(key: string): Promise<void> {
+    await this.fallback.decrement(key);
+    try {
+      await this.call('gpDecrement', this.key(key));
+    } catch (error) {
+      this.degraded(error);
+    }
+  }
+
   async reset(key: string): Promise<void> {
     await this.fallback.reset(key);
     try {
@@ -121,7 +139,10 @@ export class RedisCounterStore implements CounterStore {
     }
   }
 
-  private call(command: 'gpIncrement' | 'gpPeek', ...args: (string | number)[]): Promise<unknown> {
+  private call(
+    command: 'gpIncrement' | 'gpPeek' | 'gpDecrement',
+    ...args: (string | number)[]
+  ): Promise<unknown> {
     const custom = this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>;
     return custom[command]!(...args);
   }

@@ -52,17 +52,18 @@ function parseDetails(text: string | null): Record<string, unknown> | null {
 }
 
 export function toAuditEntry(row: AuditRow): AuditEntry {
+  const details = parseDetails(row.details);
   return {
     id: row.id,
     at: row.at,
     actor_id: row.actor_id,
     actor_label: row.actor_label,
     action: row.action,
-    action_label: auditActionLabel(row.action),
+    action_label: auditActionLabel(row.action, details),
     object_type: row.object_type,
     object_id: row.object_id,
     object_label: row.object_label,
-    details: parseDetails(row.details),
+    details,
     ip: row.ip,
   };
 }
@@ -204,7 +205,7 @@ export function auditService(ctx: AppContext) {
         id: row.id,
         at: row.at,
         action: row.action,
-        action_label: auditActionLabel(row.action),
+        action_label: auditActionLabel(row.action, parseDetails(row.details)),
         ip: row.ip,
       }));
     },

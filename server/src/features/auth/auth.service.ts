@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
   LOGIN_FAILED_MESSAGE,
-  LOGIN_THROTTLED_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
   type ForgotPasswordBody,
   type LoginBody,
@@ -15,17 +14,18 @@ import { HOUR, MINUTE } from '../../clock.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../passwords.ts';
+import { HashingBusyError } from '../../password-queue.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { hashToken, newToken } from '../../tokens.ts';
 import { enqueuePasswordRequest } from './password-requests.ts';
 import * as repo from './auth.repository.ts';
+import { claimSignInAttempt, recordFailedSignIn, signInBusy } from './sign-in-limits.ts';
 
 /** Who is asking, as far as throttling and the audit log care. */
 export interface Client {
   ip: string;
 }
 
-const LOGIN_WINDOW_MS = MINUTE;
 /** Reset mails per hour for one address from one client, and for one address in all. */
 const RESET_REQUESTS_PER_CLIENT = 5;
 const RESET_REQUESTS_PER_ADDRESS = 10;
@@ -35,40 +35,31 @@ const resetTokenInvalid = () =>
   new AppError('validation', RESET_TOKEN_INVALID_MESSAGE, { token: [RESET_TOKEN_INVALID_MESSAGE] });
 
 /**
- * Checks the credentials and starts a session. Every attempt counts against the throttle before
- * the password is checked, so concurrent guesses cannot slip past the limit; a success clears it.
+ * Checks the credentials and starts a session. Every attempt counts against the throttles before
+ * the password is checked, so concurrent guesses cannot slip past a limit (sign-in-limits.ts).
  */
 export async function login(ctx: AppContext, body: LoginBody, client: Client): Promise<LoginResponse> {
-  const throttleKey = `login:${client.ip}:${body.email}`;
-  const attempt = await ctx.counters.increment(throttleKey, LOGIN_WINDOW_MS);
-  if (attempt.count > ctx.config.LOGIN_MAX_ATTEMPTS) {
-    const retryAfterSeconds = Math.max(1, Math.ceil(attempt.resetInMs / 1000));
-    throw new AppError('too_many_requests', LOGIN_THROTTLED_MESSAGE, undefined, {
-      'Retry-After': String(retryAfterSeconds),
-    });
-  }
+  const attempt = await claimSignInAttempt(ctx, body.email, client);
 
   const k = ctx.db.kysely;
   const user = await repo.findUserByEmail(k, body.email);
   // Unknown addresses and accounts without a password cost one verification as well, so the
   // answer's timing does not reveal which addresses have an account.
-  const passwordMatches = await verifyPassword(
-    user?.password_hash ?? (await dummyPasswordHash()),
-    body.password,
-  );
+  let passwordMatches: boolean;
+  try {
+    passwordMatches = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), body.password);
+  } catch (error) {
+    if (!(error instanceof HashingBusyError)) throw error;
+    await attempt.notChecked();
+    throw signInBusy(error.retryAfterMs);
+  }
   if (!user?.password_hash || !passwordMatches) {
-    await recordAudit(k, ctx.clock, {
-      actor: null,
-      action: 'auth.login_failed',
-      objectType: 'user',
-      objectId: user?.id ?? null,
-      objectLabel: body.email,
-      ip: client.ip,
-    });
+    await attempt.failed();
+    await recordFailedSignIn(ctx, { email: body.email, user, client });
     throw loginFailed();
   }
 
-  await ctx.counters.reset(throttleKey);
+  await attempt.succeeded();
   const token = newToken();
   const now = ctx.clock.now();
   const label = principalLabel(user);

@@ -83,6 +83,26 @@ describe('session expiry', () => {
     }
   });
 
+  it('keeps a session of a one-minute idle limit alive while it is used within each minute', async () => {
+    const short = await buildTestApp({ env: { SESSION_IDLE_MINUTES: '1' } });
+    try {
+      const { headers } = await signIn(short);
+      // t = 0, 30 s, 80 s and 139 s: never more than 59 s apart, so every request counts as use.
+      expect((await roles(headers, short)).statusCode).toBe(200);
+      short.clock.advance(30_000);
+      expect((await roles(headers, short)).statusCode).toBe(200);
+      short.clock.advance(50_000);
+      expect((await roles(headers, short)).statusCode).toBe(200);
+      short.clock.advance(59_000);
+      expect((await roles(headers, short)).statusCode).toBe(200);
+      // 61 s without a request: the idle limit has passed.
+      short.clock.advance(61_000);
+      expect((await roles(headers, short)).statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('removes sessions that ran out when the user signs in again', async () => {
     const { user } = await signIn();
     const sessionsOf = () =>
