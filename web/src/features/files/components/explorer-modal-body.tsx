@@ -10,7 +10,7 @@ import {
   useUpdateFile,
   type StoredFile,
 } from '../files.api';
-import type { ActiveFolder, ExplorerModalsProps, ExplorerModalState } from './explorer-modals';
+import type { ActiveFolder, ExplorerModalsProps, ExplorerModalState } from './explorer-modal.types';
 import { FileEditForm } from './file-edit-form';
 import { FileUploadForm } from './file-upload-form';
 import { FolderCreateForm } from './folder-create-form';

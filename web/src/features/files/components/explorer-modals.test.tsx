@@ -7,7 +7,8 @@ import { json, mockApi } from '../../../testing/fetch-mock';
 import { adminUser, signIn } from '../../../testing/factories';
 import { renderWithProviders } from '../../../testing/render';
 import type { StoredFile } from '../files.api';
-import { EXPLORER_MODAL_TEXTS, ExplorerModals, type ExplorerModalState } from './explorer-modals';
+import type { ExplorerModalState } from './explorer-modal.types';
+import { EXPLORER_MODAL_TEXTS, ExplorerModals } from './explorer-modals';
 
 const ROLES = [
   { id: 1, name: 'Admin' },
