@@ -9,7 +9,8 @@ import type { FolderRef } from '@gremienportal/contracts/folders';
 import { FormError } from '../../../components/form-error';
 import { UploadDropzone } from '../../../components/upload-dropzone';
 import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { applyFieldErrors } from '../../../lib/form-errors';
+import { useSpecForm } from '../../../lib/forms';
 import type { StoredFile } from '../files.api';
 import { DOCUMENT_EXTENSIONS, roleIdsOf } from '../files.rules';
 import { UploadProgressBar } from './upload-progress';
@@ -105,15 +106,12 @@ export function FileEditForm({
       await onSubmit(body, replacement, setProgress, abort.current.signal);
     } catch (error) {
       if (isApiError(error) && error.kind === 'aborted') return;
-      if (isApiError(error) && error.status === 422 && error.errors) {
-        const fileMessages = FILE_FIELDS.flatMap((field) => error.errors?.[field] ?? []);
-        if (fileMessages.length > 0) setFileError(fileMessages.join(' '));
-        const unplaced = applyServerErrors(form.setError, error, EDIT_FIELDS).filter(
-          (message) => !fileMessages.includes(message),
-        );
+      const placed = applyFieldErrors(error, form.setError, EDIT_FIELDS, { fileFields: FILE_FIELDS });
+      if (placed) {
+        if (placed.fileError) setFileError(placed.fileError);
         setGeneralError({
           title: failureMessage,
-          messages: unplaced.length > 0 ? unplaced : [error.message],
+          messages: placed.unplaced.length > 0 ? placed.unplaced : [placed.message],
         });
       } else if (isApiError(error) && error.status === 413) {
         setFileError(error.message);

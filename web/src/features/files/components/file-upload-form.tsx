@@ -9,7 +9,8 @@ import type { FolderRef } from '@gremienportal/contracts/folders';
 import { FormError } from '../../../components/form-error';
 import { UploadDropzone } from '../../../components/upload-dropzone';
 import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { applyFieldErrors } from '../../../lib/form-errors';
+import { useSpecForm } from '../../../lib/forms';
 import { DOCUMENT_EXTENSIONS, defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
 import { UploadProgressBar } from './upload-progress';
 
@@ -140,19 +141,14 @@ export function FileUploadForm({
       await onSubmit(body, file, setProgress, abort.current.signal);
     } catch (error) {
       if (isApiError(error) && error.kind === 'aborted') return;
-      if (isApiError(error) && error.status === 422 && error.errors) {
-        const fileMessages = FILE_FIELDS.flatMap((field) => error.errors?.[field] ?? []);
-        if (fileMessages.length > 0) setFileError(fileMessages.join(' '));
-        // Without a folder field (explorer modal) a folder error belongs to the general message.
-        const shownFields = UPLOAD_FIELDS.filter(
-          (field) => field !== 'folder_id' || target.kind === 'choose',
-        );
-        const unplaced = applyServerErrors(form.setError, error, shownFields).filter(
-          (message) => !fileMessages.includes(message),
-        );
+      // Without a folder field (explorer modal) a folder error belongs to the general message.
+      const shownFields = UPLOAD_FIELDS.filter((field) => field !== 'folder_id' || target.kind === 'choose');
+      const placed = applyFieldErrors(error, form.setError, shownFields, { fileFields: FILE_FIELDS });
+      if (placed) {
+        if (placed.fileError) setFileError(placed.fileError);
         setGeneralError({
           title: failureMessage,
-          messages: unplaced.length > 0 ? unplaced : [error.message],
+          messages: placed.unplaced.length > 0 ? placed.unplaced : [placed.message],
         });
       } else if (isApiError(error) && error.status === 413) {
         setFileError(error.message);
