@@ -10,7 +10,8 @@ import { UploadDropzone } from '../../../components/upload-dropzone';
 import type { UploadProgress } from '../../../lib/api-client';
 import { useSpecForm } from '../../../lib/forms';
 import type { StoredFile } from '../files.api';
-import { DOCUMENT_EXTENSIONS, roleIdsOf } from '../files.rules';
+import { DOCUMENT_EXTENSIONS } from '../files.rules';
+import { roleIdsOf } from '../../../lib/role-ids';
 import { FileFormFooter, FolderChoice, PermissionsSelect } from './file-form-parts';
 import { useFileSubmission } from './use-file-submission';
 

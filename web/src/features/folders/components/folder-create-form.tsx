@@ -13,8 +13,8 @@ import {
 import { FormError } from '../../../components/form-error';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
-import { useCreateFolder } from '../files.api';
-import { showFailureToast, showSuccessToast } from './toasts';
+import { useCreateFolder } from '../folders.api';
+import { showFailureToast, showSuccessToast } from '../../../components/toasts';
 
 interface FolderCreateValues {
   title: string;

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Modal, Stack, Text } from '@mantine/core';
-import { LoadingState } from '../../../components/loading-state';
+import { LoadingState } from '../../components/loading-state';
 import type { ExplorerModalsProps } from './explorer-modal.types';
 
 /** The explorer's five modals (spec § 2) with their exact texts. */

@@ -3,10 +3,11 @@ import { Link, useNavigate } from 'react-router';
 import { Group, Pagination, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { FileIcon } from '../../../components/file-icon';
-import { SkeletonBar } from '../../../components/skeleton-bar';
-import { formatDateTime, formatSizeMb } from '../../../lib/format';
-import type { ExplorerItem, Folder, StoredFile } from '../files.api';
+import { FileIcon } from '../../components/file-icon';
+import { SkeletonBar } from '../../components/skeleton-bar';
+import { formatDateTime, formatSizeMb } from '../../lib/format';
+import type { ExplorerItem, StoredFile } from '../../features/files/files.api';
+import type { Folder } from '../../features/folders/folders.api';
 import classes from './explorer-grid.module.css';
 
 /**

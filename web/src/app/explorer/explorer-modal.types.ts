@@ -1,5 +1,5 @@
 import type { Folder } from '@gremienportal/contracts/folders';
-import type { StoredFile } from '../files.api';
+import type { StoredFile } from '../../features/files/files.api';
 
 /**
  * What the explorer's modal frame and its lazily loaded body share; its own module, so the body

@@ -6,22 +6,23 @@ import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-re
 import { useQuery } from '@tanstack/react-query';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { ErrorState } from '../../../components/error-state';
-import { PageTitle } from '../../../components/page-title';
-import { SkeletonBar } from '../../../components/skeleton-bar';
-import { useAuth } from '../../../lib/auth';
-import { folderItemsQueryOptions, treeQueryOptions, type Folder, type StoredFile } from '../files.api';
-import { folderIdFromParam, folderSearch, indexTree } from '../files.rules';
+import { ErrorState } from '../../components/error-state';
+import { PageTitle } from '../../components/page-title';
+import { SkeletonBar } from '../../components/skeleton-bar';
+import { useAuth } from '../../lib/auth';
+import { folderItemsQueryOptions, treeQueryOptions, type Folder } from '../../features/folders/folders.api';
+import type { StoredFile } from '../../features/files/files.api';
+import { folderIdFromParam, folderSearch, indexTree } from '../../features/folders/folders.rules';
 import { ContactBox } from './contact-box';
 import classes from './file-explorer.module.css';
 import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
 import type { ActiveFolder, ExplorerModalState } from './explorer-modal.types';
 import { ExplorerModals } from './explorer-modals';
 import { ExplorerToolbar, type ToolbarAction } from './explorer-toolbar';
-import { FileDialog } from './file-dialog';
-import { FolderTree, type FolderTreeItem } from './folder-tree';
-import { PathBar } from './path-bar';
-import { showFailureToast } from './toasts';
+import { FileDialog } from '../../features/files/components/file-dialog';
+import { FolderTree, type FolderTreeItem } from '../../features/folders/components/folder-tree';
+import { PathBar } from '../../features/folders/components/path-bar';
+import { showFailureToast } from '../../components/toasts';
 import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
 
 /** The explorer's address parameter: `/files?folder=12` (decision 070). */
