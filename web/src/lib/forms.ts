@@ -7,9 +7,7 @@ import {
   type Resolver,
   type UseFormProps,
   type UseFormReturn,
-  type UseFormSetError,
 } from 'react-hook-form';
-import { isApiError } from './api-client';
 
 /**
  * Forms validate as spec § 5 says: a field on blur when it is not empty, again on every change
@@ -136,31 +134,4 @@ export function lazyResolver<TValues extends FieldValues, TContext, TTransformed
       get().catch(() => undefined);
     },
   });
-}
-
-/**
- * Puts the field errors of a 422 answer under the matching fields. Returns the messages that
- * belong to no field of the form, for the form's general error alert.
- */
-export function applyServerErrors<TValues extends FieldValues>(
-  setError: UseFormSetError<TValues>,
-  error: unknown,
-  fields?: readonly FieldPath<TValues>[],
-): string[] {
-  if (!isApiError(error) || !error.errors) return [];
-  const unplaced: string[] = [];
-  let first = true;
-  for (const [field, messages] of Object.entries(error.errors)) {
-    if (fields && !(fields as readonly string[]).includes(field)) {
-      unplaced.push(...messages);
-      continue;
-    }
-    setError(
-      field as FieldPath<TValues>,
-      { type: 'server', message: messages.join(' ') },
-      { shouldFocus: first },
-    );
-    first = false;
-  }
-  return unplaced;
 }

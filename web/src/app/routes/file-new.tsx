@@ -7,15 +7,11 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { FileUploadForm } from '../../features/files/components/file-upload-form';
-import { NewFolderModal } from '../../features/files/components/new-folder-modal';
-import { showSuccessToast } from '../../features/files/components/toasts';
-import {
-  foldersQueryOptions,
-  rolesQueryOptions,
-  uploadTargetsQueryOptions,
-  useCreateFile,
-} from '../../features/files/files.api';
-import { folderSearch } from '../../features/files/files.rules';
+import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
+import { showSuccessToast } from '../../components/toasts';
+import { foldersQueryOptions, uploadTargetsQueryOptions } from '../../features/folders/folders.api';
+import { rolesQueryOptions, useCreateFile } from '../../features/files/files.api';
+import { folderSearch } from '../../features/folders/folders.rules';
 import { parseId } from '../../lib/route-params';
 
 /** /files/new: "Datei hochladen" with folder choice and "Neuer Ordner" (spec § 2). */

@@ -8,20 +8,20 @@ import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { AccessList } from '../../features/audit/components/access-list';
 import { VisibleToList } from '../../features/audit/components/visible-to-list';
-import { DeleteErrorBanner } from '../../features/files/components/delete-error-banner';
+import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { FileDetails } from '../../features/files/components/file-details';
 import { FileEditForm } from '../../features/files/components/file-edit-form';
-import { NewFolderModal } from '../../features/files/components/new-folder-modal';
-import { showSuccessToast } from '../../features/files/components/toasts';
-import { useDeleteWithConfirmation } from '../../features/files/components/use-delete-with-confirmation';
+import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
+import { showSuccessToast } from '../../components/toasts';
+import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import {
   fileQueryOptions,
   rolesQueryOptions,
-  uploadTargetsQueryOptions,
   useUpdateFile,
   type StoredFile,
 } from '../../features/files/files.api';
-import { folderSearch } from '../../features/files/files.rules';
+import { uploadTargetsQueryOptions } from '../../features/folders/folders.api';
+import { folderSearch } from '../../features/folders/folders.rules';
 import { isApiError } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useIdParam } from '../../lib/route-params';

@@ -7,15 +7,11 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { FileEditForm } from '../../features/files/components/file-edit-form';
-import { NewFolderModal } from '../../features/files/components/new-folder-modal';
-import { showSuccessToast } from '../../features/files/components/toasts';
-import {
-  fileQueryOptions,
-  rolesQueryOptions,
-  uploadTargetsQueryOptions,
-  useUpdateFile,
-} from '../../features/files/files.api';
-import { folderSearch } from '../../features/files/files.rules';
+import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
+import { showSuccessToast } from '../../components/toasts';
+import { fileQueryOptions, rolesQueryOptions, useUpdateFile } from '../../features/files/files.api';
+import { uploadTargetsQueryOptions } from '../../features/folders/folders.api';
+import { folderSearch } from '../../features/folders/folders.rules';
 import { isApiError } from '../../lib/api-client';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';

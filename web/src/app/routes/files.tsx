@@ -1,4 +1,4 @@
-import { FileExplorer } from '../../features/files/components/file-explorer';
+import { FileExplorer } from '../explorer/file-explorer';
 
 /** / and /files: the file explorer (spec § 2); the active folder is `?folder=ID`. */
 export default function FilesPage() {

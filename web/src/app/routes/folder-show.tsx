@@ -6,18 +6,19 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
-import { DeleteErrorBanner } from '../../features/files/components/delete-error-banner';
-import { ExplorerGrid } from '../../features/files/components/explorer-grid';
+import { DeleteErrorBanner } from '../explorer/delete-error-banner';
+import { ExplorerGrid } from '../explorer/explorer-grid';
 import { FileDialog } from '../../features/files/components/file-dialog';
-import { useDeleteWithConfirmation } from '../../features/files/components/use-delete-with-confirmation';
-import { folderItemsQueryOptions, folderQueryOptions, type StoredFile } from '../../features/files/files.api';
+import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
+import { folderItemsQueryOptions, folderQueryOptions } from '../../features/folders/folders.api';
+import type { StoredFile } from '../../features/files/files.api';
 import {
   canChangeFolder,
   canCreateIn,
   folderSearch,
   PROTECTED_DISABLED_REASON,
   ROOT_DISABLED_REASON,
-} from '../../features/files/files.rules';
+} from '../../features/folders/folders.rules';
 import { isApiError } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useIdParam } from '../../lib/route-params';

@@ -7,12 +7,16 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { VisibleToList } from '../../features/audit/components/visible-to-list';
-import { DeleteErrorBanner } from '../../features/files/components/delete-error-banner';
+import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { Detail, RoleBadges } from '../../features/files/components/file-details';
-import { FolderEditForm } from '../../features/files/components/folder-edit-form';
-import { useDeleteWithConfirmation } from '../../features/files/components/use-delete-with-confirmation';
-import { folderQueryOptions } from '../../features/files/files.api';
-import { canChangeFolder, folderSearch, PROTECTED_DISABLED_REASON } from '../../features/files/files.rules';
+import { FolderEditForm } from '../../features/folders/components/folder-edit-form';
+import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
+import { folderQueryOptions } from '../../features/folders/folders.api';
+import {
+  canChangeFolder,
+  folderSearch,
+  PROTECTED_DISABLED_REASON,
+} from '../../features/folders/folders.rules';
 import { isApiError } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
 import { useIdParam } from '../../lib/route-params';

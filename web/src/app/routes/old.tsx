@@ -7,9 +7,10 @@ import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
-import { NewFolderModal } from '../../features/files/components/new-folder-modal';
+import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
 import { newestItems, RecentOverview } from '../../features/files/components/recent-overview';
-import { foldersQueryOptions, recentFilesQueryOptions } from '../../features/files/files.api';
+import { foldersQueryOptions } from '../../features/folders/folders.api';
+import { recentFilesQueryOptions } from '../../features/files/files.api';
 import { useAuth } from '../../lib/auth';
 
 /** How many of the newest files and folders the overview shows: four rows of four. */

@@ -1,48 +1,21 @@
-import { queryOptions, useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { ROOT_FOLDER_ID, type Role } from '@gremienportal/contracts/common';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Role } from '@gremienportal/contracts/common';
 import type {
   CreateFileBody,
   ExplorerItem,
-  ExplorerListResponse,
   FileDataResponse,
   FileListResponse,
   FileResponse,
   StoredFile,
-  TreeResponse,
   UpdateFileBody,
 } from '@gremienportal/contracts/files';
-import type {
-  CreateFolderBody,
-  Folder,
-  FolderDetailResponse,
-  FolderListResponse,
-  FolderRefListResponse,
-  FolderResponse,
-  PeriodBody,
-  UpdateFolderBody,
-} from '@gremienportal/contracts/folders';
-import {
-  api,
-  ApiError,
-  DEFAULT_TIMEOUT_MS,
-  openBlobInNewTab,
-  saveBlob,
-  TRANSPORT_MESSAGES,
-  type UploadProgress,
-} from '../../lib/api-client';
-import { toFolderTree, type FolderNode } from './folder-tree.data';
-import type { FolderTreeWorkerAnswer } from './folder-tree.worker';
+import { api, openBlobInNewTab, saveBlob, type UploadProgress } from '../../lib/api-client';
+import { refreshDocumentArea } from '../../lib/document-area';
 
-export type { ExplorerItem, Folder, FolderNode, StoredFile };
+export type { ExplorerItem, StoredFile };
 
 export const fileKeys = {
   all: ['files'] as const,
-  tree: () => [...fileKeys.all, 'tree'] as const,
-  items: (folderId: number) => [...fileKeys.all, 'items', folderId] as const,
-  folders: () => [...fileKeys.all, 'folders'] as const,
-  folder: (id: number) => [...fileKeys.all, 'folder', id] as const,
-  moveTargets: (folderId: number) => [...fileKeys.all, 'move-targets', folderId] as const,
-  uploadTargets: () => [...fileKeys.all, 'upload-targets'] as const,
   recent: (limit: number) => [...fileKeys.all, 'recent', limit] as const,
   file: (id: number) => [...fileKeys.all, 'file', id] as const,
   roles: () => [...fileKeys.all, 'roles'] as const,
@@ -50,112 +23,6 @@ export const fileKeys = {
 
 // ---------------------------------------------------------------------------------------------
 // Reads
-
-const invalidResponse = () =>
-  new ApiError(0, TRANSPORT_MESSAGES.invalidResponse, { kind: 'invalid-response' });
-
-async function parseFolderTreeHere(body: Blob): Promise<FolderNode> {
-  try {
-    return toFolderTree((JSON.parse(await body.text()) as TreeResponse).data);
-  } catch {
-    throw invalidResponse();
-  }
-}
-
-/**
- * The folders of a `GET /tree` body, parsed in a worker so the page stays responsive while
- * megabytes of JSON are read; where no worker can start (tests, a strict browser) on this thread.
- */
-function parseFolderTree(body: Blob, signal?: AbortSignal): Promise<FolderNode> {
-  if (typeof Worker === 'undefined') return parseFolderTreeHere(body);
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./folder-tree.worker.ts', import.meta.url), { type: 'module' });
-    const finish = () => {
-      worker.terminate();
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      finish();
-      reject(new ApiError(0, TRANSPORT_MESSAGES.aborted, { kind: 'aborted' }));
-    };
-    worker.onmessage = (event: MessageEvent<FolderTreeWorkerAnswer>) => {
-      finish();
-      if (event.data.tree) resolve(event.data.tree);
-      else reject(invalidResponse());
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      finish();
-      parseFolderTreeHere(body).then(resolve, reject);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.postMessage(body);
-  });
-}
-
-/**
- * The whole visible folder tree from the root (sidebar, active path), without the documents
- * (`?files=false`: the server leaves them out, nine tenths of the answer on a large portal); the
- * body is taken as it arrives and parsed off the main thread (decision 114).
- */
-export const treeQueryOptions = () =>
-  queryOptions({
-    queryKey: fileKeys.tree(),
-    queryFn: async ({ signal }) => {
-      const { blob } = await api.download('/tree?files=false', {
-        signal,
-        timeoutMs: DEFAULT_TIMEOUT_MS,
-        headers: { Accept: 'application/json' },
-      });
-      return parseFolderTree(blob, signal);
-    },
-  });
-
-/** Subfolders first, then files, of one folder (the explorer grid). */
-export const folderItemsQueryOptions = (folderId: number) =>
-  queryOptions({
-    queryKey: fileKeys.items(folderId),
-    queryFn: ({ signal }) =>
-      api
-        .get<ExplorerListResponse>(
-          folderId === ROOT_FOLDER_ID ? '/root/files' : `/folders/${folderId}/files`,
-          {
-            signal,
-          },
-        )
-        .then((body) => body.data),
-  });
-
-/** Every visible folder as a flat list, by path. */
-export const foldersQueryOptions = () =>
-  queryOptions({
-    queryKey: fileKeys.folders(),
-    queryFn: ({ signal }) => api.get<FolderListResponse>('/folders', { signal }).then((body) => body.data),
-  });
-
-/** One folder plus the number of folders and files below it (for the delete confirmation). */
-export const folderQueryOptions = (id: number) =>
-  queryOptions({
-    queryKey: fileKeys.folder(id),
-    queryFn: ({ signal }) =>
-      api.get<FolderDetailResponse>(`/folders/${id}`, { signal }).then((body) => body.data),
-  });
-
-/** Where a folder may move to: every visible folder except itself and what lies below it. */
-export const moveTargetsQueryOptions = (folderId: number) =>
-  queryOptions({
-    queryKey: fileKeys.moveTargets(folderId),
-    queryFn: ({ signal }) =>
-      api.get<FolderRefListResponse>(`/breadcrumbs/${folderId}`, { signal }).then((body) => body.data),
-  });
-
-/** Where files may go: every visible folder except the root. */
-export const uploadTargetsQueryOptions = () =>
-  queryOptions({
-    queryKey: fileKeys.uploadTargets(),
-    queryFn: ({ signal }) =>
-      api.get<FolderRefListResponse>('/file-breadcrumbs', { signal }).then((body) => body.data),
-  });
 
 /** The newest visible files, last changed first (/old). */
 export const recentFilesQueryOptions = (limit: number) =>
@@ -180,24 +47,7 @@ export const rolesQueryOptions = () =>
   });
 
 // ---------------------------------------------------------------------------------------------
-// Writes: after each one the tree and every listing load again (spec § 4)
-
-const startsWith = (key: QueryKey, prefix: QueryKey) => prefix.every((part, index) => key[index] === part);
-
-/**
- * Marks everything of the document area stale and reloads what is on screen, except the given
- * keys (a deleted folder or file would only answer 404); those are dropped instead.
- */
-async function refreshDocumentArea(
-  queryClient: ReturnType<typeof useQueryClient>,
-  gone: readonly QueryKey[] = [],
-) {
-  for (const key of gone) queryClient.removeQueries({ queryKey: key, exact: true });
-  await queryClient.invalidateQueries({
-    queryKey: fileKeys.all,
-    predicate: (query) => !gone.some((key) => startsWith(query.queryKey, key)),
-  });
-}
+// Writes: after each one the tree and every listing load again (spec § 4, lib/document-area)
 
 const appendAll = (data: FormData, name: string, values: readonly (string | number)[] | undefined) => {
   for (const value of values ?? []) data.append(name, String(value));
@@ -222,41 +72,6 @@ export interface UploadVariables<TBody> {
   file: File | null;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
-}
-
-export function useCreateFolder() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateFolderBody) =>
-      api.post<FolderResponse>('/folders', body).then((res) => res.folder),
-    onSuccess: () => refreshDocumentArea(queryClient),
-  });
-}
-
-export function useUpdateFolder(id: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: UpdateFolderBody) =>
-      api.put<FolderResponse>(`/folders/${id}`, body).then((res) => res.folder),
-    onSuccess: () => refreshDocumentArea(queryClient),
-  });
-}
-
-export function useDeleteFolder() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete(`/folders/${id}`),
-    onSuccess: (_result, id) =>
-      refreshDocumentArea(queryClient, [fileKeys.folder(id), fileKeys.items(id), fileKeys.moveTargets(id)]),
-  });
-}
-
-export function useCreatePeriod() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: PeriodBody) => api.post<FolderResponse>('/period', body).then((res) => res.folder),
-    onSuccess: () => refreshDocumentArea(queryClient),
-  });
 }
 
 export function useCreateFile() {

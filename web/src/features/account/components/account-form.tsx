@@ -19,9 +19,9 @@ import {
 } from '@gremienportal/contracts/account';
 import { TITLE_OPTIONS } from '@gremienportal/contracts/common';
 import { FormError } from '../../../components/form-error';
-import { isApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { applyFieldErrors } from '../../../lib/form-errors';
+import { useSpecForm } from '../../../lib/forms';
 import { useUpdateAccount, type Account } from '../account.api';
 
 export const ACCOUNT_UPDATE_FAILED_MESSAGE = 'Fehler beim Aktualisieren eines Nutzers';
@@ -137,9 +137,9 @@ export function AccountForm({ account }: { account: Account }) {
       form.reset(next);
       setSuccess(true);
     } catch (error) {
-      if (isApiError(error) && error.status === 422 && error.errors) {
-        const unplaced = applyServerErrors(form.setError, error, ALL_FIELDS);
-        setGeneralError(unplaced.length > 0 ? unplaced : null);
+      const placed = applyFieldErrors(error, form.setError, ALL_FIELDS);
+      if (placed) {
+        setGeneralError(placed.unplaced.length > 0 ? placed.unplaced : null);
       } else {
         setGeneralError(ACCOUNT_UPDATE_FAILED_MESSAGE);
       }

@@ -8,7 +8,8 @@ import { forgotPasswordFormSchema } from '@gremienportal/contracts/auth-forms';
 import { FORGOT_PASSWORD_SUCCESS_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { isApiError, TRANSPORT_MESSAGES } from '../../../lib/api-client';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { applyServerErrors } from '../../../lib/form-errors';
+import { useSpecForm } from '../../../lib/forms';
 import { requestPasswordReset } from '../auth.api';
 
 interface ForgotPasswordValues {

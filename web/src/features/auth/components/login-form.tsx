@@ -6,7 +6,8 @@ import { LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { errorMessage, isApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
-import { applyServerErrors, lazyResolver, useSpecForm } from '../../../lib/forms';
+import { applyFieldErrors } from '../../../lib/form-errors';
+import { lazyResolver, useSpecForm } from '../../../lib/forms';
 
 interface LoginValues {
   email: string;
@@ -44,12 +45,13 @@ export function LoginForm() {
     try {
       await login(values.email, values.password);
     } catch (error) {
+      // Only a 422 places field errors; a 401 or a network error leaves the fields alone.
+      const placed = applyFieldErrors(error, form.setError, LOGIN_FIELDS);
       if (isApiError(error) && error.status === 401) {
         form.reset();
         setGeneralError(LOGIN_FAILED_MESSAGE);
-      } else if (isApiError(error) && error.status === 422 && error.errors) {
-        const unplaced = applyServerErrors(form.setError, error, LOGIN_FIELDS);
-        setGeneralError(unplaced.length > 0 ? unplaced : null);
+      } else if (placed) {
+        setGeneralError(placed.unplaced.length > 0 ? placed.unplaced : null);
       } else {
         setGeneralError(errorMessage(error, LOGIN_FAILED_MESSAGE));
       }

@@ -9,7 +9,8 @@ import { passwordResetFormSchema } from '@gremienportal/contracts/auth-forms';
 import { PASSWORD_RESET_SUCCESS_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { isApiError, TRANSPORT_MESSAGES } from '../../../lib/api-client';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { applyServerErrors } from '../../../lib/form-errors';
+import { useSpecForm } from '../../../lib/forms';
 import { resetPassword } from '../auth.api';
 
 interface ResetPasswordValues {

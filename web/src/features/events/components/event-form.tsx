@@ -12,8 +12,9 @@ import {
 } from '@gremienportal/contracts/events';
 import { FormError } from '../../../components/form-error';
 import { UploadDropzone, type UploadExtension } from '../../../components/upload-dropzone';
-import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { errorMessage, type UploadProgress } from '../../../lib/api-client';
+import { applyFieldErrors } from '../../../lib/form-errors';
+import { useSpecForm } from '../../../lib/forms';
 import { EventDateTimeInput } from './event-date-time-input';
 
 /** Form values as the contract reads them; the selects hold role ids as strings. */
@@ -115,13 +116,10 @@ export function EventForm<M extends 'create' | 'update'>({
         setFile(null);
       }
     } catch (error) {
-      if (isApiError(error) && error.status === 422 && error.errors) {
-        const fileMessages = FILE_FIELDS.flatMap((field) => error.errors?.[field] ?? []);
-        if (fileMessages.length > 0) setFileError(fileMessages.join(' '));
-        const unplaced = applyServerErrors(form.setError, error, EVENT_FIELDS).filter(
-          (message) => !fileMessages.includes(message),
-        );
-        setGeneralError(unplaced.length > 0 ? { messages: unplaced } : null);
+      const placed = applyFieldErrors(error, form.setError, EVENT_FIELDS, { fileFields: FILE_FIELDS });
+      if (placed) {
+        if (placed.fileError) setFileError(placed.fileError);
+        setGeneralError(placed.unplaced.length > 0 ? { messages: placed.unplaced } : null);
       } else {
         const detail = errorMessage(error, '');
         setGeneralError(

@@ -1,18 +1,19 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
-import { IconDeviceFloppy, IconFolderPlus } from '@tabler/icons-react';
+import { Stack, TextInput } from '@mantine/core';
+import { IconDeviceFloppy } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
 import { updateFileBodySchema, type UpdateFileBody } from '@gremienportal/contracts/files';
 import type { FolderRef } from '@gremienportal/contracts/folders';
-import { FormError } from '../../../components/form-error';
 import { UploadDropzone } from '../../../components/upload-dropzone';
-import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import type { UploadProgress } from '../../../lib/api-client';
+import { useSpecForm } from '../../../lib/forms';
 import type { StoredFile } from '../files.api';
-import { DOCUMENT_EXTENSIONS, roleIdsOf } from '../files.rules';
-import { UploadProgressBar } from './upload-progress';
+import { DOCUMENT_EXTENSIONS } from '../files.rules';
+import { roleIdsOf } from '../../../lib/role-ids';
+import { FileFormFooter, FolderChoice, PermissionsSelect } from './file-form-parts';
+import { useFileSubmission } from './use-file-submission';
 
 export interface FileEditValues {
   title: string;
@@ -21,7 +22,6 @@ export interface FileEditValues {
 }
 
 const EDIT_FIELDS = ['title', 'permissions', 'folder_id'] as const;
-const FILE_FIELDS = ['file', 'data'];
 
 /** What the edit form sends; a replacement file only when one was chosen. */
 export type EditSubmit = (
@@ -75,13 +75,10 @@ export function FileEditForm({
   });
   const { control, setValue, errorOf } = form;
   const [replacement, setReplacement] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string | undefined>(undefined);
-  const [generalError, setGeneralError] = useState<{ title?: string; messages: string[] } | null>(null);
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
-  const abort = useRef<AbortController | null>(null);
+  const submission = useFileSubmission(failureMessage);
+  const { fileError, setFileError } = submission;
   const { isSubmitting: busy } = form.formState;
 
-  useEffect(() => () => abort.current?.abort(), []);
   useEffect(() => {
     if (createdFolderId !== undefined) {
       setValue('folder_id', String(createdFolderId));
@@ -98,36 +95,12 @@ export function FileEditForm({
     : [{ id: file.folder_id, breadcrumb: file.folder?.breadcrumb ?? file.folder_name }, ...folderOptions];
 
   const handleSubmit = form.handleSubmit(async (body) => {
-    setGeneralError(null);
-    setFileError(undefined);
-    abort.current = new AbortController();
-    try {
-      await onSubmit(body, replacement, setProgress, abort.current.signal);
-    } catch (error) {
-      if (isApiError(error) && error.kind === 'aborted') return;
-      if (isApiError(error) && error.status === 422 && error.errors) {
-        const fileMessages = FILE_FIELDS.flatMap((field) => error.errors?.[field] ?? []);
-        if (fileMessages.length > 0) setFileError(fileMessages.join(' '));
-        const unplaced = applyServerErrors(form.setError, error, EDIT_FIELDS).filter(
-          (message) => !fileMessages.includes(message),
-        );
-        setGeneralError({
-          title: failureMessage,
-          messages: unplaced.length > 0 ? unplaced : [error.message],
-        });
-      } else if (isApiError(error) && error.status === 413) {
-        setFileError(error.message);
-        setGeneralError({ messages: [failureMessage] });
-      } else {
-        const detail = isApiError(error) && error.status === 422 ? errorMessage(error, '') : '';
-        setGeneralError(
-          detail ? { title: failureMessage, messages: [detail] } : { messages: [failureMessage] },
-        );
-      }
-    } finally {
-      setProgress(null);
-      abort.current = null;
-    }
+    submission.setGeneralError(null);
+    await submission.submit(
+      (onProgress, signal) => onSubmit(body, replacement, onProgress, signal),
+      form.setError,
+      EDIT_FIELDS,
+    );
   });
 
   return (
@@ -138,10 +111,7 @@ export function FileEditForm({
           control={control}
           name="permissions"
           render={({ field }) => (
-            <MultiSelect
-              label="Zugriffsberechtigung"
-              description="Wer die Datei sehen darf"
-              required
+            <PermissionsSelect
               name={field.name}
               ref={field.ref}
               data={roleOptions}
@@ -156,53 +126,40 @@ export function FileEditForm({
               }}
               error={errorOf('permissions')}
               disabled={busy}
-              clearable
-              clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
             />
           )}
         />
-        <Group gap="xs" align="flex-end" wrap="wrap">
-          <Controller
-            control={control}
-            name="folder_id"
-            render={({ field }) => (
-              <Select
-                label="Verschieben nach"
-                required
-                searchable
-                name={field.name}
-                ref={field.ref}
-                data={folderData.map((option) => ({ value: String(option.id), label: option.breadcrumb }))}
-                value={field.value || null}
-                onChange={(value) => {
-                  field.onChange(value ?? '');
-                  form.handleFieldChange('folder_id');
-                }}
-                onBlur={() => {
-                  field.onBlur();
-                  form.handleFieldBlur('folder_id');
-                }}
-                error={errorOf('folder_id')}
-                disabled={busy}
-                style={{ flex: '1 1 240px', minWidth: 0 }}
-              />
-            )}
-          />
-          {onNewFolder ? (
-            <Button
-              variant="default"
-              leftSection={<IconFolderPlus size={18} aria-hidden />}
-              disabled={busy}
-              onClick={() => {
-                const current = form.getValues('folder_id');
-                onNewFolder(current ? Number(current) : undefined);
+        <Controller
+          control={control}
+          name="folder_id"
+          render={({ field }) => (
+            <FolderChoice
+              label="Verschieben nach"
+              options={folderData}
+              name={field.name}
+              ref={field.ref}
+              value={field.value}
+              onChange={(value) => {
+                field.onChange(value);
+                form.handleFieldChange('folder_id');
               }}
-              mb={errorOf('folder_id') ? 22 : 0}
-            >
-              Neuer Ordner
-            </Button>
-          ) : null}
-        </Group>
+              onBlur={() => {
+                field.onBlur();
+                form.handleFieldBlur('folder_id');
+              }}
+              error={errorOf('folder_id')}
+              disabled={busy}
+              onNewFolder={
+                onNewFolder
+                  ? () => {
+                      const current = form.getValues('folder_id');
+                      onNewFolder(current ? Number(current) : undefined);
+                    }
+                  : undefined
+              }
+            />
+          )}
+        />
         <UploadDropzone
           extensions={DOCUMENT_EXTENSIONS}
           label="Neue Datei"
@@ -215,14 +172,14 @@ export function FileEditForm({
           disabled={busy}
           emptyNote={`Ohne neue Datei bleibt „${file.title}.${file.format}“ unverändert.`}
         />
-        {busy && progress ? <UploadProgressBar progress={progress} /> : null}
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {secondaryAction}
-          <Button type="submit" loading={busy} leftSection={<IconDeviceFloppy size={18} aria-hidden />}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FileFormFooter
+          busy={busy}
+          progress={submission.progress}
+          generalError={submission.generalError}
+          secondaryAction={secondaryAction}
+          submitIcon={<IconDeviceFloppy size={18} aria-hidden />}
+          submitLabel={submitLabel}
+        />
       </Stack>
     </form>
   );

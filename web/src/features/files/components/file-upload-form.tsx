@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, MultiSelect, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { IconFolderPlus, IconUpload } from '@tabler/icons-react';
+import { MultiSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { IconUpload } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
 import { createFileBodySchema, FILE_MESSAGES, type CreateFileBody } from '@gremienportal/contracts/files';
 import type { FolderRef } from '@gremienportal/contracts/folders';
-import { FormError } from '../../../components/form-error';
 import { UploadDropzone } from '../../../components/upload-dropzone';
-import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import type { UploadProgress } from '../../../lib/api-client';
+import { useSpecForm } from '../../../lib/forms';
 import { DOCUMENT_EXTENSIONS, defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
-import { UploadProgressBar } from './upload-progress';
+import { FileFormFooter, FolderChoice, PermissionsSelect } from './file-form-parts';
+import { useFileSubmission } from './use-file-submission';
 
 export interface FileUploadValues {
   title: string;
@@ -23,7 +23,6 @@ export interface FileUploadValues {
 }
 
 const UPLOAD_FIELDS = ['title', 'permissions', 'notifications', 'folder_id'] as const;
-const FILE_FIELDS = ['file', 'data'];
 
 export type UploadSubmit = (
   body: CreateFileBody,
@@ -101,15 +100,11 @@ export function FileUploadForm({
   });
   const { control, setValue, watch, errorOf } = form;
   const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string | undefined>(undefined);
-  const [generalError, setGeneralError] = useState<{ title?: string; messages: string[] } | null>(null);
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const submission = useFileSubmission(failureMessage);
+  const { fileError, setFileError, setGeneralError } = submission;
   // Whether the person chose roles themselves; then a new folder choice keeps them.
   const rolesChosen = useRef(false);
-  const abort = useRef<AbortController | null>(null);
   const { isSubmitting: busy } = form.formState;
-
-  useEffect(() => () => abort.current?.abort(), []);
 
   const roleOptions = roles.map((role) => ({ value: String(role.id), label: role.name }));
   const chosenRoles = watch('permissions') ?? [];
@@ -134,40 +129,13 @@ export function FileUploadForm({
   const handleSubmit = form.handleSubmit(async (body) => {
     setGeneralError(null);
     if (!file) return;
-    setFileError(undefined);
-    abort.current = new AbortController();
-    try {
-      await onSubmit(body, file, setProgress, abort.current.signal);
-    } catch (error) {
-      if (isApiError(error) && error.kind === 'aborted') return;
-      if (isApiError(error) && error.status === 422 && error.errors) {
-        const fileMessages = FILE_FIELDS.flatMap((field) => error.errors?.[field] ?? []);
-        if (fileMessages.length > 0) setFileError(fileMessages.join(' '));
-        // Without a folder field (explorer modal) a folder error belongs to the general message.
-        const shownFields = UPLOAD_FIELDS.filter(
-          (field) => field !== 'folder_id' || target.kind === 'choose',
-        );
-        const unplaced = applyServerErrors(form.setError, error, shownFields).filter(
-          (message) => !fileMessages.includes(message),
-        );
-        setGeneralError({
-          title: failureMessage,
-          messages: unplaced.length > 0 ? unplaced : [error.message],
-        });
-      } else if (isApiError(error) && error.status === 413) {
-        setFileError(error.message);
-        setGeneralError({ messages: [failureMessage] });
-      } else {
-        // Spec § 8: in the modals the server's 422 message, else the generic text.
-        const detail = isApiError(error) && error.status === 422 ? errorMessage(error, '') : '';
-        setGeneralError(
-          detail ? { title: failureMessage, messages: [detail] } : { messages: [failureMessage] },
-        );
-      }
-    } finally {
-      setProgress(null);
-      abort.current = null;
-    }
+    // Without a folder field (explorer modal) a folder error belongs to the general message.
+    const shownFields = UPLOAD_FIELDS.filter((field) => field !== 'folder_id' || target.kind === 'choose');
+    await submission.submit(
+      (onProgress, signal) => onSubmit(body, file, onProgress, signal),
+      form.setError,
+      shownFields,
+    );
   });
 
   // The file is checked together with the fields, so every missing thing shows at once.
@@ -181,59 +149,41 @@ export function FileUploadForm({
       <Stack gap="md">
         <TextInput label="Titel" required disabled={busy} data-autofocus {...form.field('title')} />
         {target.kind === 'choose' ? (
-          <Group gap="xs" align="flex-end" wrap="wrap">
-            <Controller
-              control={control}
-              name="folder_id"
-              render={({ field }) => (
-                <Select
-                  label="Ordner"
-                  required
-                  searchable
-                  name={field.name}
-                  ref={field.ref}
-                  data={target.options.map((option) => ({
-                    value: String(option.id),
-                    label: option.breadcrumb,
-                  }))}
-                  value={field.value || null}
-                  onChange={(value) => chooseFolder(value ?? '')}
-                  onBlur={() => {
-                    field.onBlur();
-                    form.handleFieldBlur('folder_id');
-                  }}
-                  error={errorOf('folder_id')}
-                  disabled={busy}
-                  style={{ flex: '1 1 240px', minWidth: 0 }}
-                />
-              )}
-            />
-            {target.onNewFolder ? (
-              <Button
-                variant="default"
-                leftSection={<IconFolderPlus size={18} aria-hidden />}
-                disabled={busy}
-                onClick={() => {
-                  const current = watch('folder_id');
-                  target.onNewFolder?.(current ? Number(current) : undefined);
+          <Controller
+            control={control}
+            name="folder_id"
+            render={({ field }) => (
+              <FolderChoice
+                label="Ordner"
+                options={target.options}
+                name={field.name}
+                ref={field.ref}
+                value={field.value}
+                onChange={chooseFolder}
+                onBlur={() => {
+                  field.onBlur();
+                  form.handleFieldBlur('folder_id');
                 }}
-                // Keeps the button on the select's line when the select shows an error.
-                mb={errorOf('folder_id') ? 22 : 0}
-              >
-                Neuer Ordner
-              </Button>
-            ) : null}
-          </Group>
+                error={errorOf('folder_id')}
+                disabled={busy}
+                onNewFolder={
+                  target.onNewFolder
+                    ? () => {
+                        const current = watch('folder_id');
+                        target.onNewFolder?.(current ? Number(current) : undefined);
+                      }
+                    : undefined
+                }
+              />
+            )}
+          />
         ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Controller
             control={control}
             name="permissions"
             render={({ field }) => (
-              <MultiSelect
-                label="Zugriffsberechtigung"
-                description="Wer die Datei sehen darf"
-                required
+              <PermissionsSelect
                 name={field.name}
                 ref={field.ref}
                 data={roleOptions}
@@ -251,8 +201,6 @@ export function FileUploadForm({
                 }}
                 error={errorOf('permissions')}
                 disabled={busy}
-                clearable
-                clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
               />
             )}
           />
@@ -295,14 +243,14 @@ export function FileUploadForm({
           error={fileError}
           disabled={busy}
         />
-        {busy && progress ? <UploadProgressBar progress={progress} /> : null}
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {secondaryAction}
-          <Button type="submit" loading={busy} leftSection={<IconUpload size={18} aria-hidden />}>
-            Hochladen
-          </Button>
-        </Group>
+        <FileFormFooter
+          busy={busy}
+          progress={submission.progress}
+          generalError={submission.generalError}
+          secondaryAction={secondaryAction}
+          submitIcon={<IconUpload size={18} aria-hidden />}
+          submitLabel="Hochladen"
+        />
       </Stack>
     </form>
   );

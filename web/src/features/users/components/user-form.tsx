@@ -10,9 +10,10 @@ import {
   type CreateUserInput,
 } from '@gremienportal/contracts/users';
 import { FormError } from '../../../components/form-error';
-import { errorMessage, isApiError } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
-import { applyServerErrors, useSpecForm } from '../../../lib/forms';
+import { applyFieldErrors } from '../../../lib/form-errors';
+import { useSpecForm } from '../../../lib/forms';
 import { ADMIN_ROLES_HINT, isSuperAdmin, roleOptions } from '../users.permissions';
 
 /** Form values as the contract reads them; the role select holds ids as strings. */
@@ -77,9 +78,9 @@ export function UserForm({
       await onSubmit(withNumericRoleIds(body));
       if (resetOnSuccess) form.reset(EMPTY_USER_VALUES);
     } catch (error) {
-      if (isApiError(error) && error.status === 422 && error.errors) {
-        const unplaced = applyServerErrors(form.setError, error, USER_FIELDS);
-        setGeneralError(unplaced.length > 0 ? { messages: unplaced } : null);
+      const placed = applyFieldErrors(error, form.setError, USER_FIELDS);
+      if (placed) {
+        setGeneralError(placed.unplaced.length > 0 ? { messages: placed.unplaced } : null);
       } else {
         const detail = errorMessage(error, '');
         setGeneralError({ title: failureMessage, messages: detail ? [detail] : [] });

@@ -1,22 +1,22 @@
 import { Button } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
-import { ErrorState } from '../../../components/error-state';
-import { LoadingState } from '../../../components/loading-state';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
 import {
   rolesQueryOptions,
-  uploadTargetsQueryOptions,
   useCreateFile,
   useUpdateFile,
   type StoredFile,
-} from '../files.api';
-import type { ActiveFolder, ExplorerModalsProps, ExplorerModalState } from './explorer-modals';
-import { FileEditForm } from './file-edit-form';
-import { FileUploadForm } from './file-upload-form';
-import { FolderCreateForm } from './folder-create-form';
-import { FolderEditForm } from './folder-edit-form';
-import { PeriodForm } from './period-form';
-import { showFailureToast, showSuccessToast } from './toasts';
+} from '../../features/files/files.api';
+import { uploadTargetsQueryOptions } from '../../features/folders/folders.api';
+import type { ActiveFolder, ExplorerModalsProps, ExplorerModalState } from './explorer-modal.types';
+import { FileEditForm } from '../../features/files/components/file-edit-form';
+import { FileUploadForm } from '../../features/files/components/file-upload-form';
+import { FolderCreateForm } from '../../features/folders/components/folder-create-form';
+import { FolderEditForm } from '../../features/folders/components/folder-edit-form';
+import { PeriodForm } from '../../features/folders/components/period-form';
+import { showFailureToast, showSuccessToast } from '../../components/toasts';
 
 type BodyProps = Omit<ExplorerModalsProps, 'modal'> & { modal: ExplorerModalState };
 

@@ -3,7 +3,7 @@ import { Anchor, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { isAdmin } from '@gremienportal/contracts/common';
-import { settingsQueryOptions, type PortalSettings } from '../../../lib/settings';
+import { settingsQueryOptions, type PortalSettings } from '../../lib/settings';
 
 type Committee = keyof PortalSettings['contacts'];
 

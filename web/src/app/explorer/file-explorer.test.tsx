@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TreeNode } from '@gremienportal/contracts/files';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { json, mockApi, type MockHandler, type MockReply } from '../../../testing/fetch-mock';
-import { adminUser, makeUser, signIn, vertreterUser } from '../../../testing/factories';
-import { renderApp } from '../../../testing/render';
+import { json, mockApi, type MockHandler, type MockReply } from '../../testing/fetch-mock';
+import { adminUser, makeUser, signIn, vertreterUser } from '../../testing/factories';
+import { renderApp } from '../../testing/render';
 
 const node = (id: number, breadcrumb: string, roles: string[], children: TreeNode[] = []): TreeNode => ({
   id,

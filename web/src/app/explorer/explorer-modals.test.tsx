@@ -3,11 +3,12 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Button } from '@mantine/core';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { json, mockApi } from '../../../testing/fetch-mock';
-import { adminUser, signIn } from '../../../testing/factories';
-import { renderWithProviders } from '../../../testing/render';
-import type { StoredFile } from '../files.api';
-import { EXPLORER_MODAL_TEXTS, ExplorerModals, type ExplorerModalState } from './explorer-modals';
+import { json, mockApi } from '../../testing/fetch-mock';
+import { adminUser, signIn } from '../../testing/factories';
+import { renderWithProviders } from '../../testing/render';
+import type { StoredFile } from '../../features/files/files.api';
+import type { ExplorerModalState } from './explorer-modal.types';
+import { EXPLORER_MODAL_TEXTS, ExplorerModals } from './explorer-modals';
 
 const ROLES = [
   { id: 1, name: 'Admin' },

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../testing/render';
-import { PROTECTED_DISABLED_REASON, ROOT_DISABLED_REASON } from '../files.rules';
+import { renderWithProviders } from '../../testing/render';
+import { PROTECTED_DISABLED_REASON, ROOT_DISABLED_REASON } from '../../features/folders/folders.rules';
 import { ExplorerToolbar } from './explorer-toolbar';
 
 const button = (name: string) => screen.getByRole('button', { name });

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@tabler/icons-react';
-import { isNodeExpanded } from '../files.rules';
+import { isNodeExpanded } from '../folders.rules';
 import classes from './folder-tree.module.css';
 
 /** Spec § 9: each level of the tree is indented by 15 px. */

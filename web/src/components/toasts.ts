@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { isApiError } from '../../../lib/api-client';
+import { isApiError } from '../lib/api-client';
 
 /** Toasts of the document area (spec § 8): green on success, red with the fixed text on failure. */
 export function showSuccessToast(message: string): void {

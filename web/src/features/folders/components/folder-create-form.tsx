@@ -11,10 +11,10 @@ import {
   type FolderRef,
 } from '@gremienportal/contracts/folders';
 import { FormError } from '../../../components/form-error';
+import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
-import { useCreateFolder } from '../files.api';
-import { generalErrorOf, type GeneralError } from './form-failure';
-import { showFailureToast, showSuccessToast } from './toasts';
+import { useCreateFolder } from '../folders.api';
+import { showFailureToast, showSuccessToast } from '../../../components/toasts';
 
 interface FolderCreateValues {
   title: string;

@@ -14,11 +14,12 @@ import {
 import { ErrorState } from '../../../components/error-state';
 import { FormError } from '../../../components/form-error';
 import { LoadingState } from '../../../components/loading-state';
+import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
-import { moveTargetsQueryOptions, rolesQueryOptions, useUpdateFolder } from '../files.api';
-import { roleIdsOf } from '../files.rules';
-import { generalErrorOf, type GeneralError } from './form-failure';
-import { showFailureToast, showSuccessToast } from './toasts';
+import { moveTargetsQueryOptions, useUpdateFolder } from '../folders.api';
+import { rolesQueryOptions } from '../../files/files.api';
+import { roleIdsOf } from '../../../lib/role-ids';
+import { showFailureToast, showSuccessToast } from '../../../components/toasts';
 
 interface FolderEditValues {
   title: string;

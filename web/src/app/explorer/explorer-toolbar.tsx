@@ -6,7 +6,7 @@ import {
   canCreateIn,
   PROTECTED_DISABLED_REASON,
   ROOT_DISABLED_REASON,
-} from '../files.rules';
+} from '../../features/folders/folders.rules';
 
 export type ToolbarAction = 'create-folder' | 'edit-folder' | 'delete-folder' | 'upload' | 'period';
 

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../testing/render';
-import type { ExplorerItem, Folder, StoredFile } from '../files.api';
+import { renderWithProviders } from '../../testing/render';
+import type { ExplorerItem, StoredFile } from '../../features/files/files.api';
+import type { Folder } from '../../features/folders/folders.api';
 import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
 
 const folder = (id: number, title: string, updated_at = '2026-01-10T09:00:00.000Z'): Folder => ({

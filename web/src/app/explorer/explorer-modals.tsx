@@ -1,8 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Modal, Stack, Text } from '@mantine/core';
-import type { Folder } from '@gremienportal/contracts/folders';
-import { LoadingState } from '../../../components/loading-state';
-import type { StoredFile } from '../files.api';
+import { LoadingState } from '../../components/loading-state';
+import type { ExplorerModalsProps } from './explorer-modal.types';
 
 /** The explorer's five modals (spec § 2) with their exact texts. */
 export const EXPLORER_MODAL_TEXTS = {
@@ -21,33 +20,6 @@ export const EXPLORER_MODAL_TEXTS = {
     text: 'Mit dem Festlegen des Starts und des Ends einer Amtsperiode werden alle benötigten Ordner erstellt',
   },
 } as const;
-
-export type ExplorerModalState =
-  | { kind: 'create-folder' }
-  | { kind: 'edit-folder' }
-  | { kind: 'upload' }
-  | { kind: 'period' }
-  | { kind: 'edit-file'; file: StoredFile };
-
-/** The active folder as the modals need it. */
-export interface ActiveFolder {
-  id: number;
-  title: string;
-  breadcrumb: string;
-  parent_id: number | null;
-  roles: readonly string[];
-}
-
-export interface ExplorerModalsProps {
-  modal: ExplorerModalState | null;
-  folder: ActiveFolder;
-  onClose: () => void;
-  /** After a folder was created (explorer: it stays in the active folder). */
-  onFolderCreated?: (folder: Folder) => void;
-  /** After the active folder was renamed or moved: its new path becomes the active one. */
-  onFolderSaved?: (folder: Folder) => void;
-  onPeriodCreated?: (folder: Folder) => void;
-}
 
 // The forms, the drop zone and the validation load only when an admin opens a modal.
 const ExplorerModalBody = lazy(() =>

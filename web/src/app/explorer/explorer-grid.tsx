@@ -3,55 +3,26 @@ import { Link, useNavigate } from 'react-router';
 import { Group, Pagination, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { FileIcon } from '../../../components/file-icon';
-import { SkeletonBar } from '../../../components/skeleton-bar';
-import { formatDateTime, formatSizeMb } from '../../../lib/format';
-import type { ExplorerItem, Folder, StoredFile } from '../files.api';
+import { FileIcon } from '../../components/file-icon';
+import { SkeletonBar } from '../../components/skeleton-bar';
+import { formatDateTime } from '../../lib/format';
+import type { ExplorerItem, StoredFile } from '../../features/files/files.api';
+import type { Folder } from '../../features/folders/folders.api';
 import classes from './explorer-grid.module.css';
+import {
+  sizeLabel,
+  sortItems,
+  SORT_BY_NAME,
+  typeLabel,
+  type SortColumn,
+  type SortStatus,
+} from './explorer-sort';
 
 /**
  * Up to this many items show at once; a bigger folder gets a pager, so a folder of 500 items
  * renders 50 rows (decision 073).
  */
 export const EXPLORER_PAGE_SIZE = 50;
-
-export type SortColumn = 'title' | 'format' | 'size' | 'updated_at';
-export interface SortStatus {
-  column: SortColumn;
-  direction: 'asc' | 'desc';
-}
-export const SORT_BY_NAME: SortStatus = { column: 'title', direction: 'asc' };
-
-const collator = new Intl.Collator('de-DE', { sensitivity: 'base', numeric: true });
-
-/** What the type column shows: "Ordner" or the extension in capitals. */
-export const typeLabel = (item: ExplorerItem) =>
-  item.type === 'folder' ? 'Ordner' : item.format.toUpperCase();
-/** Folders have no size of their own; files show MB with two decimals ("1,25 MB"). */
-export const sizeLabel = (item: ExplorerItem) =>
-  item.type === 'folder' ? '' : formatSizeMb(item.size_bytes, { unit: 'bytes' });
-
-/** Folders always come first (spec § 2); within each group by the chosen column. */
-export function sortItems(items: readonly ExplorerItem[], status: SortStatus): ExplorerItem[] {
-  const factor = status.direction === 'asc' ? 1 : -1;
-  const compare = (a: ExplorerItem, b: ExplorerItem): number => {
-    switch (status.column) {
-      case 'format':
-        return collator.compare(typeLabel(a), typeLabel(b));
-      case 'size':
-        return (a.type === 'file' ? a.size_bytes : 0) - (b.type === 'file' ? b.size_bytes : 0);
-      case 'updated_at':
-        // ISO UTC strings: text order is time order.
-        return a.updated_at.localeCompare(b.updated_at);
-      default:
-        return collator.compare(a.title, b.title);
-    }
-  };
-  return [...items].sort((a, b) => {
-    if (a.type !== b.type) return a.type === 'folder' ? -1 : 1;
-    return compare(a, b) * factor || collator.compare(a.title, b.title) || a.id - b.id;
-  });
-}
 
 const COLUMNS: readonly { column: SortColumn; title: string; align?: 'right' }[] = [
   { column: 'title', title: 'Name' },

@@ -13,10 +13,10 @@ import {
   type PeriodBody,
 } from '@gremienportal/contracts/folders';
 import { FormError } from '../../../components/form-error';
+import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
-import { useCreatePeriod } from '../files.api';
-import { generalErrorOf, type GeneralError } from './form-failure';
-import { showFailureToast, showSuccessToast } from './toasts';
+import { useCreatePeriod } from '../folders.api';
+import { showFailureToast, showSuccessToast } from '../../../components/toasts';
 
 interface PeriodValues {
   folder_id: number;

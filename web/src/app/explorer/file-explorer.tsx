@@ -1,4 +1,4 @@
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Stack, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -6,61 +6,26 @@ import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-re
 import { useQuery } from '@tanstack/react-query';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { ErrorState } from '../../../components/error-state';
-import { PageTitle } from '../../../components/page-title';
-import { SkeletonBar } from '../../../components/skeleton-bar';
-import { useAuth } from '../../../lib/auth';
-import { folderItemsQueryOptions, treeQueryOptions, type Folder, type StoredFile } from '../files.api';
-import { folderIdFromParam, folderSearch, indexTree } from '../files.rules';
+import { ErrorState } from '../../components/error-state';
+import { PageTitle } from '../../components/page-title';
+import { useAuth } from '../../lib/auth';
+import { folderItemsQueryOptions, treeQueryOptions, type Folder } from '../../features/folders/folders.api';
+import type { StoredFile } from '../../features/files/files.api';
+import { folderIdFromParam, folderSearch, indexTree } from '../../features/folders/folders.rules';
 import { ContactBox } from './contact-box';
-import classes from './file-explorer.module.css';
 import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
-import { ExplorerModals, type ActiveFolder, type ExplorerModalState } from './explorer-modals';
+import type { ActiveFolder, ExplorerModalState } from './explorer-modal.types';
+import { ExplorerModals } from './explorer-modals';
+import { ContentSkeleton, TreeSkeleton } from './explorer-skeletons';
 import { ExplorerToolbar, type ToolbarAction } from './explorer-toolbar';
-import { FileDialog } from './file-dialog';
-import { FolderTree, type FolderTreeItem } from './folder-tree';
-import { PathBar } from './path-bar';
-import { showFailureToast } from './toasts';
+import { FileDialog } from '../../features/files/components/file-dialog';
+import { FolderTree, type FolderTreeItem } from '../../features/folders/components/folder-tree';
+import { PathBar } from '../../features/folders/components/path-bar';
+import { showFailureToast } from '../../components/toasts';
 import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
 
 /** The explorer's address parameter: `/files?folder=12` (decision 070). */
 export const FOLDER_PARAM = 'folder';
-
-/** Tree rows while the tree loads, as tall as the folder buttons (36 px) that replace them. */
-const TreeSkeleton = memo(function TreeSkeleton() {
-  return (
-    <div aria-hidden>
-      {[70, 55, 80, 60, 45, 65].map((width, index) => (
-        <div key={index} className={classes.treeRow} style={{ paddingLeft: index === 0 ? 8 : 23 }}>
-          <SkeletonBar height={22} width={`${width}%`} />
-        </div>
-      ))}
-    </div>
-  );
-});
-
-/**
- * Path bar, heading and grid while the tree is not there yet: they are swapped for the real ones
- * in one go, so nothing that is already on screen moves. At least a screen tall, so the footer
- * waits below the fold instead of being pushed down by the grid (decision 114).
- */
-const ContentSkeleton = memo(function ContentSkeleton({ atRoot }: { atRoot: boolean }) {
-  return (
-    <Stack gap="md" mih="100vh">
-      <Paper withBorder radius="md" px="sm" py={6} aria-hidden>
-        <div className={atRoot ? classes.pathRoot : classes.pathFolder}>
-          <SkeletonBar height={14} width={atRoot ? 110 : 280} />
-        </div>
-      </Paper>
-      <div>
-        <div className={classes.heading} aria-hidden>
-          <SkeletonBar height={16} width={180} />
-        </div>
-        <ExplorerGridSkeleton />
-      </div>
-    </Stack>
-  );
-});
 
 /** Longest wait for the first paint; a tab in the background paints no frames at all. */
 const FIRST_PAINT_TIMEOUT_MS = 200;

@@ -3,10 +3,11 @@ import { Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { FOLDER_MESSAGES, type Folder } from '@gremienportal/contracts/folders';
-import { openConfirmDialog } from '../../../components/confirm-dialog';
-import { errorMessage } from '../../../lib/api-client';
-import { folderQueryOptions, useDeleteFile, useDeleteFolder, type StoredFile } from '../files.api';
-import { showFailureToast, showSuccessToast } from './toasts';
+import { openConfirmDialog } from '../../components/confirm-dialog';
+import { errorMessage } from '../../lib/api-client';
+import { folderQueryOptions, useDeleteFolder } from '../../features/folders/folders.api';
+import { useDeleteFile, type StoredFile } from '../../features/files/files.api';
+import { showFailureToast, showSuccessToast } from '../../components/toasts';
 
 /**
  * Where a failure is reported: the explorer shows its toasts (spec § 8 "Explorer toasts"), the

@@ -1,5 +1,5 @@
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
-import { DismissibleError } from '../../../components/dismissible-error';
+import { DismissibleError } from '../../components/dismissible-error';
 
 /** Spec § 8: "Fehler beim Löschen einer Datei" (file and folder pages), with the server's reason. */
 export function DeleteErrorBanner(props: { error: string | null; onClose: () => void }) {

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Folder } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
-import { uploadTargetsQueryOptions } from '../files.api';
+import { uploadTargetsQueryOptions } from '../folders.api';
 
 const FolderCreateForm = lazy(() =>
   import('./folder-create-form').then((module) => ({ default: module.FolderCreateForm })),

@@ -1,0 +1,116 @@
+import type { ReactNode, Ref } from 'react';
+import { Button, Group, MultiSelect, Select } from '@mantine/core';
+import { IconFolderPlus } from '@tabler/icons-react';
+import type { FolderRef } from '@gremienportal/contracts/folders';
+import { FormError } from '../../../components/form-error';
+import type { UploadProgress } from '../../../lib/api-client';
+import type { GeneralError } from '../../../lib/form-errors';
+import { UploadProgressBar } from './upload-progress';
+
+/** What react-hook-form's Controller hands to a select, plus the spec's timing and error. */
+interface SelectField<TValue> {
+  name: string;
+  ref: Ref<HTMLInputElement>;
+  value: TValue;
+  onChange: (value: TValue) => void;
+  onBlur: () => void;
+  error?: string;
+  disabled: boolean;
+}
+
+/** "Zugriffsberechtigung" of the upload and the edit form. */
+export function PermissionsSelect({
+  data,
+  ...field
+}: SelectField<string[]> & { data: { value: string; label: string }[] }) {
+  return (
+    <MultiSelect
+      label="Zugriffsberechtigung"
+      description="Wer die Datei sehen darf"
+      required
+      name={field.name}
+      ref={field.ref}
+      data={data}
+      value={field.value}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      error={field.error}
+      disabled={field.disabled}
+      clearable
+      clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
+    />
+  );
+}
+
+/** The folder select ("Ordner", "Verschieben nach") with the optional "Neuer Ordner" button. */
+export function FolderChoice({
+  label,
+  options,
+  onNewFolder,
+  ...field
+}: SelectField<string> & {
+  label: string;
+  options: readonly FolderRef[];
+  onNewFolder?: () => void;
+}) {
+  return (
+    <Group gap="xs" align="flex-end" wrap="wrap">
+      <Select
+        label={label}
+        required
+        searchable
+        name={field.name}
+        ref={field.ref}
+        data={options.map((option) => ({ value: String(option.id), label: option.breadcrumb }))}
+        value={field.value || null}
+        onChange={(value) => field.onChange(value ?? '')}
+        onBlur={field.onBlur}
+        error={field.error}
+        disabled={field.disabled}
+        style={{ flex: '1 1 240px', minWidth: 0 }}
+      />
+      {onNewFolder ? (
+        <Button
+          variant="default"
+          leftSection={<IconFolderPlus size={18} aria-hidden />}
+          disabled={field.disabled}
+          onClick={onNewFolder}
+          // Keeps the button on the select's line when the select shows an error.
+          mb={field.error ? 22 : 0}
+        >
+          Neuer Ordner
+        </Button>
+      ) : null}
+    </Group>
+  );
+}
+
+/** Progress, general error and the buttons under the upload and the edit form. */
+export function FileFormFooter({
+  busy,
+  progress,
+  generalError,
+  secondaryAction,
+  submitIcon,
+  submitLabel,
+}: {
+  busy: boolean;
+  progress: UploadProgress | null;
+  generalError: GeneralError | null;
+  secondaryAction?: ReactNode;
+  submitIcon: ReactNode;
+  submitLabel: string;
+}) {
+  return (
+    <>
+      {busy && progress ? <UploadProgressBar progress={progress} /> : null}
+      <FormError title={generalError?.title} message={generalError?.messages ?? null} />
+      <Group justify="flex-end" gap="sm">
+        {secondaryAction}
+        <Button type="submit" loading={busy} leftSection={submitIcon}>
+          {submitLabel}
+        </Button>
+      </Group>
+    </>
+  );
+}

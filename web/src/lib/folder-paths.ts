@@ -1,0 +1,12 @@
+/** Folder paths (breadcrumbs) as the folder tree and the upload defaults compare them. */
+
+export const ROOT_PATH = '/';
+
+/**
+ * Whether `path` is `breadcrumb` or lies below it. Compared by whole path segments: spec § 2's
+ * "starts with" would also count `/Aufsichtsrat-Archiv` as inside `/Aufsichtsrat`.
+ */
+export function isWithinPath(path: string, breadcrumb: string): boolean {
+  if (breadcrumb === ROOT_PATH) return path.startsWith(ROOT_PATH);
+  return path === breadcrumb || path.startsWith(`${breadcrumb}/`);
+}
