@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema } from '@gremienportal/contracts/common';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { ByteRange } from './file-storage.ts';
 import { MIME_BY_FORMAT } from './upload-source.ts';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
 import type { Config } from '../config.ts';
 import { AppError, GERMAN, invalidField } from '../errors.ts';
 import { NUL_CHARACTER_MESSAGE } from '../plugins/text-input.ts';

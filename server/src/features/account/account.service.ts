@@ -4,7 +4,7 @@ import {
   type UpdateAccountBody,
 } from '@gremienportal/contracts/account';
 import { EMAIL_TAKEN_MESSAGE } from '@gremienportal/contracts/users';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { forbidden, invalidField } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { recordAudit } from '../../audit/record.ts';

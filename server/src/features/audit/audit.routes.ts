@@ -12,7 +12,7 @@ import {
   visibleToResponseSchema,
 } from '@gremienportal/contracts/audit';
 import { errorBodySchema } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { contentDisposition } from '../../storage/send-download.ts';
 import { auditService } from './audit.service.ts';

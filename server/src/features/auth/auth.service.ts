@@ -8,7 +8,7 @@ import {
   type PasswordResetBody,
 } from '@gremienportal/contracts/auth';
 import { msg } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { AppError, invalidField } from '../../errors.ts';

@@ -5,7 +5,7 @@ import {
   LOGIN_CLIENT_THROTTLED_MESSAGE,
   LOGIN_THROTTLED_MESSAGE,
 } from '@gremienportal/contracts/auth';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { countRepeatedAudit, recordAudit } from '../../audit/record.ts';
 import { AppError } from '../../errors.ts';

@@ -11,7 +11,7 @@ import {
   eventWriteResponseSchema,
   updateEventBodySchema,
 } from '@gremienportal/contracts/events';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError, GERMAN } from '../../errors.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import {

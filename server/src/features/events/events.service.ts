@@ -8,7 +8,7 @@ import {
   type PortalEvent,
   type UpdateEventBody,
 } from '@gremienportal/contracts/events';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';

@@ -24,7 +24,7 @@ import {
   treeQuerySchema,
   treeResponseSchema,
 } from '@gremienportal/contracts/files';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { downloadResponses, sendDownload } from '../../storage/send-download.ts';
 import { multipartOptions, readUpload, type ReadUploadOptions } from '../../storage/upload-source.ts';

@@ -6,7 +6,7 @@ import {
   type StoredFile,
 } from '@gremienportal/contracts/files';
 import type { Transaction } from 'kysely';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { invalidField, notFound } from '../../errors.ts';
 import { recordDelivery } from '../../audit/delivery.ts';

@@ -12,7 +12,7 @@ import {
   type UpdateUserBody,
   type User,
 } from '@gremienportal/contracts/users';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
