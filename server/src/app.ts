@@ -25,7 +25,7 @@ import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { MailSender } from './mail/sender.ts';
 import { processPasswordRequests } from './features/auth/password-requests.ts';
-import { AuditRetentionJob } from './audit/retention.ts';
+import { AuditRetentionJob } from './maintenance/audit-retention.ts';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
 import { GERMAN } from './errors.ts';
 import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';

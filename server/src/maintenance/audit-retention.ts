@@ -1,5 +1,5 @@
-import { runHousekeeping } from '../maintenance/housekeeping.ts';
-import { deleteSpentDeliveryMarks } from './delivery.ts';
+import { runHousekeeping } from './housekeeping.ts';
+import { deleteSpentDeliveryMarks } from '../audit/delivery.ts';
 import { isIP } from 'node:net';
 import { AUDIT_IP_SHORTEN_AFTER_DAYS } from '@gremienportal/contracts/audit';
 import type { AppContext } from '../context.ts';
