@@ -14,7 +14,7 @@ import {
 import { errorBodySchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { contentDisposition } from '../../storage/send-download.ts';
+import { contentDisposition } from '../../http/send-download.ts';
 import { auditService } from './audit.service.ts';
 
 const tags = ['Protokoll'];

@@ -15,7 +15,7 @@ import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
-import type { StoredUpload } from '../../storage/upload-source.ts';
+import type { StoredUpload } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { buildCalendar } from './events.ics.ts';
 import { eventNotificationMail } from './events.mails.ts';
