@@ -9,7 +9,11 @@ import type { AppContext } from '../../context.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { countRepeatedAudit, recordAudit } from '../../audit/record.ts';
 import { AppError } from '../../errors.ts';
-import type { Client } from './auth.service.ts';
+
+/** Who is asking, as far as throttling and the audit log care. */
+export interface Client {
+  ip: string;
+}
 
 /** The three limits (decisions 010 and 117), each a fixed window in the CounterStore. */
 const PAIR_WINDOW_MS = MINUTE;
