@@ -11,7 +11,7 @@ import { recordAudit } from '../../audit/record.ts';
 import { hashPassword } from '../../passwords.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { endOtherSessions, refuseEmailAsPassword, type Client } from '../auth/auth.service.ts';
-import { revokePasswordLinks } from '../auth/password-links.ts';
+import { revokePasswordLinks } from '../../password-links.ts';
 import * as repo from './account.repository.ts';
 
 /** What only Admin and Super-Admin may change on their own account (spec § 6). */

@@ -19,7 +19,7 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
-import { issuePasswordLink, revokePasswordLinks } from '../auth/password-links.ts';
+import { issuePasswordLink, revokePasswordLinks } from '../../password-links.ts';
 import { invitationMail } from './users.mails.ts';
 import {
   allRoles,
