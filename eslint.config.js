@@ -2,6 +2,106 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+
+/*
+ * Module boundaries (decision 121). A feature owns its code: another feature may call its service
+ * (`*.service.ts` on the server), nothing else; on the web features do not import each other at
+ * all. Shared layers (`http`, `storage`, `db`, `mail`, … and the web's `components` and `lib`)
+ * import no feature. `app.ts` (server) and `web/src/app` wire features together and may.
+ */
+const featuresOf = (dir) =>
+  readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const SERVER_FEATURES = featuresOf('./server/src/features/');
+const WEB_FEATURES = featuresOf('./web/src/features/');
+
+/**
+ * Refuses relative imports from a file `depth` folders below `features/<own>/` that land in another
+ * feature, either as a sibling (`../other/`) or through `features/`. `allowedFile` names the files
+ * of another feature that may be imported (on the server: its service); `exceptions` are exact
+ * import paths let through for now, each with its reason where it is listed. The depth keeps
+ * `server/src/audit/` (not a feature) apart from `server/src/features/audit/`.
+ */
+function featureBoundary({ own, features, depth, allowedFile, exceptions = [], message }) {
+  const others = `(?:${features
+    .filter((name) => name !== own)
+    .map(escapeRegex)
+    .join('|')})`;
+  const up = (levels) => `(?:\\.\\./){${levels}}`;
+  const allowed = exceptions.length > 0 ? `(?!(?:${exceptions.map(escapeRegex).join('|')})$)` : '';
+  const file = allowedFile ? `(?!${allowedFile}$)` : '';
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^${allowed}(?:${up(depth)}|${up(depth + 1)}features/)${others}(?:/${file}|$)`,
+            message,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** One config per feature and folder depth (files directly in the feature have depth 1). */
+function featureBoundaries({ root, features, extensions, allowedFile, exceptions = {}, message }) {
+  return features
+    .flatMap((own) =>
+      [1, 2, 3, 4].map((depth) => {
+        const folder = `${root}/${own}/${'*/'.repeat(depth - 1)}`;
+        return {
+          files: [`${folder}*.${extensions}`],
+          rules: featureBoundary({ own, features, depth, allowedFile, message }),
+        };
+      }),
+    )
+    .concat(
+      Object.entries(exceptions).map(([file, paths]) => ({
+        files: [`${root}/${file}`],
+        rules: featureBoundary({
+          own: file.split('/')[0],
+          features,
+          depth: file.split('/').length - 1,
+          allowedFile,
+          exceptions: paths,
+          message,
+        }),
+      })),
+    );
+}
+
+const SERVER_FEATURE_MESSAGE =
+  'A feature uses another feature only through its *.service.ts; move shared code into a neutral module (decision 121).';
+const WEB_FEATURE_MESSAGE =
+  'Web features do not import each other; move shared code into components/ or lib/ (decision 121).';
+const NO_FEATURE = {
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        {
+          regex: '(?:^|/)features/',
+          message:
+            'Shared layers import no feature; only app.ts (server) and web/src/app wire features together (decision 121).',
+        },
+      ],
+    },
+  ],
+};
+
+/**
+ * Today's crossings, to be removed by the work that rewrites these files (the policies/ module);
+ * each entry is an exact import path in the named file.
+ */
+const SERVER_FEATURE_EXCEPTIONS = {
+  // Audit visibility reuses the files feature's folder tree until policies/ owns that rule.
+  'audit/audit.service.ts': ['../files/files.access.ts'],
+};
 
 export default tseslint.config(
   {
@@ -33,4 +133,27 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  {
+    files: [
+      'server/src/*.ts',
+      'server/src/{audit,db,http,mail,maintenance,ops,plugins,rate-limit,storage}/**/*.ts',
+      'web/src/{components,lib}/**/*.{ts,tsx}',
+    ],
+    ignores: ['server/src/app.ts', 'server/src/server.ts', 'server/src/cli.ts', '**/*.test.{ts,tsx}'],
+    rules: NO_FEATURE,
+  },
+  ...featureBoundaries({
+    root: 'server/src/features',
+    features: SERVER_FEATURES,
+    extensions: 'ts',
+    allowedFile: '[^/]+\\.service\\.ts',
+    exceptions: SERVER_FEATURE_EXCEPTIONS,
+    message: SERVER_FEATURE_MESSAGE,
+  }),
+  ...featureBoundaries({
+    root: 'web/src/features',
+    features: WEB_FEATURES,
+    extensions: '{ts,tsx}',
+    message: WEB_FEATURE_MESSAGE,
+  }),
 );

@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { migrateToLatest, openDatabase, type Db } from './db/database.ts';
 import { seedBaseData, type InitialAdmin } from './db/seed.ts';
@@ -24,7 +25,7 @@ import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { MailSender } from './mail/sender.ts';
 import { processPasswordRequests } from './features/auth/password-requests.ts';
-import { AuditRetentionJob } from './audit/retention.ts';
+import { AuditRetentionJob } from './maintenance/audit-retention.ts';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
 import { GERMAN } from './errors.ts';
 import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';
@@ -38,17 +39,6 @@ import { filesRoutes } from './features/files/files.routes.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
-
-/** What every feature gets: explicit, so tests can pass fakes. */
-export interface AppContext {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  storage: FileStorage;
-  counters: CounterStore;
-  mailSender: MailSender;
-  logger: Logger;
-}
 
 export interface BuildAppOptions {
   config: Config;

@@ -3,7 +3,7 @@ import { MINUTE } from '../clock.ts';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
 import { createUser, type TestUser } from '../test/factories.ts';
 import { deleteSpentDeliveryMarks, recordDelivery, type Delivery } from './delivery.ts';
-import { AuditRetentionJob } from './retention.ts';
+import { AuditRetentionJob } from '../maintenance/audit-retention.ts';
 
 describe('delivery marks', () => {
   let t: TestApp;

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { configSchema } from '../config.ts';
-import { migrationsFor } from '../db/database.ts';
+import { migrationsFor } from '../db/migrations/index.ts';
 import { MemoryTransport } from '../test/build-test-app.ts';
 
 const baseUrl = process.env.TEST_DATABASE_URL;

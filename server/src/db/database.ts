@@ -1,23 +1,11 @@
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  CompiledQuery,
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  type Driver,
-  type Migration,
-} from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
 import pg from 'pg';
 import { makePrivateDirSync, makePrivateFileSync } from '../private-files.ts';
 import type { Database } from './schema.ts';
-import { migration0001 } from './migrations/0001_initial.ts';
-import { migration0002 } from './migrations/0002_tree_version.ts';
-import { migration0003 } from './migrations/0003_delivery_marks.ts';
-import { migration0004 } from './migrations/0004_password_requests.ts';
-
-export type Dialect = 'sqlite' | 'postgres';
+import type { Dialect } from './dialect.ts';
+import { migrationsFor } from './migrations/index.ts';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -85,16 +73,6 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({ dialect: new SqliteKeepingErrors(sqlite) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
-}
-
-/** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
-export function migrationsFor(dialect: Dialect): Record<string, Migration> {
-  return {
-    '0001_initial': migration0001(dialect),
-    '0002_tree_version': migration0002(dialect),
-    '0003_delivery_marks': migration0003(dialect),
-    '0004_password_requests': migration0004(dialect),
-  };
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

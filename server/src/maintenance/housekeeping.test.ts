@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
 import { createUser } from '../test/factories.ts';
 import { enqueueMail } from '../mail/outbox.ts';
-import { issuePasswordLink } from '../features/auth/password-links.ts';
+import { issuePasswordLink } from '../password-links.ts';
 import { enqueuePasswordRequest } from '../features/auth/password-requests.ts';
 import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { runHousekeeping } from './housekeeping.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
 import { DAY, HOUR, MINUTE } from '../clock.ts';
 
 export type HousekeepingContext = Pick<AppContext, 'db' | 'clock' | 'config'>;

@@ -2,7 +2,7 @@ import { readFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { loadConfig, readDotEnv } from '../config.ts';
-import { migrationsFor } from '../db/database.ts';
+import { migrationsFor } from '../db/migrations/index.ts';
 import { makePrivateDir, PRIVATE_DIR_MODE } from '../private-files.ts';
 import {
   copyVerified,

@@ -27,7 +27,7 @@ export function findNulCharacter(value: unknown): string | undefined {
  * PostgreSQL text cannot hold U+0000 (the query fails, which was a 500), SQLite stores it: no
  * text field has a use for it, so every body and query string that carries one is refused alike
  * with a 422 under the field, before validation and before anything is written. Multipart fields
- * are checked where they are read (storage/upload-source.ts).
+ * are checked where they are read (http/upload-source.ts).
  */
 export const textInputPlugin = fp(async function textInputPlugin(app: FastifyInstance) {
   // Synchronous: it runs on every request, and a promise per request is measurable.

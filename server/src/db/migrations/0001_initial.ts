@@ -1,5 +1,5 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect.ts';
 
 /** Frozen once landed. Dialect differences: only the auto-increment id column. */
 export function migration0001(dialect: Dialect) {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect.ts';
 
 /** The tables the folder tree is built from; any change to them changes the tree. */
 export const TREE_TABLES = ['folders', 'folder_roles', 'files', 'file_roles'] as const;

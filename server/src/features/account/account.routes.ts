@@ -5,7 +5,7 @@ import {
   updateAccountResponseSchema,
 } from '@gremienportal/contracts/account';
 import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { accountOf, updateAccount } from './account.service.ts';
 

@@ -4,14 +4,14 @@ import {
   type UpdateAccountBody,
 } from '@gremienportal/contracts/account';
 import { EMAIL_TAKEN_MESSAGE } from '@gremienportal/contracts/users';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { forbidden, invalidField } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { hashPassword } from '../../passwords.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { endOtherSessions, refuseEmailAsPassword, type Client } from '../auth/auth.service.ts';
-import { revokePasswordLinks } from '../auth/password-links.ts';
+import { revokePasswordLinks } from '../../password-links.ts';
 import * as repo from './account.repository.ts';
 
 /** What only Admin and Super-Admin may change on their own account (spec § 6). */

@@ -12,9 +12,9 @@ import {
   visibleToResponseSchema,
 } from '@gremienportal/contracts/audit';
 import { errorBodySchema } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { contentDisposition } from '../../storage/send-download.ts';
+import { contentDisposition } from '../../http/send-download.ts';
 import { auditService } from './audit.service.ts';
 
 const tags = ['Protokoll'];

@@ -16,7 +16,7 @@ import {
   type VisibleUser,
 } from '@gremienportal/contracts/audit';
 import { isAdmin } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { AuditRow } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Principal } from '../../plugins/auth.ts';

@@ -10,7 +10,7 @@ import {
   passwordResetBodySchema,
 } from '@gremienportal/contracts/auth';
 import { errorBodySchema, messageSchema } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { dummyPasswordHash } from '../../passwords.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { login, logout, requestPasswordReset, resetPassword, type Client } from './auth.service.ts';

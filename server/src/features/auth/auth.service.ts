@@ -8,7 +8,7 @@ import {
   type PasswordResetBody,
 } from '@gremienportal/contracts/auth';
 import { msg } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { AppError, invalidField } from '../../errors.ts';
@@ -19,12 +19,10 @@ import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { hashToken, newToken } from '../../tokens.ts';
 import { enqueuePasswordRequest } from './password-requests.ts';
 import * as repo from './auth.repository.ts';
-import { claimSignInAttempt, recordFailedSignIn, signInBusy } from './sign-in-limits.ts';
+import { claimSignInAttempt, recordFailedSignIn, signInBusy, type Client } from './sign-in-limits.ts';
 
-/** Who is asking, as far as throttling and the audit log care. */
-export interface Client {
-  ip: string;
-}
+// Part of this service's interface: routes and the account feature describe the caller with it.
+export type { Client } from './sign-in-limits.ts';
 
 /** Reset mails per hour for one address from one client, and for one address in all. */
 const RESET_REQUESTS_PER_CLIENT = 5;

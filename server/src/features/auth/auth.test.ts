@@ -11,7 +11,7 @@ import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createUser, TEST_PASSWORD, type TestUser } from '../../test/factories.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { hashToken } from '../../tokens.ts';
-import { issuePasswordLink } from './password-links.ts';
+import { issuePasswordLink } from '../../password-links.ts';
 
 const NEW_PASSWORD = 'Neues-Kennwort-2026';
 

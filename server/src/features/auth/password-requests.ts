@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../clock.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
@@ -7,7 +7,7 @@ import { recordAudit } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { principalLabel } from '../../plugins/auth.ts';
 import { passwordResetMail } from './auth.mails.ts';
-import { issuePasswordLink } from './password-links.ts';
+import { issuePasswordLink } from '../../password-links.ts';
 import { findUserByEmail } from './auth.repository.ts';
 
 /**

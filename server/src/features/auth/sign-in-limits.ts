@@ -5,11 +5,15 @@ import {
   LOGIN_CLIENT_THROTTLED_MESSAGE,
   LOGIN_THROTTLED_MESSAGE,
 } from '@gremienportal/contracts/auth';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { countRepeatedAudit, recordAudit } from '../../audit/record.ts';
 import { AppError } from '../../errors.ts';
-import type { Client } from './auth.service.ts';
+
+/** Who is asking, as far as throttling and the audit log care. */
+export interface Client {
+  ip: string;
+}
 
 /** The three limits (decisions 010 and 117), each a fixed window in the CounterStore. */
 const PAIR_WINDOW_MS = MINUTE;

@@ -8,7 +8,7 @@ import type {
   Updateable,
 } from 'kysely';
 import type { Database, EventRow, EventsTable } from '../../db/schema.ts';
-import type { Dialect } from '../../db/database.ts';
+import type { Dialect } from '../../db/dialect.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -11,7 +11,7 @@ import {
   eventWriteResponseSchema,
   updateEventBodySchema,
 } from '@gremienportal/contracts/events';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError, GERMAN } from '../../errors.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import {
@@ -19,13 +19,8 @@ import {
   downloadName,
   downloadResponses,
   sendDownload,
-} from '../../storage/send-download.ts';
-import {
-  discardUpload,
-  multipartOptions,
-  readUpload,
-  type UploadSource,
-} from '../../storage/upload-source.ts';
+} from '../../http/send-download.ts';
+import { discardUpload, multipartOptions, readUpload, type UploadSource } from '../../http/upload-source.ts';
 import { eventsService, type Actor } from './events.service.ts';
 
 const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });

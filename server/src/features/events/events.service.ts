@@ -8,14 +8,14 @@ import {
   type PortalEvent,
   type UpdateEventBody,
 } from '@gremienportal/contracts/events';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
-import type { StoredUpload } from '../../storage/upload-source.ts';
+import type { StoredUpload } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { buildCalendar } from './events.ics.ts';
 import { eventNotificationMail } from './events.mails.ts';

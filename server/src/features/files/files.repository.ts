@@ -9,7 +9,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { Database, FileRow, FilesTable, FoldersTable } from '../../db/schema.ts';
-import type { Dialect } from '../../db/database.ts';
+import type { Dialect } from '../../db/dialect.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -24,10 +24,10 @@ import {
   treeQuerySchema,
   treeResponseSchema,
 } from '@gremienportal/contracts/files';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { downloadResponses, sendDownload } from '../../storage/send-download.ts';
-import { multipartOptions, readUpload, type ReadUploadOptions } from '../../storage/upload-source.ts';
+import { downloadResponses, sendDownload } from '../../http/send-download.ts';
+import { multipartOptions, readUpload, type ReadUploadOptions } from '../../http/upload-source.ts';
 import type { Actor } from './files.input.ts';
 import { filesService } from './files.service.ts';
 import { foldersService } from './folders.service.ts';

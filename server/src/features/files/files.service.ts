@@ -6,14 +6,14 @@ import {
   type StoredFile,
 } from '@gremienportal/contracts/files';
 import type { Transaction } from 'kysely';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { invalidField, notFound } from '../../errors.ts';
 import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
-import { discardUpload, type UploadSource } from '../../storage/upload-source.ts';
+import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { fileRoleFilter, FolderTree, toStoredFile, viewerOf, type Viewer } from './files.access.ts';
 import { auditActor, parseFields, resolveRoles, type Actor } from './files.input.ts';

@@ -12,7 +12,7 @@ import {
 } from '@gremienportal/contracts/folders';
 import type { ExplorerItem, StoredFile, TreeNode } from '@gremienportal/contracts/files';
 import type { Transaction } from 'kysely';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
 import { recordAudit } from '../../audit/record.ts';

@@ -1,5 +1,5 @@
 import type { Role } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import * as repo from './roles.repository.ts';
 
 /** Every role; any signed-in user may know them (the forms offer them as choices). */

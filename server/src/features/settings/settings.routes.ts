@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { portalSettingsSchema } from '@gremienportal/contracts/account';
 import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 
 /** Footer links and contact addresses come from configuration (DESIGN 4.19). */
 export const settingsRoutes =

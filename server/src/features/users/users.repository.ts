@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
-import type { Dialect } from '../../db/database.ts';
+import type { Dialect } from '../../db/dialect.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -10,7 +10,7 @@ import {
   userListResponseSchema,
   userResponseSchema,
 } from '@gremienportal/contracts/users';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { usersService, type Actor } from './users.service.ts';
 

@@ -12,14 +12,14 @@ import {
   type UpdateUserBody,
   type User,
 } from '@gremienportal/contracts/users';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
-import { issuePasswordLink, revokePasswordLinks } from '../auth/password-links.ts';
+import { issuePasswordLink, revokePasswordLinks } from '../../password-links.ts';
 import { invitationMail } from './users.mails.ts';
 import {
   allRoles,

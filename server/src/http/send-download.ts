@@ -3,9 +3,9 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema } from '@gremienportal/contracts/common';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { ByteRange } from './file-storage.ts';
+import type { ByteRange } from '../storage/file-storage.ts';
 import { MIME_BY_FORMAT } from './upload-source.ts';
 
 /** What a download needs to know about a stored object; the caller has checked visibility. */

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
 import type { Config } from '../config.ts';
 import { AppError, GERMAN, invalidField } from '../errors.ts';
 import { NUL_CHARACTER_MESSAGE } from '../plugins/text-input.ts';
-import { tooLargeError } from './disk-storage.ts';
+import { tooLargeError } from '../storage/disk-storage.ts';
 
 /** A document that has been written to storage while the request was read. */
 export interface StoredUpload {

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { AppContext } from '../../app.ts';
-import { DAY, HOUR } from '../../clock.ts';
-import { hashToken, newToken } from '../../tokens.ts';
+import type { Database } from './db/schema.ts';
+import type { AppContext } from './context.ts';
+import { DAY, HOUR } from './clock.ts';
+import { hashToken, newToken } from './tokens.ts';
 
 export type PasswordTokenPurpose = 'reset' | 'invite';
 

@@ -1,8 +1,8 @@
-import { runHousekeeping } from '../maintenance/housekeeping.ts';
-import { deleteSpentDeliveryMarks } from './delivery.ts';
+import { runHousekeeping } from './housekeeping.ts';
+import { deleteSpentDeliveryMarks } from '../audit/delivery.ts';
 import { isIP } from 'node:net';
 import { AUDIT_IP_SHORTEN_AFTER_DAYS } from '@gremienportal/contracts/audit';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
 import { DAY } from '../clock.ts';
 
 export type RetentionContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'logger'>;

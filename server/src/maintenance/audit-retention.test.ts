@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DAY, HOUR } from '../clock.ts';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
-import { recordAudit } from './record.ts';
-import { AuditRetentionJob, runAuditRetention, shortenAddress } from './retention.ts';
+import { recordAudit } from '../audit/record.ts';
+import { AuditRetentionJob, runAuditRetention, shortenAddress } from './audit-retention.ts';
 
 describe('shortenAddress', () => {
   it.each([
