@@ -121,10 +121,6 @@ export function findEventByDownloadKey(
   return findOne(db, { downloadKey: key }, visible);
 }
 
-export async function allRoles(db: Executor): Promise<RoleRow[]> {
-  return db.selectFrom('roles').select(['id', 'name']).orderBy('id').execute();
-}
-
 export async function insertEvent(db: Executor, row: Insertable<EventsTable>): Promise<number> {
   const inserted = await db.insertInto('events').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;

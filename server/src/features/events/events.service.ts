@@ -13,14 +13,14 @@ import type { Database } from '../../db/schema.ts';
 import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { AppError, invalidField, notFound } from '../../errors.ts';
+import { invalidField, notFound } from '../../errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import type { StoredUpload } from '../../storage/upload-source.ts';
 import { newKey } from '../../tokens.ts';
+import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { buildCalendar } from './events.ics.ts';
 import { eventNotificationMail } from './events.mails.ts';
 import {
-  allRoles,
   deleteEvent,
   findEvent,
   findEventByDownloadKey,
@@ -95,19 +95,7 @@ export function toPortalEvent(record: EventRecord): PortalEvent {
 
 /** Role references (ids or names) to role rows; every unknown one is a 422 under `field`. */
 async function resolveRoles(trx: Trx, refs: readonly EventRoleRef[], field: string): Promise<RoleRow[]> {
-  const roles = await allRoles(trx);
-  const found = new Map<number, RoleRow>();
-  const unknown: string[] = [];
-  for (const ref of refs) {
-    const role =
-      typeof ref === 'number'
-        ? roles.find((r) => r.id === ref)
-        : roles.find((r) => r.name.toLowerCase() === ref.toLowerCase());
-    if (role) found.set(role.id, role);
-    else unknown.push(EVENT_MESSAGES.unknownRoleNamed(ref));
-  }
-  if (unknown.length > 0) throw new AppError('validation', unknown[0]!, { [field]: unknown });
-  return [...found.values()].sort((a, b) => a.id - b.id);
+  return resolveRoleRefs(await allRoles(trx), refs, field, { message: EVENT_MESSAGES.unknownRoleNamed });
 }
 
 /** The stored information file's columns, or all null. */

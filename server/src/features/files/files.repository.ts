@@ -31,10 +31,6 @@ export interface FolderRecord {
 
 export type FileRecord = FileRow & { roles: RoleRow[] };
 
-export function allRoles(db: Executor): Promise<RoleRow[]> {
-  return db.selectFrom('roles').select(['id', 'name']).orderBy('id').execute();
-}
-
 /** Every folder with its roles, in one query: the tree is assembled in memory. */
 export async function loadFolders(db: Executor): Promise<FolderRecord[]> {
   const rows = await db

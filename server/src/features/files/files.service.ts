@@ -18,6 +18,7 @@ import { newKey } from '../../tokens.ts';
 import { fileRoleFilter, FolderTree, toStoredFile, viewerOf, type Viewer } from './files.access.ts';
 import { auditActor, parseFields, resolveRoles, type Actor } from './files.input.ts';
 import { fileNotificationMail } from './files.mails.ts';
+import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
 import { deleteObjects } from './folders.service.ts';
 import type { ReadCache } from './tree-cache.ts';
@@ -204,7 +205,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             await repo.lockFolderTree(trx, ctx.db.dialect);
             const tree = new FolderTree(await repo.loadFolders(trx), viewer);
             const folder = uploadFolder(tree, input.folderId!, input.folderField);
-            const roles = await repo.allRoles(trx);
+            const roles = await allRoles(trx);
             const roleIds = resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
             const notifyIds = resolveRoles(roles, input.notifications, 'notifications');
             checkNotifications(notifyIds, roleIds);
@@ -285,7 +286,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               input.folderId !== undefined && input.folderId !== file.folder_id
                 ? uploadFolder(tree, input.folderId, input.folderField)
                 : tree.byId.get(file.folder_id)!;
-            const roles = await repo.allRoles(trx);
+            const roles = await allRoles(trx);
             const roleIds = input.roleRefs
               ? resolveRoles(roles, input.roleRefs, input.rolesField)
               : file.roles.map((role) => role.id);

@@ -29,6 +29,7 @@ import {
   type Viewer,
 } from './files.access.ts';
 import { auditActor, resolveRoles, type Actor } from './files.input.ts';
+import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
 import type { ReadCache, Serialised } from './tree-cache.ts';
 
@@ -183,7 +184,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         const parent = tree.find(parentId);
         if (!parent) throw invalidField(parentField, FOLDER_MESSAGES.parentNotFound);
         assertUniqueTitle(tree, parent.id, body.title);
-        const roles = await repo.allRoles(trx);
+        const roles = await allRoles(trx);
         const roleIds = body.roles ? resolveRoles(roles, body.roles, 'roles') : parent.roles.map((r) => r.id);
         const breadcrumb = childBreadcrumb(parent.breadcrumb, body.title);
         const folderId = await repo.insertFolder(trx, {
@@ -242,7 +243,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
             breadcrumb,
           );
         }
-        const roles = await repo.allRoles(trx);
+        const roles = await allRoles(trx);
         let roleNames: string[] | undefined;
         if (body.roles) {
           const roleIds = resolveRoles(roles, body.roles, 'roles');

@@ -20,9 +20,9 @@ import { AppError, forbidden, invalidField, notFound, unauthenticated } from '..
 import { isUniqueViolation } from '../../db/errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { issuePasswordLink, revokePasswordLinks } from '../auth/password-links.ts';
+import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { invitationMail } from './users.mails.ts';
 import {
-  allRoles,
   deleteUser,
   emailTaken,
   findUser,
@@ -71,19 +71,7 @@ export function toUser(record: UserRecord): User {
 
 /** Role references (ids, numeric strings or names) to role rows; every unknown one is a 422. */
 async function resolveRoles(trx: Trx, refs: readonly RoleRef[]): Promise<RoleRow[]> {
-  const roles = await allRoles(trx);
-  const found = new Map<number, RoleRow>();
-  const unknown: string[] = [];
-  for (const ref of refs) {
-    const byId = typeof ref === 'number' || /^\d+$/.test(ref);
-    const role = byId
-      ? roles.find((r) => r.id === Number(ref))
-      : roles.find((r) => r.name.toLowerCase() === ref.toLowerCase());
-    if (role) found.set(role.id, role);
-    else unknown.push(unknownRoleMessage(ref));
-  }
-  if (unknown.length > 0) throw new AppError('validation', unknown[0]!, { roles: unknown });
-  return [...found.values()].sort((a, b) => a.id - b.id);
+  return resolveRoleRefs(await allRoles(trx), refs, 'roles', { message: unknownRoleMessage });
 }
 
 /**
