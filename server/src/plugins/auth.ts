@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isAdmin } from '@gremienportal/contracts/common';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
 import { MINUTE, HOUR } from '../clock.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
 import { hashToken } from '../tokens.ts';
+import { adminKind, mayUseAdminRoutes } from '../policies/principal.ts';
 
 export interface Principal {
   id: number;
@@ -125,8 +125,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
       lastname: session.lastname,
       roles: roleNames,
       roleIds: roles.map((role) => role.id),
-      isAdmin: isAdmin(roleNames),
-      isSuperAdmin: roleNames.includes('Super-Admin'),
+      ...adminKind(roleNames),
     };
   }
 
@@ -141,7 +140,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
     authenticate(request).then((principal) => {
       request.principal = principal;
       if (!principal) done(unauthenticated());
-      else if (access === 'admin' && !principal.isAdmin) done(forbidden());
+      else if (access === 'admin' && !mayUseAdminRoutes(principal)) done(forbidden());
       else done();
     }, done);
   });

@@ -1,14 +1,7 @@
-import type {
-  Expression,
-  ExpressionBuilder,
-  Insertable,
-  Kysely,
-  SqlBool,
-  Transaction,
-  Updateable,
-} from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, EventRow, EventsTable } from '../../db/schema.ts';
 import type { Dialect } from '../../db/database.ts';
+import type { EventRowFilter } from '../../policies/events.policy.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -46,29 +39,15 @@ async function withRoles(db: Executor, rows: EventRow[]): Promise<EventRecord[]>
 }
 
 /**
- * Events by start time. `sharingRoleIds` limits the list to events linked to one of these roles;
- * undefined lists every event (the caller decides who may see what).
+ * Events by start time. `visible` (a rule from policies/) limits the list in the same query;
+ * undefined lists every event.
  */
-export async function listEvents(db: Executor, sharingRoleIds?: readonly number[]): Promise<EventRecord[]> {
-  if (sharingRoleIds !== undefined && sharingRoleIds.length === 0) return [];
+export async function listEvents(db: Executor, visible?: EventRowFilter): Promise<EventRecord[]> {
   let query = db.selectFrom('events').selectAll('events');
-  if (sharingRoleIds !== undefined) {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('event_roles')
-          .select('event_roles.event_id')
-          .whereRef('event_roles.event_id', '=', 'events.id')
-          .where('event_roles.role_id', 'in', [...sharingRoleIds]),
-      ),
-    );
-  }
+  if (visible) query = query.where(visible);
   const rows = await query.orderBy('events.start_at').orderBy('events.id').execute();
   return withRoles(db, rows);
 }
-
-/** A condition on `events` rows; the visibility rule's SQL side comes from events.service.ts. */
-export type EventRowFilter = (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool>;
 
 /**
  * One event with its roles in a single query, found by id or by its information file's download
