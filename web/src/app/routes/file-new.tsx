@@ -11,10 +11,10 @@ import { NewFolderModal } from '../../features/files/components/new-folder-modal
 import { showSuccessToast } from '../../features/files/components/toasts';
 import {
   foldersQueryOptions,
-  rolesQueryOptions,
   uploadTargetsQueryOptions,
   useCreateFile,
 } from '../../features/files/files.api';
+import { rolesQueryOptions } from '../../lib/roles';
 import { folderSearch } from '../../features/files/files.rules';
 import { parseId } from '../../lib/route-params';
 

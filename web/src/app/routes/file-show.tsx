@@ -16,11 +16,11 @@ import { showSuccessToast } from '../../features/files/components/toasts';
 import { useDeleteWithConfirmation } from '../../features/files/components/use-delete-with-confirmation';
 import {
   fileQueryOptions,
-  rolesQueryOptions,
   uploadTargetsQueryOptions,
   useUpdateFile,
   type StoredFile,
 } from '../../features/files/files.api';
+import { rolesQueryOptions } from '../../lib/roles';
 import { folderSearch } from '../../features/files/files.rules';
 import { isApiError } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';

@@ -9,12 +9,8 @@ import { PageTitle } from '../../components/page-title';
 import { FileEditForm } from '../../features/files/components/file-edit-form';
 import { NewFolderModal } from '../../features/files/components/new-folder-modal';
 import { showSuccessToast } from '../../features/files/components/toasts';
-import {
-  fileQueryOptions,
-  rolesQueryOptions,
-  uploadTargetsQueryOptions,
-  useUpdateFile,
-} from '../../features/files/files.api';
+import { fileQueryOptions, uploadTargetsQueryOptions, useUpdateFile } from '../../features/files/files.api';
+import { rolesQueryOptions } from '../../lib/roles';
 import { folderSearch } from '../../features/files/files.rules';
 import { isApiError } from '../../lib/api-client';
 import { useIdParam } from '../../lib/route-params';

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { ROOT_FOLDER_ID, type Role } from '@gremienportal/contracts/common';
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import type {
   CreateFileBody,
   ExplorerItem,
@@ -45,7 +45,6 @@ export const fileKeys = {
   uploadTargets: () => [...fileKeys.all, 'upload-targets'] as const,
   recent: (limit: number) => [...fileKeys.all, 'recent', limit] as const,
   file: (id: number) => [...fileKeys.all, 'file', id] as const,
-  roles: () => [...fileKeys.all, 'roles'] as const,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -169,14 +168,6 @@ export const fileQueryOptions = (id: number) =>
   queryOptions({
     queryKey: fileKeys.file(id),
     queryFn: ({ signal }) => api.get<FileDataResponse>(`/files/${id}`, { signal }).then((body) => body.data),
-  });
-
-/** The roles to choose from ("Zugriffsberechtigung", "Benachrichtigung an"). */
-export const rolesQueryOptions = () =>
-  queryOptions({
-    queryKey: fileKeys.roles(),
-    queryFn: ({ signal }) => api.get<{ data: Role[] }>('/roles', { signal }).then((body) => body.data),
-    staleTime: 5 * 60_000,
   });
 
 // ---------------------------------------------------------------------------------------------

@@ -3,13 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
-import {
-  rolesQueryOptions,
-  uploadTargetsQueryOptions,
-  useCreateFile,
-  useUpdateFile,
-  type StoredFile,
-} from '../files.api';
+import { uploadTargetsQueryOptions, useCreateFile, useUpdateFile, type StoredFile } from '../files.api';
+import { rolesQueryOptions } from '../../../lib/roles';
 import type { ActiveFolder, ExplorerModalsProps, ExplorerModalState } from './explorer-modals';
 import { FileEditForm } from './file-edit-form';
 import { FileUploadForm } from './file-upload-form';
