@@ -33,4 +33,28 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  // policies
+  // Visibility and permission rules come from server/src/policies/ only, and a feature reaches
+  // another feature through its service: no feature imports another's repository, and the old
+  // per-feature access modules (files.access and the like) must not come back.
+  {
+    files: ['server/src/features/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./[^/]+/[^/]+\\.repository(\\.ts)?$',
+              message: "Call the other feature's service; a feature's repository is its own.",
+            },
+            {
+              regex: '(^|/)[^/]+\\.access(\\.ts)?$',
+              message: 'Access rules live in server/src/policies/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
