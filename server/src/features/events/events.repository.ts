@@ -133,25 +133,48 @@ export interface Recipient {
   title: string;
   firstname: string;
   lastname: string;
+  /** All of the user's roles, so the caller can check what they may see. */
+  roles: RoleRow[];
 }
 
-/** Every user holding at least one of the roles, each once. */
+/** Every user holding at least one of the roles, each once, with all of their roles. */
 export async function usersWithAnyRole(db: Executor, roleIds: readonly number[]): Promise<Recipient[]> {
   if (roleIds.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('users')
-    .select(['users.id', 'users.email', 'users.title', 'users.firstname', 'users.lastname'])
+    .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.title',
+      'users.firstname',
+      'users.lastname',
+      'roles.id as role_id',
+      'roles.name as role_name',
+    ])
     .where((eb) =>
       eb.exists(
         eb
-          .selectFrom('user_roles')
-          .select('user_roles.user_id')
-          .whereRef('user_roles.user_id', '=', 'users.id')
-          .where('user_roles.role_id', 'in', [...roleIds]),
+          .selectFrom('user_roles as chosen')
+          .select('chosen.user_id')
+          .whereRef('chosen.user_id', '=', 'users.id')
+          .where('chosen.role_id', 'in', [...roleIds]),
       ),
     )
     .orderBy('users.id')
+    .orderBy('roles.id')
     .execute();
+  const byId = new Map<number, Recipient>();
+  for (const { role_id, role_name, ...user } of rows) {
+    let recipient = byId.get(user.id);
+    if (!recipient) {
+      recipient = { ...user, roles: [] };
+      byId.set(user.id, recipient);
+    }
+    recipient.roles.push({ id: role_id, name: role_name });
+  }
+  return [...byId.values()];
 }
 
 /**

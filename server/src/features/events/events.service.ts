@@ -16,7 +16,7 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { invalidField, notFound } from '../../errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
-import { viewerOf } from '../../policies/principal.ts';
+import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
 import type { StoredUpload } from '../../storage/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
@@ -158,12 +158,14 @@ export function eventsService(ctx: AppContext) {
           eventId,
           roles.map((role) => role.id),
         );
-        // DESIGN 4.12: the chosen roles are among the event's roles, so every holder may see it;
-        // someone holding several chosen roles is one recipient and gets one mail.
-        const recipients = await usersWithAnyRole(
-          trx,
-          notified.map((role) => role.id),
-        );
+        // DESIGN 4.12: holders of the chosen roles who may see the event (the chosen roles are
+        // among the event's roles, so that is every holder); one mail per person.
+        const recipients = (
+          await usersWithAnyRole(
+            trx,
+            notified.map((role) => role.id),
+          )
+        ).filter((user) => canSeeEvent(viewerOfRoles(user.roles), { roles }));
         await enqueueMail(
           trx,
           ctx.clock,
