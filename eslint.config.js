@@ -94,14 +94,8 @@ const NO_FEATURE = {
   ],
 };
 
-/**
- * Today's crossings, to be removed by the work that rewrites these files (the policies/ module);
- * each entry is an exact import path in the named file.
- */
-const SERVER_FEATURE_EXCEPTIONS = {
-  // Audit visibility reuses the files feature's folder tree until policies/ owns that rule.
-  'audit/audit.service.ts': ['../files/files.access.ts'],
-};
+/** Crossings allowed as exceptions: file → exact import paths. None today; keep it that way. */
+const SERVER_FEATURE_EXCEPTIONS = {};
 
 export default tseslint.config(
   {
@@ -136,7 +130,7 @@ export default tseslint.config(
   {
     files: [
       'server/src/*.ts',
-      'server/src/{audit,db,http,mail,maintenance,ops,plugins,rate-limit,storage}/**/*.ts',
+      'server/src/{audit,db,http,mail,maintenance,ops,plugins,policies,rate-limit,storage}/**/*.ts',
       'web/src/{components,lib}/**/*.{ts,tsx}',
     ],
     ignores: ['server/src/app.ts', 'server/src/server.ts', 'server/src/cli.ts', '**/*.test.{ts,tsx}'],
@@ -156,4 +150,28 @@ export default tseslint.config(
     extensions: '{ts,tsx}',
     message: WEB_FEATURE_MESSAGE,
   }),
+  // policies
+  // Visibility and permission rules come from server/src/policies/ only, and a feature reaches
+  // another feature through its service: no feature imports another's repository, and the old
+  // per-feature access modules (files.access and the like) must not come back.
+  {
+    files: ['server/src/features/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./[^/]+/[^/]+\\.repository(\\.ts)?$',
+              message: "Call the other feature's service; a feature's repository is its own.",
+            },
+            {
+              regex: '(^|/)[^/]+\\.access(\\.ts)?$',
+              message: 'Access rules live in server/src/policies/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

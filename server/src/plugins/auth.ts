@@ -1,24 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isAdmin } from '@gremienportal/contracts/common';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
 import { MINUTE, HOUR } from '../clock.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
 import { hashToken } from '../tokens.ts';
+import { adminKind, mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
 
-export interface Principal {
-  id: number;
-  sessionId: number;
-  email: string;
-  title: string;
-  firstname: string;
-  lastname: string;
-  roles: string[];
-  roleIds: number[];
-  isAdmin: boolean;
-  isSuperAdmin: boolean;
-}
+export type { Principal };
 
 /**
  * Route access, deny by default: every route needs a signed-in user unless its config says
@@ -125,8 +114,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
       lastname: session.lastname,
       roles: roleNames,
       roleIds: roles.map((role) => role.id),
-      isAdmin: isAdmin(roleNames),
-      isSuperAdmin: roleNames.includes('Super-Admin'),
+      ...adminKind(roleNames),
     };
   }
 
@@ -141,7 +129,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
     authenticate(request).then((principal) => {
       request.principal = principal;
       if (!principal) done(unauthenticated());
-      else if (access === 'admin' && !principal.isAdmin) done(forbidden());
+      else if (access === 'admin' && !mayUseAdminRoutes(principal)) done(forbidden());
       else done();
     }, done);
   });

@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { hashPassword } from '../../passwords.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import { mayChangeOwnProfile } from '../../policies/users.policy.ts';
 import { endOtherSessions, refuseEmailAsPassword, type Client } from '../auth/auth.service.ts';
 import { revokePasswordLinks } from '../../password-links.ts';
 import * as repo from './account.repository.ts';
@@ -46,7 +47,7 @@ export async function updateAccount(
     const value = body[field];
     if (value !== undefined && value !== principal[field]) changes[field] = value;
   }
-  if (Object.keys(changes).length > 0 && !principal.isAdmin) {
+  if (Object.keys(changes).length > 0 && !mayChangeOwnProfile(principal)) {
     throw forbidden(ACCOUNT_FIELDS_FORBIDDEN_MESSAGE);
   }
   const k = ctx.db.kysely;

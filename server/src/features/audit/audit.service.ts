@@ -15,25 +15,23 @@ import {
   type VisibleToType,
   type VisibleUser,
 } from '@gremienportal/contracts/audit';
-import { isAdmin } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 import type { AuditRow } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Principal } from '../../plugins/auth.ts';
-import { canSee as canSeeEvent } from '../events/events.service.ts';
-import { FolderTree, viewerOf } from '../files/files.access.ts';
+import { seesSubject, type VisibilitySubject } from '../../policies/audit.policy.ts';
+import { viewerOfRoles } from '../../policies/principal.ts';
+import { eventById } from '../events/events.service.ts';
+import { fileById } from '../files/files.service.ts';
+import { allFolders } from '../files/folders.service.ts';
 import { auditCsvHeader, auditCsvRow } from './audit.csv.ts';
 import {
   countEntries,
   entriesAfter,
-  eventRoles,
-  fileWithRoles,
-  foldersWithRoles,
   listEntries,
   loginsOf,
   usersWithRoles,
   type AuditFilter,
-  type UserWithRoles,
 } from './audit.repository.ts';
 
 /** Rows per export batch: small enough for any memory, large enough for few round trips. */
@@ -81,26 +79,6 @@ export function filterOf(query: AuditExportQuery): AuditFilter {
   };
 }
 
-/** Admins and Super-Admins see everything (DESIGN 4.9), whatever the object's roles. */
-const userIsAdmin = (user: UserWithRoles) => isAdmin(user.roles.map((role) => role.name));
-
-/** A user as the visibility rules of other features take it. */
-function principalOfUser(user: UserWithRoles): Principal {
-  const roles = user.roles.map((role) => role.name);
-  return {
-    id: user.id,
-    sessionId: 0,
-    email: user.email,
-    title: user.title,
-    firstname: user.firstname,
-    lastname: user.lastname,
-    roles,
-    roleIds: user.roles.map((role) => role.id),
-    isAdmin: isAdmin(roles),
-    isSuperAdmin: roles.includes('Super-Admin'),
-  };
-}
-
 export function auditService(ctx: AppContext) {
   const db = ctx.db.kysely;
 
@@ -110,28 +88,6 @@ export function auditService(ctx: AppContext) {
       listEntries(db, filter, { limit: paging.per_page, offset: (paging.page - 1) * paging.per_page }),
     ]);
     return { data: rows.map(toAuditEntry), meta: { total, page: paging.page, per_page: paging.per_page } };
-  }
-
-  /**
-   * The files feature's visibility rules (DESIGN 4.9) for every user: one folder tree per set of
-   * roles, as few as there are role combinations.
-   */
-  async function folderTrees() {
-    const folders = await foldersWithRoles(db);
-    const trees = new Map<string, FolderTree>();
-    return {
-      exists: (id: number) => folders.some((folder) => folder.id === id),
-      treeOf(user: UserWithRoles): FolderTree {
-        const principal = principalOfUser(user);
-        const key = principal.roleIds.join(',');
-        let tree = trees.get(key);
-        if (!tree) {
-          tree = new FolderTree(folders, viewerOf(principal));
-          trees.set(key, tree);
-        }
-        return tree;
-      },
-    };
   }
 
   return {
@@ -168,33 +124,33 @@ export function auditService(ctx: AppContext) {
 
     /** The accounts that can see a file, folder or event now, derived from their roles. */
     async visibleTo(type: VisibleToType, id: number): Promise<VisibleUser[]> {
-      let rule: (user: UserWithRoles) => boolean;
+      let subject: VisibilitySubject;
       if (type === 'event') {
-        const roles = await eventRoles(db, id);
-        if (!roles) throw notFound();
-        rule = (user) => canSeeEvent(principalOfUser(user), { roles });
+        const event = await eventById(db, id);
+        if (!event) throw notFound();
+        subject = { type, roles: event.roles };
       } else if (type === 'folder') {
-        const trees = await folderTrees();
-        if (!trees.exists(id)) throw notFound();
-        rule = (user) => trees.treeOf(user).visible.has(id);
+        const folders = await allFolders(db);
+        if (!folders.some((folder) => folder.id === id)) throw notFound();
+        subject = { type, id, folders };
       } else {
-        const file = await fileWithRoles(db, id);
+        const file = await fileById(db, id);
         if (!file) throw notFound();
-        const trees = await folderTrees();
-        rule = (user) => trees.treeOf(user).canSeeFile(file);
+        subject = { type, file, folders: await allFolders(db) };
       }
+      const sees = seesSubject(subject);
       const users = await usersWithRoles(db);
       return users
-        .map((user) => ({ user, admin: userIsAdmin(user) }))
-        .filter(({ user, admin }) => admin || rule(user))
-        .map(({ user, admin }) => ({
+        .map((user) => ({ user, viewer: viewerOfRoles(user.roles) }))
+        .filter(({ viewer }) => sees(viewer))
+        .map(({ user, viewer }) => ({
           id: user.id,
           title: user.title,
           firstname: user.firstname,
           lastname: user.lastname,
           email: user.email,
           roles: user.roles.map((role) => role.name),
-          reason: admin ? ('admin' as const) : ('roles' as const),
+          reason: viewer.isAdmin ? ('admin' as const) : ('roles' as const),
         }));
     },
 

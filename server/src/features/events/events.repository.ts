@@ -1,14 +1,7 @@
-import type {
-  Expression,
-  ExpressionBuilder,
-  Insertable,
-  Kysely,
-  SqlBool,
-  Transaction,
-  Updateable,
-} from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, EventRow, EventsTable } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
+import type { EventRowFilter } from '../../policies/events.policy.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -46,29 +39,15 @@ async function withRoles(db: Executor, rows: EventRow[]): Promise<EventRecord[]>
 }
 
 /**
- * Events by start time. `sharingRoleIds` limits the list to events linked to one of these roles;
- * undefined lists every event (the caller decides who may see what).
+ * Events by start time. `visible` (a rule from policies/) limits the list in the same query;
+ * undefined lists every event.
  */
-export async function listEvents(db: Executor, sharingRoleIds?: readonly number[]): Promise<EventRecord[]> {
-  if (sharingRoleIds !== undefined && sharingRoleIds.length === 0) return [];
+export async function listEvents(db: Executor, visible?: EventRowFilter): Promise<EventRecord[]> {
   let query = db.selectFrom('events').selectAll('events');
-  if (sharingRoleIds !== undefined) {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('event_roles')
-          .select('event_roles.event_id')
-          .whereRef('event_roles.event_id', '=', 'events.id')
-          .where('event_roles.role_id', 'in', [...sharingRoleIds]),
-      ),
-    );
-  }
+  if (visible) query = query.where(visible);
   const rows = await query.orderBy('events.start_at').orderBy('events.id').execute();
   return withRoles(db, rows);
 }
-
-/** A condition on `events` rows; the visibility rule's SQL side comes from events.service.ts. */
-export type EventRowFilter = (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool>;
 
 /**
  * One event with its roles in a single query, found by id or by its information file's download
@@ -121,10 +100,6 @@ export function findEventByDownloadKey(
   return findOne(db, { downloadKey: key }, visible);
 }
 
-export async function allRoles(db: Executor): Promise<RoleRow[]> {
-  return db.selectFrom('roles').select(['id', 'name']).orderBy('id').execute();
-}
-
 export async function insertEvent(db: Executor, row: Insertable<EventsTable>): Promise<number> {
   const inserted = await db.insertInto('events').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;
@@ -158,25 +133,48 @@ export interface Recipient {
   title: string;
   firstname: string;
   lastname: string;
+  /** All of the user's roles, so the caller can check what they may see. */
+  roles: RoleRow[];
 }
 
-/** Every user holding at least one of the roles, each once. */
+/** Every user holding at least one of the roles, each once, with all of their roles. */
 export async function usersWithAnyRole(db: Executor, roleIds: readonly number[]): Promise<Recipient[]> {
   if (roleIds.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('users')
-    .select(['users.id', 'users.email', 'users.title', 'users.firstname', 'users.lastname'])
+    .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.title',
+      'users.firstname',
+      'users.lastname',
+      'roles.id as role_id',
+      'roles.name as role_name',
+    ])
     .where((eb) =>
       eb.exists(
         eb
-          .selectFrom('user_roles')
-          .select('user_roles.user_id')
-          .whereRef('user_roles.user_id', '=', 'users.id')
-          .where('user_roles.role_id', 'in', [...roleIds]),
+          .selectFrom('user_roles as chosen')
+          .select('chosen.user_id')
+          .whereRef('chosen.user_id', '=', 'users.id')
+          .where('chosen.role_id', 'in', [...roleIds]),
       ),
     )
     .orderBy('users.id')
+    .orderBy('roles.id')
     .execute();
+  const byId = new Map<number, Recipient>();
+  for (const { role_id, role_name, ...user } of rows) {
+    let recipient = byId.get(user.id);
+    if (!recipient) {
+      recipient = { ...user, roles: [] };
+      byId.set(user.id, recipient);
+    }
+    recipient.roles.push({ id: role_id, name: role_name });
+  }
+  return [...byId.values()];
 }
 
 /**

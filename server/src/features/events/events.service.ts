@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SqlBool, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   EVENT_MESSAGES,
   toBerlinLocal,
@@ -13,14 +13,16 @@ import type { Database } from '../../db/schema.ts';
 import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit, type AuditActor } from '../../audit/record.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { AppError, invalidField, notFound } from '../../errors.ts';
+import { invalidField, notFound } from '../../errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
+import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
 import type { StoredUpload } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
+import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { buildCalendar } from './events.ics.ts';
 import { eventNotificationMail } from './events.mails.ts';
 import {
-  allRoles,
   deleteEvent,
   findEvent,
   findEventByDownloadKey,
@@ -31,7 +33,6 @@ import {
   updateEvent,
   usersWithAnyRole,
   type EventRecord,
-  type EventRowFilter,
   type RoleRow,
 } from './events.repository.ts';
 
@@ -47,31 +48,6 @@ const auditActor = (actor: Actor): AuditActor => ({
   id: actor.principal.id,
   label: principalLabel(actor.principal),
 });
-
-/** DESIGN 4.9: admins see every event, everybody else those sharing a role with them. */
-export const canSee = (principal: Principal, event: Pick<EventRecord, 'roles'>): boolean =>
-  principal.isAdmin || event.roles.some((role) => principal.roleIds.includes(role.id));
-
-/**
- * `canSee` as SQL, for the query that finds the event, so a hidden event and a missing one run
- * the same queries; undefined for Admins, who see every event.
- */
-export function visibleEventFilter(
-  principal: Pick<Principal, 'isAdmin' | 'roleIds'>,
-): EventRowFilter | undefined {
-  if (principal.isAdmin) return undefined;
-  const roleIds = [...principal.roleIds];
-  return (eb) =>
-    roleIds.length === 0
-      ? sql<SqlBool>`1 = 0`
-      : eb.exists(
-          eb
-            .selectFrom('event_roles')
-            .select('event_roles.event_id')
-            .whereRef('event_roles.event_id', '=', 'events.id')
-            .where('event_roles.role_id', 'in', roleIds),
-        );
-}
 
 export function toPortalEvent(record: EventRecord): PortalEvent {
   const roleNames = record.roles.map((role) => role.name);
@@ -95,19 +71,12 @@ export function toPortalEvent(record: EventRecord): PortalEvent {
 
 /** Role references (ids or names) to role rows; every unknown one is a 422 under `field`. */
 async function resolveRoles(trx: Trx, refs: readonly EventRoleRef[], field: string): Promise<RoleRow[]> {
-  const roles = await allRoles(trx);
-  const found = new Map<number, RoleRow>();
-  const unknown: string[] = [];
-  for (const ref of refs) {
-    const role =
-      typeof ref === 'number'
-        ? roles.find((r) => r.id === ref)
-        : roles.find((r) => r.name.toLowerCase() === ref.toLowerCase());
-    if (role) found.set(role.id, role);
-    else unknown.push(EVENT_MESSAGES.unknownRoleNamed(ref));
-  }
-  if (unknown.length > 0) throw new AppError('validation', unknown[0]!, { [field]: unknown });
-  return [...found.values()].sort((a, b) => a.id - b.id);
+  return resolveRoleRefs(await allRoles(trx), refs, field, { message: EVENT_MESSAGES.unknownRoleNamed });
+}
+
+/** One event with its roles, whoever may see it (for "who can see this"; the caller decides). */
+export function eventById(db: Kysely<Database> | Transaction<Database>, id: number) {
+  return findEvent(db, id);
 }
 
 /** The stored information file's columns, or all null. */
@@ -144,14 +113,15 @@ export function eventsService(ctx: AppContext) {
 
   /** Hidden and nonexistent answer the same 404, after the same query. */
   async function visibleEvent(principal: Principal, id: number): Promise<EventRecord> {
-    const event = await findEvent(db, id, visibleEventFilter(principal));
-    if (!event || !canSee(principal, event)) throw notFound(EVENT_MESSAGES.notFound);
+    const viewer = viewerOf(principal);
+    const event = await findEvent(db, id, eventFilter(viewer));
+    if (!event || !canSeeEvent(viewer, event)) throw notFound(EVENT_MESSAGES.notFound);
     return event;
   }
 
   return {
     async list(principal: Principal): Promise<PortalEvent[]> {
-      const records = await listEvents(db, principal.isAdmin ? undefined : principal.roleIds);
+      const records = await listEvents(db, eventFilter(viewerOf(principal)));
       return records.map(toPortalEvent);
     },
 
@@ -188,12 +158,14 @@ export function eventsService(ctx: AppContext) {
           eventId,
           roles.map((role) => role.id),
         );
-        // DESIGN 4.12: the chosen roles are among the event's roles, so every holder may see it;
-        // someone holding several chosen roles is one recipient and gets one mail.
-        const recipients = await usersWithAnyRole(
-          trx,
-          notified.map((role) => role.id),
-        );
+        // DESIGN 4.12: holders of the chosen roles who may see the event (the chosen roles are
+        // among the event's roles, so that is every holder); one mail per person.
+        const recipients = (
+          await usersWithAnyRole(
+            trx,
+            notified.map((role) => role.id),
+          )
+        ).filter((user) => canSeeEvent(viewerOfRoles(user.roles), { roles }));
         await enqueueMail(
           trx,
           ctx.clock,
@@ -241,7 +213,8 @@ export function eventsService(ctx: AppContext) {
       const replacedKey = await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, id);
         const before = await findEvent(trx, id);
-        if (!before || !canSee(actor.principal, before)) throw notFound(EVENT_MESSAGES.notFound);
+        if (!before || !canSeeEvent(viewerOf(actor.principal), before))
+          throw notFound(EVENT_MESSAGES.notFound);
         const roles = body.roles ? await resolveRoles(trx, body.roles, 'roles') : before.roles;
         await updateEvent(trx, id, {
           title: body.title,
@@ -295,7 +268,7 @@ export function eventsService(ctx: AppContext) {
       const removedKey = await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, id);
         const event = await findEvent(trx, id);
-        if (!event || !canSee(actor.principal, event)) throw notFound(EVENT_MESSAGES.notFound);
+        if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
         await deleteEvent(trx, id);
         await recordAudit(trx, ctx.clock, {
           actor: auditActor(actor),
@@ -318,8 +291,9 @@ export function eventsService(ctx: AppContext) {
 
     /** The information file behind a download key, if the user may see its event. */
     async fileForDownload(principal: Principal, key: string): Promise<EventRecord> {
-      const event = await findEventByDownloadKey(db, key, visibleEventFilter(principal));
-      if (!event || !event.file_storage_key || !canSee(principal, event)) throw notFound();
+      const viewer = viewerOf(principal);
+      const event = await findEventByDownloadKey(db, key, eventFilter(viewer));
+      if (!event || !event.file_storage_key || !canSeeEvent(viewer, event)) throw notFound();
       return event;
     },
 

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { RoleRef } from '@gremienportal/contracts/common';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { AppError, GERMAN, invalidField } from '../../errors.ts';
+import { AppError, GERMAN } from '../../errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import type { AuditActor } from '../../audit/record.ts';
+import { resolveRoleRefs } from '../roles/roles.service.ts';
 import type { RoleRow } from './files.repository.ts';
 
 /** Who changes something, and from where (for the audit log). */
@@ -35,20 +36,11 @@ export function parseFields<S extends z.ZodType>(
 }
 
 /**
- * Roles given by id (number or numeric string) or by name, as role ids in role order; an
- * unknown role is a 422 under `field`.
+ * Role ids for the file and folder forms: the roles module resolves them; an unknown role is a
+ * 422 under `field`, naming the first one.
  */
 export function resolveRoles(all: readonly RoleRow[], refs: readonly RoleRef[], field: string): number[] {
-  const ids = new Set<number>();
-  for (const ref of refs) {
-    const asId = typeof ref === 'number' ? ref : /^\d+$/.test(ref) ? Number(ref) : undefined;
-    const name = String(ref);
-    const role =
-      asId !== undefined
-        ? all.find((r) => r.id === asId)
-        : (all.find((r) => r.name === name) ?? all.find((r) => r.name.toLowerCase() === name.toLowerCase()));
-    if (!role) throw invalidField(field, FOLDER_MESSAGES.unknownRole(ref));
-    ids.add(role.id);
-  }
-  return [...ids].sort((a, b) => a - b);
+  return resolveRoleRefs(all, refs, field, { message: FOLDER_MESSAGES.unknownRole, report: 'first' }).map(
+    (role) => role.id,
+  );
 }

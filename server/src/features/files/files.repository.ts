@@ -1,15 +1,7 @@
-import {
-  sql,
-  type Expression,
-  type ExpressionBuilder,
-  type Insertable,
-  type Kysely,
-  type SqlBool,
-  type Transaction,
-  type Updateable,
-} from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { Database, FileRow, FilesTable, FoldersTable } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
+import type { FileRowFilter } from '../../policies/files.policy.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -30,10 +22,6 @@ export interface FolderRecord {
 }
 
 export type FileRecord = FileRow & { roles: RoleRow[] };
-
-export function allRoles(db: Executor): Promise<RoleRow[]> {
-  return db.selectFrom('roles').select(['id', 'name']).orderBy('id').execute();
-}
 
 /** Every folder with its roles, in one query: the tree is assembled in memory. */
 export async function loadFolders(db: Executor): Promise<FolderRecord[]> {
@@ -75,33 +63,19 @@ export async function loadFolders(db: Executor): Promise<FolderRecord[]> {
   return [...byId.values()];
 }
 
-/** `exists (a role of the file is one of roleIds)`; an empty list matches nothing. */
-function sharesRole(roleIds: readonly number[]) {
-  return (eb: any) =>
-    roleIds.length === 0
-      ? sql<boolean>`1 = 0`
-      : eb.exists(
-          eb
-            .selectFrom('file_roles')
-            .select('file_roles.file_id')
-            .whereRef('file_roles.file_id', '=', 'files.id')
-            .where('file_roles.role_id', 'in', [...roleIds]),
-        );
-}
-
 /**
- * Number of files per folder, in one grouped query. With `sharingRoleIds` only files sharing one
- * of these roles count (the caller applies folder visibility); undefined counts every file.
+ * Number of files per folder, in one grouped query. With `visible` only the files it lets
+ * through count (a rule from policies/); undefined counts every file.
  */
 export async function countFilesByFolder(
   db: Executor,
-  sharingRoleIds?: readonly number[],
+  visible?: FileRowFilter,
 ): Promise<Map<number, number>> {
   let query = db
     .selectFrom('files')
     .select(['files.folder_id', (eb) => eb.fn.countAll<number>().as('count')])
     .groupBy('files.folder_id');
-  if (sharingRoleIds !== undefined) query = query.where(sharesRole(sharingRoleIds));
+  if (visible) query = query.where(visible);
   const rows = await query.execute();
   return new Map(rows.map((row) => [row.folder_id, Number(row.count)]));
 }
@@ -110,10 +84,8 @@ export interface FileFilter {
   id?: number;
   downloadKey?: string;
   folderId?: number;
-  /** Only files in these folders. */
-  folderIds?: readonly number[];
-  /** Only files sharing one of these roles. */
-  sharingRoleIds?: readonly number[];
+  /** Only the files this rule from policies/ lets through. */
+  visible?: FileRowFilter;
   /** Newest (last changed) first; otherwise by id. */
   newest?: boolean;
   /** At most this many. */
@@ -125,13 +97,11 @@ export interface FileFilter {
  * many there are.
  */
 export async function loadFiles(db: Executor, filter: FileFilter = {}): Promise<FileRecord[]> {
-  if (filter.folderIds !== undefined && filter.folderIds.length === 0) return [];
   let query = db.selectFrom('files').selectAll('files');
   if (filter.id !== undefined) query = query.where('files.id', '=', filter.id);
   if (filter.downloadKey !== undefined) query = query.where('files.download_key', '=', filter.downloadKey);
   if (filter.folderId !== undefined) query = query.where('files.folder_id', '=', filter.folderId);
-  if (filter.folderIds !== undefined) query = query.where('files.folder_id', 'in', [...filter.folderIds]);
-  if (filter.sharingRoleIds !== undefined) query = query.where(sharesRole(filter.sharingRoleIds));
+  if (filter.visible) query = query.where(filter.visible);
   query = filter.newest
     ? query.orderBy('files.updated_at', 'desc').orderBy('files.id', 'desc')
     : query.orderBy('files.id');
@@ -166,9 +136,6 @@ export async function loadFiles(db: Executor, filter: FileFilter = {}): Promise<
   }
   return rows.map((row) => ({ ...row, size_bytes: Number(row.size_bytes), roles: byFile.get(row.id) ?? [] }));
 }
-
-/** A condition on `files` rows; the visibility rule's SQL side comes from files.access.ts. */
-export type FileRowFilter = (eb: ExpressionBuilder<Database, 'files'>) => Expression<SqlBool>;
 
 /**
  * One file with its roles in a single query, found by id or download key. `visible` narrows it

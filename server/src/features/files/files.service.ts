@@ -1,11 +1,11 @@
-import { isAdmin, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import {
   createFileBodySchema,
   FILE_MESSAGES,
   updateFileBodySchema,
   type StoredFile,
 } from '@gremienportal/contracts/files';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { invalidField, notFound } from '../../errors.ts';
@@ -15,14 +15,16 @@ import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
-import { fileRoleFilter, FolderTree, toStoredFile, viewerOf, type Viewer } from './files.access.ts';
+import { canSeeFile, fileFilter, fileRoleFilter } from '../../policies/files.policy.ts';
+import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
+import { viewerOf, viewerOfRoles, type Viewer } from '../../policies/principal.ts';
+import { toStoredFile, type FilesTree } from './files.present.ts';
 import { auditActor, parseFields, resolveRoles, type Actor } from './files.input.ts';
 import { fileNotificationMail } from './files.mails.ts';
+import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
 import { deleteObjects } from './folders.service.ts';
 import type { ReadCache } from './tree-cache.ts';
-
-const ALL_SEEING: Viewer = { isAdmin: true, roleIds: new Set() };
 
 /** Which of the two payload readings of spec § 3 a request used, for errors under its own names. */
 function normalize(body: {
@@ -53,7 +55,7 @@ const fileFieldOf = (fields: Record<string, unknown>) =>
 async function notificationMails(
   ctx: AppContext,
   trx: Transaction<Database>,
-  tree: FolderTree,
+  tree: FilesTree,
   roles: readonly repo.RoleRow[],
   file: {
     id: number;
@@ -68,18 +70,14 @@ async function notificationMails(
 ): Promise<OutgoingMail[]> {
   if (notifyRoleIds.length === 0) return [];
   const folder = tree.byId.get(file.folder_id)!;
-  const chain: repo.FolderRecord[] = [];
-  for (let at: repo.FolderRecord | undefined = folder; at && at.parent_id !== null;) {
-    chain.push(at);
-    at = tree.byId.get(at.parent_id);
-  }
+  const treeOf = treesByViewer([...tree.byId.values()]);
   const nameOf = new Map(roles.map((role) => [role.id, role.name]));
+  const fileRoles = file.roleIds.map((id) => ({ id }));
   const recipients = await repo.usersWithAnyRole(trx, notifyRoleIds);
   return recipients
     .filter((user) => {
-      if (isAdmin(user.roleIds.map((id) => nameOf.get(id) ?? ''))) return true;
-      const has = (roleIds: readonly number[]) => roleIds.some((id) => user.roleIds.includes(id));
-      return has(file.roleIds) && chain.every((at) => has(at.roles.map((role) => role.id)));
+      const viewer = viewerOfRoles(user.roleIds.map((id) => ({ id, name: nameOf.get(id) ?? '' })));
+      return canSeeFile(treeOf(viewer), { folder_id: file.folder_id, roles: fileRoles });
     })
     .map((user) =>
       fileNotificationMail(
@@ -98,7 +96,7 @@ async function notificationMails(
 }
 
 /** The target folder of an upload or move: visible, existing, and not the root. */
-function uploadFolder(tree: FolderTree, folderId: number, field: string): repo.FolderRecord {
+function uploadFolder(tree: FilesTree, folderId: number, field: string): repo.FolderRecord {
   const folder = tree.find(folderId);
   if (!folder) throw invalidField(field, FILE_MESSAGES.folderNotFound);
   if (folder.id === ROOT_FOLDER_ID || folder.parent_id === null)
@@ -112,6 +110,11 @@ function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly 
   }
 }
 
+/** One file with its roles, whoever may see it (for "who can see this"; the caller decides). */
+export function fileById(db: Kysely<Database> | Transaction<Database>, id: number) {
+  return repo.findFile(db, { id });
+}
+
 export function filesService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
 
@@ -123,7 +126,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
   async function visibleFile(viewer: Viewer, by: { id: number } | { downloadKey: string }) {
     const tree = await cache.folderTree(viewer);
     const file = await repo.findFile(db(), by, fileRoleFilter(viewer));
-    if (!file || !tree.canSeeFile(file)) throw notFound();
+    if (!file || !canSeeFile(tree, file)) throw notFound();
     return { tree, file };
   }
 
@@ -140,10 +143,10 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       const files = await repo.loadFiles(db(), {
         newest: true,
         ...(limit !== undefined ? { limit } : {}),
-        ...(viewer.isAdmin ? {} : { folderIds: [...tree.visible], sharingRoleIds: [...viewer.roleIds] }),
+        visible: fileFilter(tree),
       });
       return files
-        .filter((file) => tree.canSeeFile(file))
+        .filter((file) => canSeeFile(tree, file))
         .map((file) => toStoredFile(file, tree.byId.get(file.folder_id)));
     },
 
@@ -204,7 +207,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             await repo.lockFolderTree(trx, ctx.db.dialect);
             const tree = new FolderTree(await repo.loadFolders(trx), viewer);
             const folder = uploadFolder(tree, input.folderId!, input.folderField);
-            const roles = await repo.allRoles(trx);
+            const roles = await allRoles(trx);
             const roleIds = resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
             const notifyIds = resolveRoles(roles, input.notifications, 'notifications');
             checkNotifications(notifyIds, roleIds);
@@ -235,11 +238,10 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               },
               ip: actor.ip,
             });
-            const fullTree = viewer.isAdmin ? tree : new FolderTree([...tree.byId.values()], ALL_SEEING);
             const mails = await notificationMails(
               ctx,
               trx,
-              fullTree,
+              tree,
               roles,
               {
                 id: fileId,
@@ -280,12 +282,12 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             await repo.lockFolderTree(trx, ctx.db.dialect);
             const tree = new FolderTree(await repo.loadFolders(trx), viewer);
             const [file] = await repo.loadFiles(trx, { id });
-            if (!file || !tree.canSeeFile(file)) throw notFound();
+            if (!file || !canSeeFile(tree, file)) throw notFound();
             const folder =
               input.folderId !== undefined && input.folderId !== file.folder_id
                 ? uploadFolder(tree, input.folderId, input.folderField)
                 : tree.byId.get(file.folder_id)!;
-            const roles = await repo.allRoles(trx);
+            const roles = await allRoles(trx);
             const roleIds = input.roleRefs
               ? resolveRoles(roles, input.roleRefs, input.rolesField)
               : file.roles.map((role) => role.id);
@@ -328,11 +330,10 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               },
               ip: actor.ip,
             });
-            const fullTree = viewer.isAdmin ? tree : new FolderTree([...tree.byId.values()], ALL_SEEING);
             const mails = await notificationMails(
               ctx,
               trx,
-              fullTree,
+              tree,
               roles,
               {
                 id,
@@ -364,7 +365,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         .execute(async (trx) => {
           const tree = new FolderTree(await repo.loadFolders(trx), viewer);
           const [file] = await repo.loadFiles(trx, { id });
-          if (!file || !tree.canSeeFile(file)) throw notFound();
+          if (!file || !canSeeFile(tree, file)) throw notFound();
           await repo.deleteFile(trx, id);
           await recordAudit(trx, ctx.clock, {
             actor: auditActor(actor),

@@ -11,24 +11,25 @@ import {
   type UpdateFolderBody,
 } from '@gremienportal/contracts/folders';
 import type { ExplorerItem, StoredFile, TreeNode } from '@gremienportal/contracts/files';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { Principal } from '../../plugins/auth.ts';
+import { canSeeFile } from '../../policies/files.policy.ts';
+import { canSeeFolder, compareTitles, FolderTree } from '../../policies/folders.policy.ts';
+import { viewerOf, type Viewer } from '../../policies/principal.ts';
 import {
   childBreadcrumb,
-  compareTitles,
-  FolderTree,
   sameTitle,
   toFolder,
   toFolderRef,
   toStoredFile,
-  viewerOf,
-  type Viewer,
-} from './files.access.ts';
+  type FilesTree,
+} from './files.present.ts';
 import { auditActor, resolveRoles, type Actor } from './files.input.ts';
+import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
 import type { ReadCache, Serialised } from './tree-cache.ts';
 
@@ -69,6 +70,11 @@ export async function deleteObjects(ctx: AppContext, keys: readonly string[]): P
   }
 }
 
+/** Every folder with its roles, for rules other features apply (who can see a folder or file). */
+export function allFolders(db: Kysely<Database> | Transaction<Database>): Promise<repo.FolderRecord[]> {
+  return repo.loadFolders(db);
+}
+
 export function foldersService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
 
@@ -81,10 +87,10 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
 
   /** The whole visible tree from the root, with the visible files of every folder. */
   /** `files`: every document, sorted by title (the cache loads and sorts them once per version). */
-  function buildTree(tree: FolderTree, files: readonly repo.FileRecord[] | undefined): TreeNode {
+  function buildTree(tree: FilesTree, files: readonly repo.FileRecord[] | undefined): TreeNode {
     const filesByFolder = new Map<number, StoredFile[]>();
     for (const file of files ?? []) {
-      if (!tree.canSeeFile(file)) continue;
+      if (!canSeeFile(tree, file)) continue;
       const list = filesByFolder.get(file.folder_id) ?? [];
       list.push(toStoredFile(file, tree.byId.get(file.folder_id)));
       filesByFolder.set(file.folder_id, list);
@@ -116,7 +122,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       const { tree, fileCounts } = await cache.snapshot(viewerOf(principal));
       const folder = tree.find(id);
       if (!folder) throw notFound();
-      const below = tree.descendantIds(id).filter((childId) => tree.visible.has(childId));
+      const below = tree.descendantIds(id).filter((childId) => canSeeFolder(tree, childId));
       const files = [id, ...below].reduce((sum, folderId) => sum + (fileCounts.get(folderId) ?? 0), 0);
       return { ...toFolder(folder, tree, fileCounts), contents: { folders: below.length, files } };
     },
@@ -129,7 +135,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       const listing = await cache.listing(viewerOf(principal), id, async ({ tree, fileCounts }) => {
         const folder = tree.find(id)!;
         const files = (await repo.loadFiles(db(), { folderId: id }))
-          .filter((file) => tree.canSeeFile(file))
+          .filter((file) => canSeeFile(tree, file))
           .sort(compareTitles)
           .map((file) => toStoredFile(file, folder));
         const items: ExplorerItem[] = [
@@ -183,7 +189,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         const parent = tree.find(parentId);
         if (!parent) throw invalidField(parentField, FOLDER_MESSAGES.parentNotFound);
         assertUniqueTitle(tree, parent.id, body.title);
-        const roles = await repo.allRoles(trx);
+        const roles = await allRoles(trx);
         const roleIds = body.roles ? resolveRoles(roles, body.roles, 'roles') : parent.roles.map((r) => r.id);
         const breadcrumb = childBreadcrumb(parent.breadcrumb, body.title);
         const folderId = await repo.insertFolder(trx, {
@@ -242,7 +248,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
             breadcrumb,
           );
         }
-        const roles = await repo.allRoles(trx);
+        const roles = await allRoles(trx);
         let roleNames: string[] | undefined;
         if (body.roles) {
           const roleIds = resolveRoles(roles, body.roles, 'roles');

@@ -3,7 +3,10 @@ import { gzip } from 'node:zlib';
 import type { TreeNode } from '@gremienportal/contracts/files';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { compareTitles, FolderTree, type Viewer } from './files.access.ts';
+import { fileRoleFilter } from '../../policies/files.policy.ts';
+import { compareTitles, FolderTree } from '../../policies/folders.policy.ts';
+import { viewerKey, type Viewer } from '../../policies/principal.ts';
+import type { FilesTree } from './files.present.ts';
 import {
   countFilesByFolder,
   loadFiles,
@@ -39,9 +42,6 @@ function forgetOnFailure<T>(load: Promise<T>, forget: () => void): Promise<T> {
   return load;
 }
 
-const viewerKey = (viewer: Viewer) =>
-  viewer.isAdmin ? 'admin' : [...viewer.roleIds].sort((a, b) => a - b).join(',');
-
 /** Per viewer kind: the first caller builds, everyone else with the same roles shares it. */
 class PerViewer<T> {
   private readonly entries = new Map<string, Promise<T>>();
@@ -59,7 +59,7 @@ class PerViewer<T> {
 }
 
 export interface Snapshot {
-  tree: FolderTree;
+  tree: FilesTree;
   fileCounts: ReadonlyMap<number, number>;
 }
 
@@ -68,7 +68,7 @@ interface Generation {
   folders?: Promise<FolderRecord[]>;
   /** Every document with its roles, sorted by title: what the trees of all viewer kinds filter. */
   files?: Promise<FileRecord[]>;
-  trees: PerViewer<FolderTree>;
+  trees: PerViewer<FilesTree>;
   counts: PerViewer<Map<number, number>>;
   serialised: PerViewer<Serialised>;
   foldersOnly: PerViewer<Serialised>;
@@ -114,12 +114,12 @@ export class ReadCache {
     ));
   }
 
-  private treeIn(generation: Generation, viewer: Viewer): Promise<FolderTree> {
+  private treeIn(generation: Generation, viewer: Viewer): Promise<FilesTree> {
     return generation.trees.get(viewer, async () => new FolderTree(await this.folders(generation), viewer));
   }
 
   /** The folder tree as this viewer sees it. */
-  async folderTree(viewer: Viewer): Promise<FolderTree> {
+  async folderTree(viewer: Viewer): Promise<FilesTree> {
     return this.treeIn(await this.current(), viewer);
   }
 
@@ -131,9 +131,7 @@ export class ReadCache {
   private async snapshotIn(generation: Generation, viewer: Viewer): Promise<Snapshot> {
     const [tree, fileCounts] = await Promise.all([
       this.treeIn(generation, viewer),
-      generation.counts.get(viewer, () =>
-        countFilesByFolder(this.db(), viewer.isAdmin ? undefined : [...viewer.roleIds]),
-      ),
+      generation.counts.get(viewer, () => countFilesByFolder(this.db(), fileRoleFilter(viewer))),
     ]);
     return { tree, fileCounts };
   }
@@ -169,7 +167,7 @@ export class ReadCache {
   async serialisedTree(
     viewer: Viewer,
     withFiles: boolean,
-    build: (tree: FolderTree, files: readonly FileRecord[] | undefined) => TreeNode,
+    build: (tree: FilesTree, files: readonly FileRecord[] | undefined) => TreeNode,
   ): Promise<Serialised> {
     const generation = await this.current();
     if (!withFiles) {

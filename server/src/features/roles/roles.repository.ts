@@ -1,7 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Role } from '@gremienportal/contracts/common';
 import type { Database } from '../../db/schema.ts';
 
-export function listRoles(db: Kysely<Database>): Promise<Role[]> {
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Every role, by id: the one query other features reach through the roles service. */
+export function allRoles(db: Executor): Promise<Role[]> {
   return db.selectFrom('roles').select(['id', 'name']).orderBy('id').execute();
 }

@@ -1,8 +1,59 @@
-import type { Role } from '@gremienportal/contracts/common';
+import type { Kysely, Transaction } from 'kysely';
+import type { Role, RoleRef } from '@gremienportal/contracts/common';
+import { unknownRoleMessage } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
 import * as repo from './roles.repository.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Every role; any signed-in user may know them (the forms offer them as choices). */
 export function listRoles(ctx: AppContext): Promise<Role[]> {
-  return repo.listRoles(ctx.db.kysely);
+  return repo.allRoles(ctx.db.kysely);
+}
+
+/** Every role by id, read with the caller's executor (inside its transaction, when it has one). */
+export function allRoles(db: Executor): Promise<Role[]> {
+  return repo.allRoles(db);
+}
+
+export interface RoleRefOptions {
+  /** The German message for one unknown reference (every feature names the role it did not find). */
+  message?: (ref: RoleRef) => string;
+  /**
+   * `all` (default): every unknown reference is listed under the field; `first`: only the first
+   * one (what the file and folder forms have always answered).
+   */
+  report?: 'all' | 'first';
+}
+
+/**
+ * Role references to roles, sorted by id and each once. A reference is an id (a number or a
+ * numeric string, as multipart forms send it) or a name (exact first, then ignoring case); an
+ * unknown one is a 422 under `field`.
+ */
+export function resolveRoleRefs(
+  roles: readonly Role[],
+  refs: readonly RoleRef[],
+  field: string,
+  options: RoleRefOptions = {},
+): Role[] {
+  const message = options.message ?? unknownRoleMessage;
+  const found = new Map<number, Role>();
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    const asId = typeof ref === 'number' ? ref : /^\d+$/.test(ref) ? Number(ref) : undefined;
+    const name = String(ref);
+    const role =
+      asId !== undefined
+        ? roles.find((r) => r.id === asId)
+        : (roles.find((r) => r.name === name) ??
+          roles.find((r) => r.name.toLowerCase() === name.toLowerCase()));
+    if (role) found.set(role.id, role);
+    else unknown.push(message(ref));
+    if (unknown.length > 0 && options.report === 'first') break;
+  }
+  if (unknown.length > 0) throw new AppError('validation', unknown[0]!, { [field]: unknown });
+  return [...found.values()].sort((a, b) => a.id - b.id);
 }

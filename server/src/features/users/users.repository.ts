@@ -85,10 +85,6 @@ export async function emailTaken(db: Executor, email: string, exceptUserId?: num
   return Boolean(await query.executeTakeFirst());
 }
 
-export async function allRoles(db: Executor): Promise<{ id: number; name: string }[]> {
-  return db.selectFrom('roles').select(['id', 'name']).orderBy('id').execute();
-}
-
 export async function insertUser(db: Executor, row: NewUserRow): Promise<number> {
   const inserted = await db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;

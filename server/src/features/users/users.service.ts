@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { ADMIN_ROLES, isAdmin, type RoleRef } from '@gremienportal/contracts/common';
+import type { RoleRef } from '@gremienportal/contracts/common';
 import {
   ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE,
   ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE,
@@ -19,10 +19,19 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import { SUPER_ADMIN } from '../../policies/principal.ts';
+import {
+  holdsSuperAdmin,
+  mayChangeUser,
+  mayDeleteUser,
+  mayGrantOrRevoke,
+  mayManageUsers,
+  mayReadUser,
+} from '../../policies/users.policy.ts';
 import { issuePasswordLink, revokePasswordLinks } from '../../password-links.ts';
+import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { invitationMail } from './users.mails.ts';
 import {
-  allRoles,
   deleteUser,
   emailTaken,
   findUser,
@@ -45,8 +54,6 @@ export interface Actor {
 type RoleRow = { id: number; name: string };
 type Trx = Transaction<Database>;
 
-const SUPER_ADMIN = 'Super-Admin';
-const isAdminRole = (role: RoleRow) => (ADMIN_ROLES as readonly string[]).includes(role.name);
 const names = (roles: RoleRow[]) => roles.map((role) => role.name);
 const userLabel = (user: Pick<UserRecord, 'firstname' | 'lastname' | 'email'>) => principalLabel(user);
 const auditActor = (actor: Actor): AuditActor => ({
@@ -71,19 +78,7 @@ export function toUser(record: UserRecord): User {
 
 /** Role references (ids, numeric strings or names) to role rows; every unknown one is a 422. */
 async function resolveRoles(trx: Trx, refs: readonly RoleRef[]): Promise<RoleRow[]> {
-  const roles = await allRoles(trx);
-  const found = new Map<number, RoleRow>();
-  const unknown: string[] = [];
-  for (const ref of refs) {
-    const byId = typeof ref === 'number' || /^\d+$/.test(ref);
-    const role = byId
-      ? roles.find((r) => r.id === Number(ref))
-      : roles.find((r) => r.name.toLowerCase() === ref.toLowerCase());
-    if (role) found.set(role.id, role);
-    else unknown.push(unknownRoleMessage(ref));
-  }
-  if (unknown.length > 0) throw new AppError('validation', unknown[0]!, { roles: unknown });
-  return [...found.values()].sort((a, b) => a.id - b.id);
+  return resolveRoleRefs(await allRoles(trx), refs, 'roles', { message: unknownRoleMessage });
 }
 
 /**
@@ -107,8 +102,8 @@ async function actorIsSuperAdmin(trx: Trx, actor: Actor, lockedIds: number[]): P
   // Deleted meanwhile: the session went with the account, as the next request would find.
   if (!lockedIds.includes(actor.principal.id)) throw unauthenticated();
   const roles = await roleNamesOf(trx, actor.principal.id);
-  if (!isAdmin(roles)) throw forbidden();
-  return roles.includes(SUPER_ADMIN);
+  if (!mayManageUsers(roles)) throw forbidden();
+  return holdsSuperAdmin(roles.map((name) => ({ name })));
 }
 
 /**
@@ -127,7 +122,7 @@ async function lockForChange(
   const isSuperAdmin = await actorIsSuperAdmin(trx, actor, locked);
   const target = await findUser(trx, id);
   if (!target) throw notFound();
-  if (!isSuperAdmin && isAdmin(names(target.roles))) {
+  if (!mayChangeUser(isSuperAdmin, target)) {
     throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
   }
   return { target, isSuperAdmin };
@@ -159,7 +154,7 @@ export function usersService(ctx: AppContext) {
 
     /** Admins read every account; anyone else only their own. */
     async get(actor: Actor, id: number): Promise<User> {
-      if (!actor.principal.isAdmin && actor.principal.id !== id) throw forbidden();
+      if (!mayReadUser(actor.principal, id)) throw forbidden();
       const record = await findUser(db, id);
       if (!record) throw notFound();
       return toUser(record);
@@ -171,7 +166,7 @@ export function usersService(ctx: AppContext) {
           const locked = await lockUsers(trx, ctx.db.dialect, [actor.principal.id]);
           const isSuperAdmin = await actorIsSuperAdmin(trx, actor, locked);
           const roles = await resolveRoles(trx, body.roles);
-          if (!isSuperAdmin && roles.some(isAdminRole)) {
+          if (!mayGrantOrRevoke(isSuperAdmin, roles)) {
             throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
           }
           if (await emailTaken(trx, body.email)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
@@ -220,10 +215,10 @@ export function usersService(ctx: AppContext) {
           const added = newRoles.filter((role) => !oldIds.has(role.id));
           const removed = target.roles.filter((role) => !newIds.has(role.id));
           const rolesChanged = added.length > 0 || removed.length > 0;
-          if (!isSuperAdmin && [...added, ...removed].some(isAdminRole)) {
+          if (!mayGrantOrRevoke(isSuperAdmin, [...added, ...removed])) {
             throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
           }
-          if (removed.some((role) => role.name === SUPER_ADMIN)) {
+          if (holdsSuperAdmin(removed)) {
             await assertAnotherSuperAdminRemains(ctx, trx, id);
           }
 
@@ -286,10 +281,10 @@ export function usersService(ctx: AppContext) {
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
-      if (actor.principal.id === id) throw forbidden(SELF_DELETE_FORBIDDEN_MESSAGE);
+      if (!mayDeleteUser(actor.principal, id)) throw forbidden(SELF_DELETE_FORBIDDEN_MESSAGE);
       await db.transaction().execute(async (trx) => {
         const { target } = await lockForChange(ctx, trx, actor, id);
-        if (target.roles.some((role) => role.name === SUPER_ADMIN)) {
+        if (holdsSuperAdmin(target.roles)) {
           await assertAnotherSuperAdminRemains(ctx, trx, id);
         }
         // The user's sessions go with the row (ON DELETE CASCADE): the next request is a 401.

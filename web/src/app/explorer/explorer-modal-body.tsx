@@ -3,12 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
-import {
-  rolesQueryOptions,
-  useCreateFile,
-  useUpdateFile,
-  type StoredFile,
-} from '../../features/files/files.api';
+import { useCreateFile, useUpdateFile, type StoredFile } from '../../features/files/files.api';
 import { uploadTargetsQueryOptions } from '../../features/folders/folders.api';
 import type { ActiveFolder, ExplorerModalsProps, ExplorerModalState } from './explorer-modal.types';
 import { FileEditForm } from '../../features/files/components/file-edit-form';
@@ -17,6 +12,7 @@ import { FolderCreateForm } from '../../features/folders/components/folder-creat
 import { FolderEditForm } from '../../features/folders/components/folder-edit-form';
 import { PeriodForm } from '../../features/folders/components/period-form';
 import { showFailureToast, showSuccessToast } from '../../components/toasts';
+import { rolesQueryOptions } from '../../lib/roles';
 
 type BodyProps = Omit<ExplorerModalsProps, 'modal'> & { modal: ExplorerModalState };
 

@@ -5,7 +5,8 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { EventUpdateForm } from '../../features/events/components/event-update-form';
-import { eventQueryOptions, eventRolesQueryOptions } from '../../features/events/events.api';
+import { eventQueryOptions } from '../../features/events/events.api';
+import { rolesQueryOptions } from '../../lib/roles';
 import { isApiError } from '../../lib/api-client';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
@@ -13,7 +14,7 @@ import NotFoundPage from './not-found';
 function EventUpdate({ id }: { id: number }) {
   const navigate = useNavigate();
   const event = useQuery(eventQueryOptions(id));
-  const roles = useQuery(eventRolesQueryOptions());
+  const roles = useQuery(rolesQueryOptions());
 
   return (
     <Stack gap="lg" maw={960}>

@@ -8,12 +8,13 @@ import { DeleteErrorBanner } from '../../features/events/components/delete-error
 import { EventCreateForm } from '../../features/events/components/event-create-form';
 import { EventsTable } from '../../features/events/components/events-table';
 import { useDeleteEventWithConfirmation } from '../../features/events/components/use-delete-event';
-import { eventRolesQueryOptions, eventsQueryOptions } from '../../features/events/events.api';
+import { eventsQueryOptions } from '../../features/events/events.api';
+import { rolesQueryOptions } from '../../lib/roles';
 import { useAuth } from '../../lib/auth';
 
 /** Admins create events here; the roles come from the server. */
 function CreateEventSection({ onCreated }: { onCreated: (id: number) => void }) {
-  const roles = useQuery(eventRolesQueryOptions());
+  const roles = useQuery(rolesQueryOptions());
   return (
     <Paper
       withBorder

@@ -10,8 +10,9 @@ import { FileUploadForm } from '../../features/files/components/file-upload-form
 import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
 import { showSuccessToast } from '../../components/toasts';
 import { foldersQueryOptions, uploadTargetsQueryOptions } from '../../features/folders/folders.api';
-import { rolesQueryOptions, useCreateFile } from '../../features/files/files.api';
+import { useCreateFile } from '../../features/files/files.api';
 import { folderSearch } from '../../features/folders/folders.rules';
+import { rolesQueryOptions } from '../../lib/roles';
 import { parseId } from '../../lib/route-params';
 
 /** /files/new: "Datei hochladen" with folder choice and "Neuer Ordner" (spec § 2). */

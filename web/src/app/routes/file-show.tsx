@@ -14,14 +14,10 @@ import { FileEditForm } from '../../features/files/components/file-edit-form';
 import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
 import { showSuccessToast } from '../../components/toasts';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
-import {
-  fileQueryOptions,
-  rolesQueryOptions,
-  useUpdateFile,
-  type StoredFile,
-} from '../../features/files/files.api';
+import { fileQueryOptions, useUpdateFile, type StoredFile } from '../../features/files/files.api';
 import { uploadTargetsQueryOptions } from '../../features/folders/folders.api';
 import { folderSearch } from '../../features/folders/folders.rules';
+import { rolesQueryOptions } from '../../lib/roles';
 import { isApiError } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useIdParam } from '../../lib/route-params';

@@ -4,7 +4,8 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { EditUserForm } from '../../features/users/components/edit-user-form';
-import { rolesQueryOptions, userQueryOptions } from '../../features/users/users.api';
+import { userQueryOptions } from '../../features/users/users.api';
+import { rolesQueryOptions } from '../../lib/roles';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
 

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '@gremienportal/contracts/common';
 import type { CreateEventBody, PortalEvent, UpdateEventBody } from '@gremienportal/contracts/events';
 import { api, saveBlob, type UploadProgress } from '../../lib/api-client';
 
@@ -7,7 +6,6 @@ export const eventKeys = {
   all: ['events'] as const,
   list: () => [...eventKeys.all, 'list'] as const,
   detail: (id: number) => [...eventKeys.all, 'detail', id] as const,
-  roles: () => [...eventKeys.all, 'roles'] as const,
 };
 
 export const eventsQueryOptions = () =>
@@ -21,14 +19,6 @@ export const eventQueryOptions = (id: number) =>
     queryKey: eventKeys.detail(id),
     queryFn: ({ signal }) =>
       api.get<{ data: PortalEvent }>(`/events/${id}`, { signal }).then((res) => res.data),
-  });
-
-/** The roles to choose from ("Rollen", "Benachrichtigung an"). */
-export const eventRolesQueryOptions = () =>
-  queryOptions({
-    queryKey: eventKeys.roles(),
-    queryFn: ({ signal }) => api.get<{ data: Role[] }>('/roles', { signal }).then((res) => res.data),
-    staleTime: 5 * 60_000,
   });
 
 /**

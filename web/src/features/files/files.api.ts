@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '@gremienportal/contracts/common';
 import type {
   CreateFileBody,
   ExplorerItem,
@@ -18,7 +17,6 @@ export const fileKeys = {
   all: ['files'] as const,
   recent: (limit: number) => [...fileKeys.all, 'recent', limit] as const,
   file: (id: number) => [...fileKeys.all, 'file', id] as const,
-  roles: () => [...fileKeys.all, 'roles'] as const,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -36,14 +34,6 @@ export const fileQueryOptions = (id: number) =>
   queryOptions({
     queryKey: fileKeys.file(id),
     queryFn: ({ signal }) => api.get<FileDataResponse>(`/files/${id}`, { signal }).then((body) => body.data),
-  });
-
-/** The roles to choose from ("Zugriffsberechtigung", "Benachrichtigung an"). */
-export const rolesQueryOptions = () =>
-  queryOptions({
-    queryKey: fileKeys.roles(),
-    queryFn: ({ signal }) => api.get<{ data: Role[] }>('/roles', { signal }).then((body) => body.data),
-    staleTime: 5 * 60_000,
   });
 
 // ---------------------------------------------------------------------------------------------

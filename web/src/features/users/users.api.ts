@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '@gremienportal/contracts/common';
 import type {
   CreateUserBody,
   UpdateUserBody,
@@ -16,7 +15,6 @@ export const userKeys = {
   all: ['users'] as const,
   list: () => [...userKeys.all, 'list'] as const,
   detail: (id: number) => [...userKeys.all, 'detail', id] as const,
-  roles: () => [...userKeys.all, 'roles'] as const,
 };
 
 /** Every user, sorted by last name (GET /api/v1/user; admins only). */
@@ -30,14 +28,6 @@ export const userQueryOptions = (id: number) =>
   queryOptions({
     queryKey: userKeys.detail(id),
     queryFn: ({ signal }) => api.get<UserDataResponse>(`/user/${id}`, { signal }).then((body) => body.data),
-  });
-
-/** The roles a user can be given, from the server (spec § 1: the role list comes from the server). */
-export const rolesQueryOptions = () =>
-  queryOptions({
-    queryKey: userKeys.roles(),
-    queryFn: ({ signal }) => api.get<{ data: Role[] }>('/roles', { signal }).then((body) => body.data),
-    staleTime: 5 * 60_000,
   });
 
 export function useCreateUser() {

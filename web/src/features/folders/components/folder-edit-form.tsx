@@ -17,7 +17,7 @@ import { LoadingState } from '../../../components/loading-state';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
 import { moveTargetsQueryOptions, useUpdateFolder } from '../folders.api';
-import { rolesQueryOptions } from '../../files/files.api';
+import { rolesQueryOptions } from '../../../lib/roles';
 import { roleIdsOf } from '../../../lib/role-ids';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
 

@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { USER_CREATE_FAILED_MESSAGE, USER_CREATED_MESSAGE, type User } from '@gremienportal/contracts/users';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
-import { rolesQueryOptions, useCreateUser } from '../users.api';
+import { useCreateUser } from '../users.api';
+import { rolesQueryOptions } from '../../../lib/roles';
 import { UserForm } from './user-form';
 
 /** "Nutzer anlegen": the new user is invited by e-mail and sets the password (DESIGN 4.5). */

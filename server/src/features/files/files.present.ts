@@ -1,0 +1,69 @@
+import type { Folder, FolderRef } from '@gremienportal/contracts/folders';
+import type { StoredFile } from '@gremienportal/contracts/files';
+import type { FolderTree } from '../../policies/folders.policy.ts';
+import type { FileRecord, FolderRecord, RoleRow } from './files.repository.ts';
+
+/** The folder tree over the files feature's folder records. */
+export type FilesTree = FolderTree<FolderRecord>;
+
+/** Child breadcrumb: `/` + title under the root, `parent/title` below. */
+export const childBreadcrumb = (parent: string, title: string) =>
+  parent === '/' ? `/${title}` : `${parent}/${title}`;
+
+/** Sibling titles are compared case-insensitively (DESIGN 4.22). */
+export const sameTitle = (a: string, b: string) => a.toLocaleLowerCase('de') === b.toLocaleLowerCase('de');
+
+const roleNames = (roles: readonly RoleRow[]) => roles.map((role) => role.name);
+
+export function toFolderRef(folder: FolderRecord): FolderRef {
+  return { id: folder.id, breadcrumb: folder.breadcrumb };
+}
+
+/** The API shape of a folder; `fileCounts` holds the viewer's visible files per folder. */
+export function toFolder(
+  folder: FolderRecord,
+  tree: FilesTree,
+  fileCounts: ReadonlyMap<number, number>,
+): Folder {
+  const parent = folder.parent_id === null ? undefined : tree.byId.get(folder.parent_id);
+  const names = roleNames(folder.roles);
+  return {
+    type: 'folder',
+    id: folder.id,
+    title: folder.title,
+    format: 'folder',
+    date: folder.created_at,
+    roles: names,
+    roles_string: names.join(', '),
+    breadcrumb: folder.breadcrumb,
+    parent: parent ? toFolderRef(parent) : null,
+    parent_id: folder.parent_id,
+    children: tree.visibleChildren(folder.id).length,
+    files: fileCounts.get(folder.id) ?? 0,
+    updated_at: folder.updated_at,
+  };
+}
+
+const BYTES_PER_MB = 1024 * 1024;
+
+/** The API shape of a file. */
+export function toStoredFile(file: FileRecord, folder: FolderRecord | undefined): StoredFile {
+  const names = roleNames(file.roles);
+  return {
+    type: 'file',
+    id: file.id,
+    title: file.title,
+    format: file.format,
+    date: file.created_at,
+    external: file.download_key,
+    mime_type: file.mime_type,
+    roles: names,
+    roles_string: names.join(', '),
+    folder: folder ? { id: folder.id, title: folder.title, breadcrumb: folder.breadcrumb } : null,
+    folder_id: file.folder_id,
+    folder_name: folder?.title ?? '',
+    size: Math.round((file.size_bytes / BYTES_PER_MB) * 100) / 100,
+    size_bytes: file.size_bytes,
+    updated_at: file.updated_at,
+  };
+}

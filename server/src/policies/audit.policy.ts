@@ -1,0 +1,26 @@
+import type { Principal } from '../plugins/auth.ts';
+import { canSeeEvent } from './events.policy.ts';
+import { canSeeFile } from './files.policy.ts';
+import { canSeeFolder, treesByViewer, type FolderNode } from './folders.policy.ts';
+import { mayUseAdminRoutes, type Viewer } from './principal.ts';
+
+/** The audit log, its export and the accesses of an object are for administrators only. */
+export const mayReadAuditLog = (principal: Pick<Principal, 'isAdmin'>) => mayUseAdminRoutes(principal);
+
+/** What "who can see this now" needs of the object: the same rules the object's feature uses. */
+export type VisibilitySubject =
+  | { type: 'event'; roles: readonly { id: number }[] }
+  | { type: 'folder'; id: number; folders: readonly FolderNode[] }
+  | {
+      type: 'file';
+      file: { folder_id: number; roles: readonly { id: number }[] };
+      folders: readonly FolderNode[];
+    };
+
+/** The rule that decides, per viewer, whether they see the subject (DESIGN 4.9). */
+export function seesSubject(subject: VisibilitySubject): (viewer: Viewer) => boolean {
+  if (subject.type === 'event') return (viewer) => canSeeEvent(viewer, subject);
+  const treeOf = treesByViewer(subject.folders);
+  if (subject.type === 'folder') return (viewer) => canSeeFolder(treeOf(viewer), subject.id);
+  return (viewer) => canSeeFile(treeOf(viewer), subject.file);
+}

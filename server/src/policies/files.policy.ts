@@ -1,0 +1,50 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { canSeeFolder, type FolderNode, type FolderTree } from './folders.policy.ts';
+import { sharesRole, type Viewer } from './principal.ts';
+
+/** A condition on `files` rows, used in the query that finds them. */
+export type FileRowFilter = (eb: ExpressionBuilder<Database, 'files'>) => Expression<SqlBool>;
+
+/** DESIGN 4.9: a file is visible when its folder is and it shares a role with the viewer. */
+export function canSeeFile(
+  tree: FolderTree<FolderNode>,
+  file: { folder_id: number; roles: readonly { id: number }[] },
+): boolean {
+  if (!canSeeFolder(tree, file.folder_id)) return false;
+  return tree.viewer.isAdmin || sharesRole(file.roles, tree.viewer);
+}
+
+/**
+ * The role half of `canSeeFile` as SQL; undefined for Admins, who see every file. Where the
+ * folder chain is checked in memory afterwards (it costs no query), a hidden file and a missing
+ * one run the same queries.
+ */
+export function fileRoleFilter(viewer: Viewer): FileRowFilter | undefined {
+  if (viewer.isAdmin) return undefined;
+  const roleIds = [...viewer.roleIds];
+  return (eb) =>
+    roleIds.length === 0
+      ? sql<SqlBool>`1 = 0`
+      : eb.exists(
+          eb
+            .selectFrom('file_roles')
+            .select('file_roles.file_id')
+            .whereRef('file_roles.file_id', '=', 'files.id')
+            .where('file_roles.role_id', 'in', roleIds),
+        );
+}
+
+/**
+ * `canSeeFile` as SQL: the file lies in one of the folders the viewer's tree shows and shares a
+ * role with the viewer; undefined for Admins, who see every file.
+ */
+export function fileFilter(tree: FolderTree<FolderNode>): FileRowFilter | undefined {
+  const byRole = fileRoleFilter(tree.viewer);
+  if (!byRole) return undefined;
+  const folderIds = [...tree.visible];
+  return (eb) =>
+    folderIds.length === 0
+      ? sql<SqlBool>`1 = 0`
+      : eb.and([eb('files.folder_id', 'in', folderIds), byRole(eb)]);
+}

@@ -1,0 +1,104 @@
+import { sharesRole, viewerKey, type Viewer } from './principal.ts';
+
+/** What the folder rule needs of a folder; the files feature's records carry more. */
+export interface FolderNode {
+  id: number;
+  parent_id: number | null;
+  title: string;
+  breadcrumb: string;
+  roles: readonly { id: number }[];
+}
+
+const byTitle = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
+
+export const compareTitles = (a: { title: string; id: number }, b: { title: string; id: number }) =>
+  byTitle.compare(a.title, b.title) || a.id - b.id;
+
+export const compareBreadcrumbs = (a: { breadcrumb: string }, b: { breadcrumb: string }) =>
+  byTitle.compare(a.breadcrumb, b.breadcrumb);
+
+/**
+ * The whole folder tree in memory, with what one viewer may see (DESIGN 4.9): a folder is
+ * visible when it and every folder above it shares a role with the viewer; the root (no parent)
+ * is visible to every signed-in user; Admins see all. The tree is the folder rule's only form:
+ * the folders are few and cached, and the files' SQL filter takes the visible ids from here.
+ */
+export class FolderTree<F extends FolderNode = FolderNode> {
+  readonly byId = new Map<number, F>();
+  private readonly childrenById = new Map<number, F[]>();
+  readonly visible = new Set<number>();
+
+  constructor(
+    records: readonly F[],
+    readonly viewer: Viewer,
+  ) {
+    for (const record of records) {
+      this.byId.set(record.id, record);
+      if (record.parent_id !== null) {
+        const list = this.childrenById.get(record.parent_id) ?? [];
+        list.push(record);
+        this.childrenById.set(record.parent_id, list);
+      }
+    }
+    for (const list of this.childrenById.values()) list.sort(compareTitles);
+    // Top-down from the roots: a folder is visible only below a visible parent.
+    const queue = records.filter((record) => record.parent_id === null);
+    for (const root of queue) this.visible.add(root.id);
+    for (let next = 0; next < queue.length; next += 1) {
+      for (const child of this.childrenById.get(queue[next]!.id) ?? []) {
+        if (viewer.isAdmin || sharesRole(child.roles, viewer)) {
+          this.visible.add(child.id);
+          queue.push(child);
+        }
+      }
+    }
+  }
+
+  /** The folder if it exists and the viewer may see it; hidden and missing look the same. */
+  find(id: number): F | undefined {
+    return this.visible.has(id) ? this.byId.get(id) : undefined;
+  }
+
+  /** Direct subfolders, visible or not (for writes, which only admins do). */
+  allChildren(id: number): F[] {
+    return this.childrenById.get(id) ?? [];
+  }
+
+  visibleChildren(id: number): F[] {
+    return this.allChildren(id).filter((child) => this.visible.has(child.id));
+  }
+
+  /** Ids of every folder below `id`, at any depth (not `id` itself). */
+  descendantIds(id: number): number[] {
+    const result: number[] = [];
+    for (let next = -1; next < result.length; next += 1) {
+      for (const child of this.childrenById.get(next < 0 ? id : result[next]!) ?? []) result.push(child.id);
+    }
+    return result;
+  }
+
+  visibleFolders(): F[] {
+    return [...this.visible].map((id) => this.byId.get(id)!).sort(compareBreadcrumbs);
+  }
+}
+
+export const canSeeFolder = (tree: FolderTree<FolderNode>, folderId: number) => tree.visible.has(folderId);
+
+/**
+ * The trees of many viewers over the same folders (mail recipients, "who can see this"): one
+ * per viewer kind, as few as there are role combinations.
+ */
+export function treesByViewer<F extends FolderNode>(
+  folders: readonly F[],
+): (viewer: Viewer) => FolderTree<F> {
+  const trees = new Map<string, FolderTree<F>>();
+  return (viewer) => {
+    const key = viewerKey(viewer);
+    let tree = trees.get(key);
+    if (!tree) {
+      tree = new FolderTree(folders, viewer);
+      trees.set(key, tree);
+    }
+    return tree;
+  };
+}

@@ -1,0 +1,53 @@
+import { isAdmin } from '@gremienportal/contracts/common';
+
+/** The signed-in user of a request, as the auth plugin resolves it (roles read fresh per request). */
+export interface Principal {
+  id: number;
+  sessionId: number;
+  email: string;
+  title: string;
+  firstname: string;
+  lastname: string;
+  roles: string[];
+  roleIds: number[];
+  isAdmin: boolean;
+  isSuperAdmin: boolean;
+}
+
+export const SUPER_ADMIN = 'Super-Admin';
+
+/**
+ * Who is looking, as every visibility rule takes it (DESIGN 4.9): Admins and Super-Admins see
+ * everything, anyone else what shares a role with them.
+ */
+export interface Viewer {
+  isAdmin: boolean;
+  roleIds: ReadonlySet<number>;
+}
+
+/** The two kinds of administrator a set of role names makes (DESIGN 4.9, 4.11). */
+export const adminKind = (roleNames: readonly string[]) => ({
+  isAdmin: isAdmin(roleNames),
+  isSuperAdmin: roleNames.includes(SUPER_ADMIN),
+});
+
+export const viewerOf = (principal: Pick<Principal, 'isAdmin' | 'roleIds'>): Viewer => ({
+  isAdmin: principal.isAdmin,
+  roleIds: new Set(principal.roleIds),
+});
+
+/** The viewer a user would be, from their roles (mail recipients, "who can see this"). */
+export const viewerOfRoles = (roles: readonly { id: number; name: string }[]): Viewer => ({
+  isAdmin: adminKind(roles.map((role) => role.name)).isAdmin,
+  roleIds: new Set(roles.map((role) => role.id)),
+});
+
+/** Viewers with the same key see the same: Admins, or one set of roles. */
+export const viewerKey = (viewer: Viewer) =>
+  viewer.isAdmin ? 'admin' : [...viewer.roleIds].sort((a, b) => a - b).join(',');
+
+export const sharesRole = (roles: readonly { id: number }[], viewer: Viewer) =>
+  roles.some((role) => viewer.roleIds.has(role.id));
+
+/** Routes marked `access: 'admin'` (user administration, audit log) need Admin or Super-Admin. */
+export const mayUseAdminRoutes = (principal: Pick<Principal, 'isAdmin'>) => principal.isAdmin;
