@@ -10,7 +10,7 @@ import {
 
 /** Every event time a person reads or types is wall-clock time in this zone. */
 export const EVENT_TIME_ZONE = 'Europe/Berlin';
-/** Spec § 5: location and description minimums of the update form. */
+/** product.md P11: location and description minimums of the update form. */
 export const MIN_EVENT_LOCATION_LENGTH = 3;
 export const MIN_EVENT_DESCRIPTION_LENGTH = 5;
 
@@ -254,7 +254,7 @@ const whenBothTimesValid = {
   },
 };
 
-/** Spec § 5, event create: title required min 3; roles, start, end, location, description required. */
+/** product.md P11, event create: title required min 3; roles, start, end, location, description required. */
 export const createEventBodySchema = z
   .object({
     title: eventTitle(),
@@ -271,7 +271,7 @@ export type CreateEventBody = z.output<typeof createEventBodySchema>;
 export type CreateEventInput = z.input<typeof createEventBodySchema>;
 
 /**
- * Spec § 5, event update: title min 3, location min 3, start and end required, description
+ * product.md P11, event update: title min 3, location min 3, start and end required, description
  * min 5. Roles stay as they are when absent; when sent they need at least one (decision 042).
  */
 export const updateEventBodySchema = z

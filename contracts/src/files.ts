@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf, idSchema, MIN_NAME_LENGTH, roleRefSchema, titleText } from './common.ts';
 import { asList, FOLDER_MESSAGES, folderSchema, optionalIdField, roleListField } from './folders.ts';
 
-/** German texts of the file area: server errors and the explorer's toasts (spec § 8). */
+/** German texts of the file area: server errors and the explorer's toasts (product.md P12). */
 export const FILE_MESSAGES = {
   rolesRequired: FOLDER_MESSAGES.rolesRequired,
   unknownRole: FOLDER_MESSAGES.unknownRole,
@@ -49,7 +49,7 @@ const dataUrlField = z
 
 const fileFields = {
   title: fileTitleField,
-  /** First reading of spec § 3. */
+  /** First reading of product.md P10.6. */
   roles: roleListField.optional(),
   folders: foldersField.optional(),
   data: dataUrlField,
@@ -67,7 +67,7 @@ const anyIn = (value: unknown, keys: string[]) =>
   keys.some((key) => isPresent((value as Record<string, unknown>)[key]));
 
 /**
- * File create, both readings of spec § 3: `{ title, roles, folders: [id], notifications, data }`
+ * File create, both readings of product.md P10.6: `{ title, roles, folders: [id], notifications, data }`
  * or `{ title, file, permissions, notifications, folder_id }`. Multipart uses the second
  * reading's names with the file as part `file`. Roles (at least one) and a folder are required.
  */

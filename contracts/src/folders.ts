@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { dataOf, idSchema, MIN_NAME_LENGTH, msg, roleRefSchema, titleText } from './common.ts';
 
-/** Amtsperiode (DESIGN 4.13): years 1950–2100, at most this many years (one subfolder each). */
+/** Amtsperiode (product.md P6.8): years 1950–2100, at most this many years (one subfolder each). */
 export const PERIOD_MIN_YEAR = 1950;
 export const PERIOD_MAX_YEAR = 2100;
 export const PERIOD_MAX_YEARS = 10;
 
-/** German texts of the folder area: server errors and the explorer's toasts (spec § 8). */
+/** German texts of the folder area: server errors and the explorer's toasts (product.md P12). */
 export const FOLDER_MESSAGES = {
   duplicateTitle: 'Ein Ordner mit diesem Namen existiert hier bereits.',
   slashInTitle: 'Der Name darf keinen Schrägstrich (/) enthalten.',
@@ -59,14 +59,14 @@ export const roleListField = z.preprocess(
     .max(20),
 );
 
-/** Spec § 5 and DESIGN 4.22: required, at least 3 characters, no `/` (paths rely on it). */
+/** product.md P11 and product.md P6.3: required, at least 3 characters, no `/` (paths rely on it). */
 export const folderTitleField = titleText('Name', MIN_NAME_LENGTH)
   .refine((value) => !value.includes('/'), { error: FOLDER_MESSAGES.slashInTitle })
   // eslint-disable-next-line no-control-regex
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: FOLDER_MESSAGES.controlInTitle });
 
 /**
- * Both readings of spec § 3: `{ title }` or `{ folder_id, title }`; `parent_id` is accepted as a
+ * Both readings of product.md P10.6: `{ title }` or `{ folder_id, title }`; `parent_id` is accepted as a
  * synonym of `folder_id`. The parent defaults to the root (id 1). Without `roles` the new folder
  * takes its parent's roles.
  */
@@ -113,7 +113,7 @@ const yearField = (field: 'Start' | 'Ende') =>
       .max(PERIOD_MAX_YEAR, { error: FOLDER_MESSAGES.periodYearMax(field) }),
   );
 
-/** DESIGN 4.13: `{ folder_id, start, end }`, end ≥ start, at most 10 years, 1950–2100. */
+/** product.md P6.8: `{ folder_id, start, end }`, end ≥ start, at most 10 years, 1950–2100. */
 export const periodBodySchema = z
   .object({
     folder_id: idSchema,

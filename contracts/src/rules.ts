@@ -44,7 +44,7 @@ export const FORGOT_PASSWORD_SUCCESS_MESSAGE =
 export const PASSWORD_RESET_SUCCESS_MESSAGE = 'Ihr Passwort wurde zurückgesetzt!';
 export const RESET_TOKEN_INVALID_MESSAGE =
   'Der Link zum Zurücksetzen ist ungültig oder abgelaufen. Bitte fordern Sie einen neuen an.';
-/** Login throttling (DESIGN 4.18): the window is one minute, so "a minute" is never too short. */
+/** Login throttling (product.md P8.5): the window is one minute, so "a minute" is never too short. */
 export const LOGIN_THROTTLED_MESSAGE =
   'Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.';
 /** Too many failures from one client address, whichever e-mail addresses it tried (10 minutes). */

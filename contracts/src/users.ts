@@ -64,7 +64,7 @@ const rolesField = z
   .array(roleRefSchema, { error: ROLES_REQUIRED_MESSAGE })
   .min(1, { error: ROLES_REQUIRED_MESSAGE });
 
-/** Spec § 5 "User create"; no password: the new user is invited by e-mail (DESIGN 4.5). */
+/** product.md P11 "User create"; no password: the new user is invited by e-mail (product.md P8.1). */
 export const createUserBodySchema = z.object({
   title: titleField,
   firstname: requiredText('Vorname', MIN_NAME_LENGTH),
@@ -75,7 +75,7 @@ export const createUserBodySchema = z.object({
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 export type CreateUserInput = z.input<typeof createUserBodySchema>;
 
-/** Spec § 5 "User update"; roles may be left out (kept as they are), but never emptied. */
+/** product.md P11 "User update"; roles may be left out (kept as they are), but never emptied. */
 export const updateUserBodySchema = z.object({
   title: titleField,
   firstname: requiredText('Vorname', MIN_NAME_LENGTH),

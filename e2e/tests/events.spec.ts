@@ -84,7 +84,7 @@ test.describe('Events', () => {
     await form.getByRole('button', { name: 'Event erstellen' }).click();
 
     await expect(admin.getByText('Event wurde erfolgreich erstellt')).toBeVisible();
-    // Spec § 4: the new event at the top of the list, the form and its selects empty again.
+    // product.md P4: the new event at the top of the list, the form and its selects empty again.
     await expect(rows(admin).first()).toContainText(title);
     await expect(rows(admin).first()).toContainText(start.local);
     await expect(form.getByRole('textbox', { name: labelled('Titel') })).toHaveValue('');
@@ -210,7 +210,7 @@ test.describe('Events', () => {
     const titleButton = table.getByRole('button', { name: /^Titel/ });
     const startButton = table.getByRole('button', { name: /^Beginn/ });
 
-    // Spec § 2: initially by title.
+    // product.md P3: initially by title.
     await expect(titleButton).toHaveAccessibleName('Titel (aufsteigend sortiert)');
     await expect(startButton).toHaveAccessibleName('Beginn (nicht sortiert)');
     await expect(rows(admin).first()).toContainText(`${marker} A`);

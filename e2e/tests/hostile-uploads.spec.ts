@@ -10,7 +10,7 @@ import {
 import { ACCOUNTS, type RoleKey } from './support/fixtures.ts';
 
 /**
- * Uploaded content cannot attack (DESIGN 4.15, issue item 3): HTML and SVG documents and event
+ * Uploaded content cannot attack (product.md P6.7, issue item 3): HTML and SVG documents and event
  * information files that carry script — also disguised as PDF or PNG — are opened every way the
  * portal offers (the file dialog's "Ansehen" and "Herunterladen", the details page, the event
  * list and event page) and by navigating to the download addresses directly. No script may run

@@ -8,7 +8,7 @@ import { hashPassword } from '../passwords.ts';
 /** Advisory lock key of the first-start seed; Kysely's migrator uses another one. */
 const SEED_LOCK_ID = 0x67707365;
 
-/** The protected folders of DESIGN.md 4.8: fixed ids, never renamed, moved or deleted. */
+/** The protected folders of product.md P6.1: fixed ids, never renamed, moved or deleted. */
 const PROTECTED_FOLDERS: {
   id: number;
   parent: number | null;

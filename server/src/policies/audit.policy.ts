@@ -17,7 +17,7 @@ export type VisibilitySubject =
       folders: readonly FolderNode[];
     };
 
-/** The rule that decides, per viewer, whether they see the subject (DESIGN 4.9). */
+/** The rule that decides, per viewer, whether they see the subject (product.md P5). */
 export function seesSubject(subject: VisibilitySubject): (viewer: Viewer) => boolean {
   if (subject.type === 'event') return (viewer) => canSeeEvent(viewer, subject);
   const treeOf = treesByViewer(subject.folders);

@@ -5,7 +5,7 @@ import { sharesRole, type Viewer } from './principal.ts';
 /** A condition on `events` rows, used in the query that finds them. */
 export type EventRowFilter = (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool>;
 
-/** DESIGN 4.9: Admins see every event, everybody else those sharing a role with them. */
+/** product.md P5: Admins see every event, everybody else those sharing a role with them. */
 export const canSeeEvent = (viewer: Viewer, event: { roles: readonly { id: number }[] }): boolean =>
   viewer.isAdmin || sharesRole(event.roles, viewer);
 

@@ -6,7 +6,7 @@ import { sharesRole, type Viewer } from './principal.ts';
 /** A condition on `files` rows, used in the query that finds them. */
 export type FileRowFilter = (eb: ExpressionBuilder<Database, 'files'>) => Expression<SqlBool>;
 
-/** DESIGN 4.9: a file is visible when its folder is and it shares a role with the viewer. */
+/** product.md P5: a file is visible when its folder is and it shares a role with the viewer. */
 export function canSeeFile(
   tree: FolderTree<FolderNode>,
   file: { folder_id: number; roles: readonly { id: number }[] },

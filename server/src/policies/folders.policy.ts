@@ -18,7 +18,7 @@ export const compareBreadcrumbs = (a: { breadcrumb: string }, b: { breadcrumb: s
   byTitle.compare(a.breadcrumb, b.breadcrumb);
 
 /**
- * The whole folder tree in memory, with what one viewer may see (DESIGN 4.9): a folder is
+ * The whole folder tree in memory, with what one viewer may see (product.md P5): a folder is
  * visible when it and every folder above it shares a role with the viewer; the root (no parent)
  * is visible to every signed-in user; Admins see all. The tree is the folder rule's only form:
  * the folders are few and cached, and the files' SQL filter takes the visible ids from here.

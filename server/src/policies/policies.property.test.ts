@@ -17,7 +17,7 @@ import { viewerOfRoles } from './principal.ts';
 const WORLDS = 30;
 /** Role ids of the first migration: Admin, Super-Admin, Aufsichtsrat, Vertreter. */
 const ROLE_IDS: readonly number[] = [1, 2, 3, 4];
-/** Protected folders (DESIGN 4.8): the root and its three children. */
+/** Protected folders (product.md P6.1): the root and its three children. */
 const PROTECTED_FOLDERS = 4;
 
 const roleSet = fc.subarray([...ROLE_IDS]);
@@ -148,7 +148,7 @@ describe('policies: predicate and SQL filter agree', () => {
           const viewer = viewerOfRoles(roles.filter((role) => roleIds.includes(role.id)));
           const tree = new FolderTree(folders, viewer);
 
-          // Folders: the tree against the rule as DESIGN 4.9 words it, walking up the chain.
+          // Folders: the tree against the rule as product.md P5 words it, walking up the chain.
           for (const folder of folders) {
             let chainVisible = true;
             for (let at = folder; at.parent_id !== null; at = byId.get(at.parent_id)!) {

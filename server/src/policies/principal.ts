@@ -17,7 +17,7 @@ export interface Principal {
 export const SUPER_ADMIN = 'Super-Admin';
 
 /**
- * Who is looking, as every visibility rule takes it (DESIGN 4.9): Admins and Super-Admins see
+ * Who is looking, as every visibility rule takes it (product.md P5): Admins and Super-Admins see
  * everything, anyone else what shares a role with them.
  */
 export interface Viewer {
@@ -25,7 +25,7 @@ export interface Viewer {
   roleIds: ReadonlySet<number>;
 }
 
-/** The two kinds of administrator a set of role names makes (DESIGN 4.9, 4.11). */
+/** The two kinds of administrator a set of role names makes (product.md P5, 4.11). */
 export const adminKind = (roleNames: readonly string[]) => ({
   isAdmin: isAdmin(roleNames),
   isSuperAdmin: roleNames.includes(SUPER_ADMIN),

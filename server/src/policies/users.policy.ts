@@ -4,7 +4,7 @@ import { SUPER_ADMIN } from './principal.ts';
 
 type NamedRole = { name: string };
 
-/** Admin and Super-Admin: the roles only a Super-Admin grants or revokes (DESIGN 4.11). */
+/** Admin and Super-Admin: the roles only a Super-Admin grants or revokes (product.md P1.3). */
 export const isAdminRole = (role: NamedRole) => (ADMIN_ROLES as readonly string[]).includes(role.name);
 
 export const holdsSuperAdmin = (roles: readonly NamedRole[]) =>
@@ -17,15 +17,15 @@ export const mayReadUser = (principal: Pick<Principal, 'id' | 'isAdmin'>, userId
 /** Only administrators manage accounts; `roleNames` are read on the locked actor row. */
 export const mayManageUsers = (roleNames: readonly string[]) => isAdmin(roleNames);
 
-/** Only a Super-Admin changes or deletes a user who holds Admin or Super-Admin (DESIGN 4.11). */
+/** Only a Super-Admin changes or deletes a user who holds Admin or Super-Admin (product.md P1.3). */
 export const mayChangeUser = (actorIsSuperAdmin: boolean, target: { roles: readonly NamedRole[] }) =>
   actorIsSuperAdmin || !isAdmin(target.roles.map((role) => role.name));
 
-/** Only a Super-Admin grants or revokes Admin and Super-Admin (DESIGN 4.11). */
+/** Only a Super-Admin grants or revokes Admin and Super-Admin (product.md P1.3). */
 export const mayGrantOrRevoke = (actorIsSuperAdmin: boolean, changedRoles: readonly NamedRole[]) =>
   actorIsSuperAdmin || !changedRoles.some(isAdminRole);
 
-/** Nobody deletes their own account (DESIGN 4.11). */
+/** Nobody deletes their own account (product.md P1.3). */
 export const mayDeleteUser = (principal: Pick<Principal, 'id'>, userId: number) => principal.id !== userId;
 
 /** Name and e-mail of one's own account are changed by administrators only. */

@@ -17,7 +17,7 @@ import {
 } from './world.ts';
 
 /**
- * The authorization matrix (DESIGN 1, 3, 4.9, 4.11, 4.16): every registered API route, called by
+ * The authorization matrix (product.md P1.1, P10, P5, P1.3, P8.4): every registered API route, called by
  * every kind of principal on an object it may see, one hidden from it and one that does not exist,
  * answers exactly the status below. Hidden and nonexistent answer alike, and no answer carries a
  * title, download key or account hidden from the caller. A route without an entry fails the

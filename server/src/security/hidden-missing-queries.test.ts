@@ -13,7 +13,7 @@ import { newKey } from '../tokens.ts';
 
 /**
  * A hidden object and a missing one must not be told apart by the work the server does before
- * the same 404 (DESIGN 3): visibility is decided in the query that finds the row, so both run the
+ * the same 404 (product.md P10): visibility is decided in the query that finds the row, so both run the
  * same number of queries. Measured for a non-admin viewer on every route that looks up one
  * document or event by id or key.
  */

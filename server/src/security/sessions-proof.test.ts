@@ -7,7 +7,7 @@ import { dataUrl, pdfBytes } from '../features/files/files.fixtures.ts';
 import { HOUR, MINUTE } from '../clock.ts';
 
 /**
- * Sessions end where DESIGN 4.16 says, on the very next request and on every kind of route:
+ * Sessions end where product.md P8.4 says, on the very next request and on every kind of route:
  * reads, downloads of documents and event files, writes. Complements auth/sessions.test.ts
  * (expiry on one route) and the account and user tests (one route each).
  */

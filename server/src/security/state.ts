@@ -89,7 +89,7 @@ export function isGerman(text: unknown): boolean {
 }
 
 /**
- * A refusal as the API promises it (DESIGN 3): a JSON body `{ message, errors? }` whose message
+ * A refusal as the API promises it (product.md P10): a JSON body `{ message, errors? }` whose message
  * and every field message are German. Returns the problems found, none when all is well.
  */
 export function errorBodyProblems(res: LightMyRequestResponse): string[] {

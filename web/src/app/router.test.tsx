@@ -61,7 +61,7 @@ describe('routes', () => {
     ['/old', 'Seite old'],
     ['/files/show/5', 'Seite file-show'],
     ['/folders/show/2', 'Seite folder-show'],
-    // Spec § 2: the user view is open to signed-in users (the server limits it to their own record).
+    // product.md P3: the user view is open to signed-in users (the server limits it to their own record).
     ['/user/show/4', 'Seite user-show'],
   ])('opens %s for every signed-in user', async (path, heading) => {
     signIn(vertreterUser());

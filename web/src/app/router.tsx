@@ -35,7 +35,7 @@ function HomeRoute() {
   return isAuthenticated ? <FilesPage /> : <WelcomePage />;
 }
 
-/** /user/{id} is the other reading of the user view (DESIGN § 4.1). */
+/** /user/{id} is the other reading of the user view (product.md P2.2). */
 function UserIdRedirect() {
   const id = parseId(useParams().id);
   return id === null ? <NotFoundPage /> : <Navigate to={`/user/show/${id}`} replace />;

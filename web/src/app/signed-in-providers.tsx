@@ -15,7 +15,7 @@ import { queryClient } from '../lib/query-client';
 
 /**
  * Providers of the signed-in part, inside the router so modal content may use links. Toasts sit
- * top-right and close after 5 seconds (spec § 1).
+ * top-right and close after 5 seconds (product.md P2.1).
  */
 export function SignedInProviders({ children }: { children: ReactNode }) {
   // Nothing one user loaded may stay in memory for the next one.

@@ -1,6 +1,6 @@
 /**
- * Shared look, German texts and paging defaults for mantine-datatable (DESIGN § 4.20: 10 rows
- * per page, 10/25/50 selectable; spec § 2: pager titles "Beginn" and "Ende").
+ * Shared look, German texts and paging defaults for mantine-datatable (product.md P13.2: 10 rows
+ * per page, 10/25/50 selectable; product.md P3: pager titles "Beginn" and "Ende").
  * Usage: `<DataTable {...dataTableDefaults} {...paginationDefaults} page=… … />`; tables sorted and
  * filtered on the client use SortableTable (sortable-table.tsx), which applies both.
  */

@@ -2,7 +2,7 @@ import { Alert } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 
 interface DismissibleErrorProps {
-  /** The German banner text of spec § 8, e.g. "Fehler beim Löschen eines Events". */
+  /** The German banner text of product.md P12, e.g. "Fehler beim Löschen eines Events". */
   title: string;
   /** null hides the banner; a text adds the server's reason below the title. */
   error: string | null;

@@ -10,7 +10,7 @@ interface ErrorStateProps {
   onRetry?: () => void;
 }
 
-/** Shown when data for a page could not be loaded (spec § 8). */
+/** Shown when data for a page could not be loaded (product.md P12). */
 export function ErrorState({ message = LOAD_ERROR_MESSAGE, detail, onRetry }: ErrorStateProps) {
   return (
     <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert" title={message}>

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FileIcon, fileKindOf, hasKnownIcon, KNOWN_EXTENSIONS } from './file-icon';
 
 describe('FileIcon', () => {
-  it('knows about 30 extensions (spec § 2) and the folder', () => {
+  it('knows about 30 extensions (product.md P3) and the folder', () => {
     expect(KNOWN_EXTENSIONS.length).toBeGreaterThanOrEqual(30);
     for (const ext of [
       'avi',

@@ -43,7 +43,7 @@ const VIDEO = kind(IconMovie, 'violet.8', 'Video');
 const AUDIO = kind(IconMusic, 'pink.8', 'Audio');
 const ARCHIVE = kind(IconFileZip, 'yellow.9', 'Archiv');
 
-/** About 30 known extensions (spec § 2); anything else gets the default icon. */
+/** About 30 known extensions (product.md P3); anything else gets the default icon. */
 const KINDS: Record<string, FileKind> = {
   pdf: PDF,
   doc: kind(IconFileTypeDoc, 'blue.8', 'Word-Dokument'),

@@ -74,7 +74,7 @@ interface SortableTableProps<T extends { id: number }, K extends string> {
 
 /**
  * A table filtered, sorted and paged on the client, with the portal's look and German texts
- * everywhere: filters, sort buttons, pager and "Einträge pro Seite" (DESIGN § 4.20).
+ * everywhere: filters, sort buttons, pager and "Einträge pro Seite" (product.md P13.2).
  */
 export function SortableTable<T extends { id: number }, K extends string>({
   'aria-label': label,

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { isApiError } from '../lib/api-client';
 
-/** Toasts of the document area (spec § 8): green on success, red with the fixed text on failure. */
+/** Toasts of the document area (product.md P12): green on success, red with the fixed text on failure. */
 export function showSuccessToast(message: string): void {
   notifications.show({ color: 'green', message });
 }

@@ -54,7 +54,7 @@ export function acceptFor(extensions: readonly UploadExtension[]): Record<string
 const extensionList = (extensions: readonly UploadExtension[]) =>
   extensions.map((extension) => extension.toUpperCase()).join(', ');
 
-/** Spec § 8's drop zone messages, in German; the size limit is the server's `max_upload_mb`. */
+/** product.md P12's drop zone messages, in German; the size limit is the server's `max_upload_mb`. */
 export function dropzoneMessages(extensions: readonly UploadExtension[], maxUploadMb: number) {
   return {
     type: `Dieser Dateityp ist nicht erlaubt. Erlaubt sind: ${extensionList(extensions)}.`,
@@ -92,7 +92,7 @@ export interface UploadDropzoneProps {
 }
 
 /**
- * One file, dropped or picked; only the first of several is used (spec § 2). The size limit
+ * One file, dropped or picked; only the first of several is used (product.md P3). The size limit
  * follows the server's settings; until they have loaded it is the server's default.
  */
 export function UploadDropzone({
@@ -123,7 +123,7 @@ export function UploadDropzone({
     const chosen = accepted[0] ?? (problems.length === 0 ? surplus[0]?.file : undefined);
     if (chosen) {
       onChange(chosen);
-      // Several files at once: the first is kept (spec § 2), the notice tells why the others are gone.
+      // Several files at once: the first is kept (product.md P3), the notice tells why the others are gone.
       setNotice(accepted.length + rejections.length > 1 ? messages.tooMany : null);
     } else if (problems[0]) {
       onChange(null);

@@ -68,7 +68,7 @@ function withDerivedName(user: AuthUser): AuthUser {
   return { ...user, title: user.title ?? '', name: `${user.firstname} ${user.lastname}`.trim() };
 }
 
-/** Signed in means: a token and a readable user are stored (spec § 4). */
+/** Signed in means: a token and a readable user are stored (product.md P4). */
 export function readStoredAuth(): AuthState {
   try {
     const token = window.localStorage.getItem(TOKEN_STORAGE_KEY);

@@ -3,7 +3,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 /**
  * The document area is split into two features whose queries start with their own name. A write
  * in either changes what both show (a new file changes its folder's listing, a moved folder the
- * paths of its files), so after each one the tree and every listing load again (spec § 4).
+ * paths of its files), so after each one the tree and every listing load again (product.md P4).
  */
 const DOCUMENT_AREA_KEYS: readonly QueryKey[] = [['folders'], ['files']];
 

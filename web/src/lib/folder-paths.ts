@@ -3,7 +3,7 @@
 export const ROOT_PATH = '/';
 
 /**
- * Whether `path` is `breadcrumb` or lies below it. Compared by whole path segments: spec § 2's
+ * Whether `path` is `breadcrumb` or lies below it. Compared by whole path segments: product.md P3's
  * "starts with" would also count `/Aufsichtsrat-Archiv` as inside `/Aufsichtsrat`.
  */
 export function isWithinPath(path: string, breadcrumb: string): boolean {

@@ -71,7 +71,7 @@ export interface GeneralError {
 }
 
 /**
- * Spec § 8 for the modals and pages of the document area: a 422 puts its field messages under
+ * product.md P12 for the modals and pages of the document area: a 422 puts its field messages under
  * the fields and shows the server's message; anything else shows the fixed text.
  */
 export function generalErrorOf<TValues extends FieldValues>(

@@ -58,7 +58,7 @@ export function formatDate(value: DateInput): string {
 export const BYTES_PER_MB = 1024 * 1024;
 
 /**
- * "1,25 MB". The API reports sizes in MB (spec § 3); pass `{ unit: 'bytes' }` for a byte count,
+ * "1,25 MB". The API reports sizes in MB (product.md P10.6); pass `{ unit: 'bytes' }` for a byte count,
  * e.g. a file chosen in the browser.
  */
 export function formatSizeMb(

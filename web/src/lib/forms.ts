@@ -10,7 +10,7 @@ import {
 } from 'react-hook-form';
 
 /**
- * Forms validate as spec § 5 says: a field on blur when it is not empty, again on every change
+ * Forms validate as product.md P11 says: a field on blur when it is not empty, again on every change
  * while it shows an error, and all fields on submit. react-hook-form's own modes cannot express
  * "on blur only when filled", so validation is triggered here and its built-in modes stay off.
  */

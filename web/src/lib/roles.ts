@@ -3,7 +3,7 @@ import type { Role } from '@gremienportal/contracts/common';
 import { api } from './api-client';
 
 /**
- * Every role, from the server (spec § 1), for the forms of users, documents, folders and events:
+ * Every role, from the server (product.md P2.1), for the forms of users, documents, folders and events:
  * one query key, so the list is fetched once however many forms offer it.
  */
 export const rolesQueryOptions = () =>

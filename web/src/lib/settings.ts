@@ -4,7 +4,7 @@ import { api } from './api-client';
 
 export type { PortalSettings };
 
-/** Portal settings from the configuration (DESIGN § 4.19): footer links, contact addresses, upload limit. */
+/** Portal settings from the configuration (product.md P2.4): footer links, contact addresses, upload limit. */
 export const settingsQueryOptions = () =>
   queryOptions({
     queryKey: ['settings'],
@@ -14,7 +14,7 @@ export const settingsQueryOptions = () =>
     retry: false,
   });
 
-/** DESIGN § 2: the server's default `MAX_UPLOAD_MB`, assumed until the settings have loaded. */
+/** product.md P13.1: the server's default `MAX_UPLOAD_MB`, assumed until the settings have loaded. */
 export const DEFAULT_MAX_UPLOAD_MB = 100;
 
 /**

@@ -15,7 +15,7 @@ import { endOtherSessions, refuseEmailAsPassword, type Client } from '../auth/au
 import { revokePasswordLinks } from '../../password-links.ts';
 import * as repo from './account.repository.ts';
 
-/** What only Admin and Super-Admin may change on their own account (spec § 6). */
+/** What only Admin and Super-Admin may change on their own account (product.md P1.2). */
 const PROFILE_FIELDS = ['title', 'firstname', 'lastname', 'email'] as const;
 type ProfileField = (typeof PROFILE_FIELDS)[number];
 

@@ -129,7 +129,7 @@ export async function requestPasswordReset(
   await enqueuePasswordRequest(ctx.db.kysely, ctx.clock, { email: body.email, ip: client.ip });
 }
 
-/** The password must not be the account's own e-mail address (DESIGN 4.17). */
+/** The password must not be the account's own e-mail address (product.md P8.2). */
 export function refuseEmailAsPassword(password: string, email: string): void {
   if (password.trim().toLowerCase() === email.toLowerCase()) {
     throw invalidField('password', msg.passwordIsEmail);

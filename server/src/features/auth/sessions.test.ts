@@ -4,7 +4,7 @@ import { createUser, TEST_PASSWORD } from '../../test/factories.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { hashToken } from '../../tokens.ts';
 
-/** Session expiry (DESIGN 4.16): idle 60 minutes, absolute 12 hours, both configurable. */
+/** Session expiry (product.md P8.4): idle 60 minutes, absolute 12 hours, both configurable. */
 describe('session expiry', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -158,7 +158,7 @@ export function eventsService(ctx: AppContext) {
           eventId,
           roles.map((role) => role.id),
         );
-        // DESIGN 4.12: holders of the chosen roles who may see the event (the chosen roles are
+        // product.md P7.3: holders of the chosen roles who may see the event (the chosen roles are
         // among the event's roles, so that is every holder); one mail per person.
         const recipients = (
           await usersWithAnyRole(

@@ -204,7 +204,7 @@ describe('events API', () => {
   });
 
   describe('shape of an event', () => {
-    it('answers the fields of spec § 3 with UTC times and Berlin input defaults', async () => {
+    it('answers the fields of product.md P10.6 with UTC times and Berlin input defaults', async () => {
       const event = await createOk(
         validBody({ roles: [(await roleIds(t, ['Vertreter']))[0], 'Aufsichtsrat'], data: dataUrl(PDF) }),
       );
@@ -263,7 +263,7 @@ describe('events API', () => {
     });
   });
 
-  describe('visibility (DESIGN 4.9)', () => {
+  describe('visibility (product.md P5)', () => {
     let secret: PortalEvent;
     let shared: PortalEvent;
     beforeAll(async () => {
@@ -361,7 +361,7 @@ describe('events API', () => {
     });
   });
 
-  describe('validation (spec § 5)', () => {
+  describe('validation (product.md P11)', () => {
     it('refuses an empty create with German messages per field and stores nothing', async () => {
       const before = await eventCount(t);
       const res = await create(users.admin.headers, {});
@@ -491,7 +491,7 @@ describe('events API', () => {
     });
   });
 
-  describe('notifications (DESIGN 4.12)', () => {
+  describe('notifications (product.md P7.3)', () => {
     beforeEach(async () => {
       await t.flushMail();
       t.mail.sent.length = 0;

@@ -21,7 +21,7 @@ const sizeFormat = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, ma
 export const formatSize = (bytes: number) => `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
 
 /**
- * "Benachrichtigung an" (DESIGN 4.12): one mail per recipient about a new or replaced document,
+ * "Benachrichtigung an" (product.md P7.3): one mail per recipient about a new or replaced document,
  * with a link to its page. The link opens nothing without signing in and the right role.
  */
 export function fileNotificationMail(

@@ -10,7 +10,7 @@ export type FilesTree = FolderTree<FolderRecord>;
 export const childBreadcrumb = (parent: string, title: string) =>
   parent === '/' ? `/${title}` : `${parent}/${title}`;
 
-/** Sibling titles are compared case-insensitively (DESIGN 4.22). */
+/** Sibling titles are compared case-insensitively (product.md P6.3). */
 export const sameTitle = (a: string, b: string) => a.toLocaleLowerCase('de') === b.toLocaleLowerCase('de');
 
 const roleNames = (roles: readonly RoleRow[]) => roles.map((role) => role.name);

@@ -52,7 +52,7 @@ const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchem
 const readErrors = { 401: errorBodySchema, 404: errorBodySchema };
 
 const FILE_PAYLOAD =
-  'Zwei Lesarten (Spezifikation § 3): JSON `{ title, roles, folders: [id], notifications, data }` oder ' +
+  'Zwei Lesarten: JSON `{ title, roles, folders: [id], notifications, data }` oder ' +
   '`{ title, file, permissions, notifications, folder_id }` mit der Datei als Data-URL ' +
   '(`data:application/pdf;base64,…`) in `data` bzw. `file`; oder `multipart/form-data` mit den Feldern ' +
   '`title`, `permissions` (wiederholt), `notifications` (wiederholt), `folder_id` und der Datei als Teil ' +
@@ -62,7 +62,7 @@ const FILE_PAYLOAD =
 const uploadOptions: ReadUploadOptions = { fileFields: ['file', 'data'], listFields: FILE_LIST_FIELDS };
 
 /**
- * The document area (DESIGN 4.6–4.10, 4.13–4.15, 4.22, 4.23): folders, files, the tree, move
+ * The document area (product.md P5, P6): folders, files, the tree, move
  * and upload targets, downloads and Amtsperioden. Reads are open to every signed-in user and
  * show only what they may see; writes need Admin or Super-Admin.
  */

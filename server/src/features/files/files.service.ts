@@ -26,7 +26,7 @@ import * as repo from './files.repository.ts';
 import { deleteObjects } from './folders.service.ts';
 import type { ReadCache } from './tree-cache.ts';
 
-/** Which of the two payload readings of spec § 3 a request used, for errors under its own names. */
+/** Which of the two payload readings of product.md P10.6 a request used, for errors under its own names. */
 function normalize(body: {
   roles?: (string | number)[];
   permissions?: (string | number)[];
@@ -48,7 +48,7 @@ const fileFieldOf = (fields: Record<string, unknown>) =>
   fields.roles !== undefined || fields.folders !== undefined ? 'data' : 'file';
 
 /**
- * "Benachrichtigung an" (DESIGN 4.12): one mail per user who holds one of the chosen roles and
+ * "Benachrichtigung an" (product.md P7.3): one mail per user who holds one of the chosen roles and
  * may see the file (its folder chain and the file itself share a role with them, or they are an
  * admin). Queued in the caller's transaction.
  */

@@ -301,7 +301,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
     },
 
     /**
-     * Amtsperiode (DESIGN 4.13): `Amtsperiode {start}–{end}` in the given folder with one subfolder
+     * Amtsperiode (product.md P6.8): `Amtsperiode {start}–{end}` in the given folder with one subfolder
      * per year, roles from the parent. What exists already is reused, so running it twice is safe.
      */
     async createPeriod(actor: Actor, body: PeriodBody): Promise<Folder> {

@@ -18,7 +18,7 @@ function collect(node: Node, folders: number[] = [], files: number[] = []) {
 }
 
 /**
- * One tree with folders and files of mixed roles, seen by every role (DESIGN 4.9): a Vertreter
+ * One tree with folders and files of mixed roles, seen by every role (product.md P5): a Vertreter
  * never meets anything of the Aufsichtsrat, through any call.
  */
 describe('visibility of folders and files', () => {

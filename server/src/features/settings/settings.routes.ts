@@ -3,7 +3,7 @@ import { portalSettingsSchema } from '@gremienportal/contracts/account';
 import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 
-/** Footer links and contact addresses come from configuration (DESIGN 4.19). */
+/** Footer links and contact addresses come from configuration (product.md P2.4). */
 export const settingsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

@@ -47,7 +47,7 @@ export const usersRoutes =
       const user = await users.create(actorOf(request), request.body);
       return reply.status(201).send({ user });
     });
-    // DESIGN 4.4: no public self-registration; an admin-only alias of the user creation.
+    // product.md P8.1: no public self-registration; an admin-only alias of the user creation.
     app.post('/auth/register', createOptions, async (request, reply) => {
       const user = await users.create(actorOf(request), request.body);
       return reply.status(201).send({ user });

@@ -82,7 +82,7 @@ async function resolveRoles(trx: Trx, refs: readonly RoleRef[]): Promise<RoleRow
 }
 
 /**
- * DESIGN 4.11: the last Super-Admin keeps the role. The holders are locked first, so two
+ * product.md P1.3: the last Super-Admin keeps the role. The holders are locked first, so two
  * concurrent demotions cannot both believe another Super-Admin remains.
  */
 async function assertAnotherSuperAdminRemains(ctx: AppContext, trx: Trx, userId: number): Promise<void> {

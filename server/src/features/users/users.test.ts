@@ -202,7 +202,7 @@ describe('user administration: who may call what', () => {
       headers: self.headers,
       payload: { title: 'Frau', firstname: 'Eigene', lastname: 'Änderung', email: self.email },
     });
-    // Non-admins have no user administration; a plain Admin holds an admin role (DESIGN 4.11).
+    // Non-admins have no user administration; a plain Admin holds an admin role (product.md P1.3).
     const status = { vertreter: 403, aufsichtsrat: 403, admin: 403, superAdmin: 200 }[who];
     expect(res.statusCode).toBe(status);
   });
@@ -528,7 +528,7 @@ describe('user administration: reading, creating, updating', () => {
   });
 });
 
-describe('user administration: Super-Admin rules (DESIGN 4.11)', () => {
+describe('user administration: Super-Admin rules (product.md P1.3)', () => {
   let t: TestApp;
   let users: RoleUsers;
   beforeAll(async () => {

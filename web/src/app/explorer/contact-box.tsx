@@ -21,7 +21,7 @@ export function contactRolesFor(roles: readonly string[]): Committee[] {
 /** A plain e-mail address only; anything else from the configuration is not made a link. */
 const isMailAddress = (value: string) => /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(value);
 
-/** "Kontakt": the address to write to per committee (DESIGN 4.19), beside the tree. */
+/** "Kontakt": the address to write to per committee (product.md P2.4), beside the tree. */
 export function ContactBox({ roles }: { roles: readonly string[] }) {
   const headingId = useId();
   const settings = useQuery(settingsQueryOptions());

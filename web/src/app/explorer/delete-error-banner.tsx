@@ -1,7 +1,7 @@
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { DismissibleError } from '../../components/dismissible-error';
 
-/** Spec § 8: "Fehler beim Löschen einer Datei" (file and folder pages), with the server's reason. */
+/** product.md P12: "Fehler beim Löschen einer Datei" (file and folder pages), with the server's reason. */
 export function DeleteErrorBanner(props: { error: string | null; onClose: () => void }) {
   return <DismissibleError title={FILE_MESSAGES.deleteFailedPage} {...props} />;
 }

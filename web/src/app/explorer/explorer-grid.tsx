@@ -138,7 +138,7 @@ interface ExplorerGridProps {
 }
 
 /**
- * The grid with Name, Dateityp, Größe, Änderung (spec § 2): folders first, icons, sizes in MB,
+ * The grid with Name, Dateityp, Größe, Änderung (product.md P3): folders first, icons, sizes in MB,
  * dates de-DE, sortable by every column. Each name is a link or a button, so the grid works with
  * the keyboard; a click anywhere in the row does the same. On a phone the three other columns
  * fold into a line under the name. A plain Mantine table rather than mantine-datatable keeps the

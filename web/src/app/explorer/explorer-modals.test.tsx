@@ -105,7 +105,7 @@ const MODALS: ExplorerModalState[] = [
   { kind: 'period' },
 ];
 
-describe('explorer modals: exact texts (spec § 2)', () => {
+describe('explorer modals: exact texts (product.md P3)', () => {
   it.each(MODALS)('$kind shows its title, its text and its form', async (modal) => {
     documentApi();
     const { dialog } = await open(modal);

@@ -3,7 +3,7 @@ import { Modal, Stack, Text } from '@mantine/core';
 import { LoadingState } from '../../components/loading-state';
 import type { ExplorerModalsProps } from './explorer-modal.types';
 
-/** The explorer's five modals (spec § 2) with their exact texts. */
+/** The explorer's five modals (product.md P3) with their exact texts. */
 export const EXPLORER_MODAL_TEXTS = {
   'create-folder': {
     title: 'Ordner erstellen',

@@ -19,7 +19,7 @@ export const typeLabel = (item: ExplorerItem) =>
 export const sizeLabel = (item: ExplorerItem) =>
   item.type === 'folder' ? '' : formatSizeMb(item.size_bytes, { unit: 'bytes' });
 
-/** Folders always come first (spec § 2); within each group by the chosen column. */
+/** Folders always come first (product.md P3); within each group by the chosen column. */
 export function sortItems(items: readonly ExplorerItem[], status: SortStatus): ExplorerItem[] {
   const factor = status.direction === 'asc' ? 1 : -1;
   const compare = (a: ExplorerItem, b: ExplorerItem): number => {

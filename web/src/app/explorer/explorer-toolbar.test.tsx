@@ -12,7 +12,7 @@ function renderToolbar(folderId: number) {
   return { ...result, onAction };
 }
 
-describe('ExplorerToolbar (spec § 4 button enabling)', () => {
+describe('ExplorerToolbar (product.md P4 button enabling)', () => {
   it('disables upload, new folder, edit and delete at the root and says why', () => {
     renderToolbar(1);
     expect(button('Neuer Ordner')).toBeDisabled();

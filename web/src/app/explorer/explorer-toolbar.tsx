@@ -18,7 +18,7 @@ interface ExplorerToolbarProps {
 }
 
 /**
- * The admins' button row (spec § 2, § 4): creating and uploading need a subfolder, the protected
+ * The admins' button row (product.md P3.5, P4.3): creating and uploading need a subfolder, the protected
  * folders 1–4 cannot be edited or deleted. A disabled button says why in the text below it.
  */
 export function ExplorerToolbar({ folderId, onAction, deleting = false }: ExplorerToolbarProps) {

@@ -60,7 +60,7 @@ function usePaintedOnce(): boolean {
 const explorerFolderLink = (folder: Folder) => `?${FOLDER_PARAM}=${folder.id}`;
 
 /**
- * The file explorer at / and /files (spec § 2): folder tree with contact box, the current path
+ * The file explorer at / and /files (product.md P3): folder tree with contact box, the current path
  * with a back button, the admins' button row and the grid of the active folder. The active folder
  * lives in the address (`?folder=ID`), so back, forward, reload and shared links work.
  */
@@ -84,11 +84,11 @@ export function FileExplorer() {
 
   const { confirmDeleteFile, confirmDeleteFolder, deleting } = useDeleteWithConfirmation({
     failure: 'toast',
-    // Spec § 4: after deleting a folder the view moves to its parent.
+    // product.md P4: after deleting a folder the view moves to its parent.
     onFolderDeleted: (folder) => openFolder(folder.parent_id ?? ROOT_FOLDER_ID, { replace: true }),
   });
 
-  // Spec § 8: a tree that cannot be loaded is reported with a toast as well.
+  // product.md P12: a tree that cannot be loaded is reported with a toast as well.
   useEffect(() => {
     if (tree.isError) showFailureToast(FOLDER_MESSAGES.loadFailed);
   }, [tree.isError, tree.errorUpdateCount]);

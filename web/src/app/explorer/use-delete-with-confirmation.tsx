@@ -10,7 +10,7 @@ import { useDeleteFile, type StoredFile } from '../../features/files/files.api';
 import { showFailureToast, showSuccessToast } from '../../components/toasts';
 
 /**
- * Where a failure is reported: the explorer shows its toasts (spec § 8 "Explorer toasts"), the
+ * Where a failure is reported: the explorer shows its toasts (product.md P12 "Explorer toasts"), the
  * file and folder pages a banner "Fehler beim Löschen einer Datei".
  */
 export type DeleteFailureMode = 'toast' | 'banner';
@@ -18,11 +18,11 @@ export type DeleteFailureMode = 'toast' | 'banner';
 interface Options {
   failure: DeleteFailureMode;
   onFileDeleted?: (file: StoredFile) => void;
-  /** Receives the deleted folder, whose `parent_id` is where the view moves to (spec § 4). */
+  /** Receives the deleted folder, whose `parent_id` is where the view moves to (product.md P4). */
   onFolderDeleted?: (folder: Folder) => void;
 }
 
-/** Deleting asks first; for a folder the question says how much it contains (DESIGN 4.23). */
+/** Deleting asks first; for a folder the question says how much it contains (product.md P6.5). */
 export function useDeleteWithConfirmation({ failure, onFileDeleted, onFolderDeleted }: Options) {
   const queryClient = useQueryClient();
   const deleteFile = useDeleteFile();

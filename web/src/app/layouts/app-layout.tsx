@@ -67,7 +67,7 @@ export default function AppLayout() {
               </UnstyledButton>
             </Box>
             <Group gap={4} hiddenFrom="md" wrap="nowrap">
-              {/* Events stay reachable on every width (DESIGN § 4.21). */}
+              {/* Events stay reachable on every width (product.md P2.1). */}
               <NavEntry item={EVENTS_ITEM} pathname={pathname} className={classes.navLink} />
               <Burger
                 opened={menuOpened}

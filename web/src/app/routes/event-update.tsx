@@ -35,7 +35,7 @@ function EventUpdate({ id }: { id: number }) {
         ) : event.isPending || roles.isPending ? (
           <LoadingState />
         ) : (
-          // Spec § 4: after an update go to /events.
+          // product.md P4: after an update go to /events.
           <EventUpdateForm event={event.data} roles={roles.data} onUpdated={() => navigate('/events')} />
         )}
       </Paper>

@@ -45,7 +45,7 @@ function CreateEventSection({ onCreated }: { onCreated: (id: number) => void }) 
   );
 }
 
-/** /events: "Übersicht Bereich Events", with the create form for admins (spec § 2). */
+/** /events: "Übersicht Bereich Events", with the create form for admins (product.md P3). */
 export default function EventsPage() {
   const { isAdmin } = useAuth();
   const events = useQuery(eventsQueryOptions());

@@ -15,7 +15,7 @@ import { folderSearch } from '../../features/folders/folders.rules';
 import { rolesQueryOptions } from '../../lib/roles';
 import { parseId } from '../../lib/route-params';
 
-/** /files/new: "Datei hochladen" with folder choice and "Neuer Ordner" (spec § 2). */
+/** /files/new: "Datei hochladen" with folder choice and "Neuer Ordner" (product.md P3). */
 export default function FileNewPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
@@ -71,7 +71,7 @@ export default function FileNewPage() {
               onSubmit={async (body, file, onProgress, signal) => {
                 const created = await createFile.mutateAsync({ body, file, onProgress, signal });
                 showSuccessToast(FILE_MESSAGES.created);
-                // Spec § 4: after creating a file go to /files, here opened at its folder.
+                // product.md P4: after creating a file go to /files, here opened at its folder.
                 navigate(`/files${folderSearch(created.folder_id)}`);
               }}
             />

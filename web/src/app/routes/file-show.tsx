@@ -23,7 +23,7 @@ import { useAuth } from '../../lib/auth';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
 
-/** The admins' edit form "Datei bearbeiten" on the detail page (spec § 2). */
+/** The admins' edit form "Datei bearbeiten" on the detail page (product.md P3). */
 function EditSection({ file }: { file: StoredFile }) {
   const navigate = useNavigate();
   const roles = useQuery(rolesQueryOptions());
@@ -69,7 +69,7 @@ function EditSection({ file }: { file: StoredFile }) {
             onSubmit={async (body, replacement, onProgress, signal) => {
               const saved = await updateFile.mutateAsync({ body, file: replacement, onProgress, signal });
               showSuccessToast(FILE_MESSAGES.updated);
-              // Spec § 4: after a file update go to /files, here opened at its folder.
+              // product.md P4: after a file update go to /files, here opened at its folder.
               navigate(`/files${folderSearch(saved.folder_id)}`);
             }}
           />
@@ -91,11 +91,11 @@ function FileShow({ id }: { id: number }) {
   const file = useQuery(fileQueryOptions(id));
   const { confirmDeleteFile, deleting, deleteError, clearDeleteError } = useDeleteWithConfirmation({
     failure: 'banner',
-    // Spec § 4: after a delete go to /files, here opened at the folder it was in.
+    // product.md P4: after a delete go to /files, here opened at the folder it was in.
     onFileDeleted: (deleted) => navigate(`/files${folderSearch(deleted.folder_id)}`, { replace: true }),
   });
 
-  // Hidden and missing files answer the same 404 (DESIGN 4.9): both show the 404 page.
+  // Hidden and missing files answer the same 404 (product.md P5): both show the 404 page.
   if (file.isError && isApiError(file.error) && file.error.status === 404) return <NotFoundPage />;
   const title = file.data?.title ?? 'Datei';
 

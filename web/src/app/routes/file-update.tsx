@@ -62,7 +62,7 @@ function FileUpdate({ id }: { id: number }) {
               onSubmit={async (body, replacement, onProgress, signal) => {
                 const saved = await updateFile.mutateAsync({ body, file: replacement, onProgress, signal });
                 showSuccessToast(FILE_MESSAGES.updated);
-                // Spec § 4: after a file update go to /files, here opened at its folder.
+                // product.md P4: after a file update go to /files, here opened at its folder.
                 navigate(`/files${folderSearch(saved.folder_id)}`);
               }}
             />
@@ -79,7 +79,7 @@ function FileUpdate({ id }: { id: number }) {
   );
 }
 
-/** /files/update/{id}: full edit with name, roles, folder, "Neuer Ordner" and replacement (spec § 2). */
+/** /files/update/{id}: full edit with name, roles, folder, "Neuer Ordner" and replacement (product.md P3). */
 export default function FileUpdatePage() {
   const id = useIdParam();
   return id === null ? <NotFoundPage /> : <FileUpdate key={id} id={id} />;

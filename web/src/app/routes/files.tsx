@@ -1,6 +1,6 @@
 import { FileExplorer } from '../explorer/file-explorer';
 
-/** / and /files: the file explorer (spec § 2); the active folder is `?folder=ID`. */
+/** / and /files: the file explorer (product.md P3); the active folder is `?folder=ID`. */
 export default function FilesPage() {
   return <FileExplorer />;
 }

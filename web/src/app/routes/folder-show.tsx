@@ -179,7 +179,7 @@ function FolderShow({ id }: { id: number }) {
   );
 }
 
-/** /folders/show/{id}: "Dateien im Ordner: {name}" or "Ordner leer" (spec § 2). */
+/** /folders/show/{id}: "Dateien im Ordner: {name}" or "Ordner leer" (product.md P3). */
 export default function FolderShowPage() {
   const id = useIdParam();
   return id === null ? <NotFoundPage /> : <FolderShow key={id} id={id} />;

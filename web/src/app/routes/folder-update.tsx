@@ -27,7 +27,7 @@ function FolderUpdate({ id }: { id: number }) {
   const folder = useQuery(folderQueryOptions(id));
   const { confirmDeleteFolder, deleting, deleteError, clearDeleteError } = useDeleteWithConfirmation({
     failure: 'banner',
-    // Spec § 4: after a folder delete go to /files, here opened at the parent.
+    // product.md P4: after a folder delete go to /files, here opened at the parent.
     onFolderDeleted: (deleted) =>
       navigate(`/files${folderSearch(deleted.parent_id ?? ROOT_FOLDER_ID)}`, { replace: true }),
   });
@@ -127,7 +127,7 @@ function FolderUpdate({ id }: { id: number }) {
   );
 }
 
-/** /folders/update/{id}: the folder with its roles, "Löschen" and the rename form (spec § 2). */
+/** /folders/update/{id}: the folder with its roles, "Löschen" and the rename form (product.md P3). */
 export default function FolderUpdatePage() {
   const id = useIdParam();
   return id === null ? <NotFoundPage /> : <FolderUpdate key={id} id={id} />;

@@ -16,7 +16,7 @@ import { useAuth } from '../../lib/auth';
 /** How many of the newest files and folders the overview shows: four rows of four. */
 const RECENT_LIMIT = 16;
 
-/** /old: "Übersicht aktueller Dateien" (DESIGN 4.2). */
+/** /old: "Übersicht aktueller Dateien" (product.md P3.7). */
 export default function OldOverviewPage() {
   const { isAdmin } = useAuth();
   const files = useQuery(recentFilesQueryOptions(RECENT_LIMIT));

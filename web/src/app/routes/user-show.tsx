@@ -54,7 +54,7 @@ function UserShow({ id }: { id: number }) {
   );
 }
 
-/** /user/show/{id}: Anrede, Vorname, Nachname, E-Mail, Rollen (spec § 2). */
+/** /user/show/{id}: Anrede, Vorname, Nachname, E-Mail, Rollen (product.md P3). */
 export default function UserShowPage() {
   const id = useIdParam();
   return id === null ? <NotFoundPage /> : <UserShow key={id} id={id} />;

@@ -4,7 +4,7 @@ import { PageTitle } from '../../components/page-title';
 import { CreateUserForm } from '../../features/users/components/create-user-form';
 import { UsersOverview } from '../../features/users/components/users-overview';
 
-/** /user: create form "Nutzer anlegen" above the table "Übersicht Benutzerkonten" (spec § 2). */
+/** /user: create form "Nutzer anlegen" above the table "Übersicht Benutzerkonten" (product.md P3). */
 export default function UsersPage() {
   // Users created on this page stay at the top of the table until the sort or a filter changes.
   const [pinnedIds, setPinnedIds] = useState<number[]>([]);

@@ -3,7 +3,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { IconLogin2 } from '@tabler/icons-react';
 import { PageTitle } from '../../components/page-title';
 
-/** The start page for signed-out visitors (spec § 2: a fallback page when not signed in). */
+/** The start page for signed-out visitors (product.md P3: a fallback page when not signed in). */
 export default function WelcomePage() {
   return (
     <Stack gap="md">

@@ -98,7 +98,7 @@ export const myLoginsQueryOptions = () =>
 
 /**
  * Saves the CSV export of everything the filters match. Fetched with the bearer header and saved
- * as a blob: the token never appears in a URL (DESIGN 4.15).
+ * as a blob: the token never appears in a URL (product.md P6.7).
  */
 export async function exportAuditCsv(filters: AuditFilters): Promise<void> {
   const file = await api.download(withQuery('/audit.csv', auditSearchParams(filters)));

@@ -22,7 +22,7 @@ export const eventQueryOptions = (id: number) =>
   });
 
 /**
- * The web app uploads multipart (DESIGN 4.6): the JSON field names, lists as repeated fields, the
+ * The web app uploads multipart (product.md P6.6): the JSON field names, lists as repeated fields, the
  * information file as part `file`. Times go as the ISO UTC instants the contract schema made.
  */
 export function eventFormData(body: CreateEventBody | UpdateEventBody, file: File | null): FormData {
@@ -54,7 +54,7 @@ export function useCreateEvent() {
         .upload<{ event: PortalEvent }>('POST', '/events', eventFormData(body, file), onProgress)
         .then((res) => res.event),
     onSuccess: (event) => {
-      // Spec § 4: the new event appears at the top of the list.
+      // product.md P4: the new event appears at the top of the list.
       queryClient.setQueryData(eventKeys.list(), (current: PortalEvent[] | undefined) =>
         current ? [event, ...current.filter((e) => e.id !== event.id)] : current,
       );
@@ -83,13 +83,13 @@ export function useDeleteEvent() {
     mutationFn: (id: number) => api.delete(`/events/${id}`),
     onSuccess: async (_result, id) => {
       queryClient.removeQueries({ queryKey: eventKeys.detail(id) });
-      // Spec § 4: after a delete the list reloads.
+      // product.md P4: after a delete the list reloads.
       await queryClient.invalidateQueries({ queryKey: eventKeys.list() });
     },
   });
 }
 
-/** Saves the information file, fetched with the bearer header (DESIGN 4.15). */
+/** Saves the information file, fetched with the bearer header (product.md P6.7). */
 export async function downloadEventFile(event: Pick<PortalEvent, 'external'>): Promise<void> {
   if (!event.external) return;
   const file = await api.download(`/info/${encodeURIComponent(event.external)}`);

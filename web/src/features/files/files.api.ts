@@ -37,14 +37,14 @@ export const fileQueryOptions = (id: number) =>
   });
 
 // ---------------------------------------------------------------------------------------------
-// Writes: after each one the tree and every listing load again (spec § 4, lib/document-area)
+// Writes: after each one the tree and every listing load again (product.md P4, lib/document-area)
 
 const appendAll = (data: FormData, name: string, values: readonly (string | number)[] | undefined) => {
   for (const value of values ?? []) data.append(name, String(value));
 };
 
 /**
- * The web app uploads multipart (DESIGN 4.6): the second reading's field names, lists as
+ * The web app uploads multipart (product.md P6.6): the second reading's field names, lists as
  * repeated fields, the file as part `file`.
  */
 export function fileFormData(body: CreateFileBody | UpdateFileBody, file: File | null): FormData {
@@ -98,7 +98,7 @@ export function useDeleteFile() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Content: fetched with the bearer header, never with a token in the address (DESIGN 4.15)
+// Content: fetched with the bearer header, never with a token in the address (product.md P6.7)
 
 const downloadPath = (file: Pick<StoredFile, 'external'>) => `/download/${encodeURIComponent(file.external)}`;
 
@@ -107,7 +107,7 @@ export async function viewStoredFile(file: Pick<StoredFile, 'external'>): Promis
   openBlobInNewTab(await api.download(`${downloadPath(file)}?purpose=view`));
 }
 
-/** Saves the document as `title.format` (spec § 2). */
+/** Saves the document as `title.format` (product.md P3). */
 export async function downloadStoredFile(file: Pick<StoredFile, 'external' | 'title' | 'format'>) {
   const content = await api.download(downloadPath(file));
   saveBlob(content.blob, fileNameOf(file));

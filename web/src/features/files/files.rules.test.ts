@@ -9,7 +9,7 @@ const ROLES = [
   { id: 4, name: 'Vertreter' },
 ];
 
-describe('default upload roles by path (spec § 4, DESIGN 4.10)', () => {
+describe('default upload roles by path (product.md P4, product.md P6.2)', () => {
   it('preselects Aufsichtsrat anywhere under /Aufsichtsrat', () => {
     expect(defaultUploadRoleIds('/Aufsichtsrat', ['Aufsichtsrat'], ROLES)).toEqual(['3']);
     expect(defaultUploadRoleIds('/Aufsichtsrat/2026/März', ['Aufsichtsrat', 'Vertreter'], ROLES)).toEqual([

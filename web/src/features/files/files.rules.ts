@@ -2,10 +2,10 @@ import type { Role } from '@gremienportal/contracts/common';
 import type { UploadExtension } from '../../components/upload-dropzone';
 import { isWithinPath } from '../../lib/folder-paths';
 
-/** The document rules of spec § 2 and § 4 as plain functions, so they are tested on their own. */
+/** The document rules of product.md P3.5 and P4.3 as plain functions, so they are tested on their own. */
 
 /**
- * The document types the file drop zones take: spec § 9's map (avi, gif, ico, jpeg, jpg, mkv,
+ * The document types the file drop zones take: product.md P13.1's map (avi, gif, ico, jpeg, jpg, mkv,
  * mov, mp4, pdf, png, zip, doc, docx) plus the office, image, audio and mail formats committees use.
  */
 // prettier-ignore
@@ -15,7 +15,7 @@ export const DOCUMENT_EXTENSIONS: readonly UploadExtension[] = [
   'mp4', 'mov', 'avi', 'mkv', 'mp3', 'wav', 'zip', 'eml', 'msg', 'ics',
 ];
 
-/** The top-level folders whose documents belong to one committee (spec § 4, DESIGN 4.10). */
+/** The top-level folders whose documents belong to one committee (product.md P4, product.md P6.2). */
 export const COMMITTEE_FOLDER_ROLES: readonly { path: string; role: string }[] = [
   { path: '/Aufsichtsrat', role: 'Aufsichtsrat' },
   { path: '/Mitgliedervertreter', role: 'Vertreter' },
@@ -36,7 +36,7 @@ export function defaultUploadRoleIds(
   return roles.filter((role) => names.includes(role.name)).map((role) => String(role.id));
 }
 
-/** Notifications may only go to roles that can see the file (spec § 4). */
+/** Notifications may only go to roles that can see the file (product.md P4). */
 export const notificationOptionsFor = (chosenRoleIds: readonly string[], roles: readonly Role[]) =>
   roles
     .filter((role) => chosenRoleIds.includes(String(role.id)))

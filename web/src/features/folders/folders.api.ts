@@ -140,7 +140,7 @@ export const uploadTargetsQueryOptions = () =>
   });
 
 // ---------------------------------------------------------------------------------------------
-// Writes: after each one the tree and every listing load again (spec § 4, lib/document-area)
+// Writes: after each one the tree and every listing load again (product.md P4, lib/document-area)
 
 export function useCreateFolder() {
   const queryClient = useQueryClient();

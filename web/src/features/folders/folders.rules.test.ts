@@ -26,7 +26,7 @@ const TREE = node(1, '/', [
   node(7, '/Aufsichtsrat-Archiv'),
 ]);
 
-describe('tree expansion rule (spec § 2)', () => {
+describe('tree expansion rule (product.md P3)', () => {
   it('expands a node when the active path starts with its breadcrumb', () => {
     expect(isNodeExpanded(node(1, '/'), '/Aufsichtsrat/2026')).toBe(true);
     expect(isNodeExpanded(node(2, '/Aufsichtsrat'), '/Aufsichtsrat/2026')).toBe(true);
@@ -47,7 +47,7 @@ describe('tree expansion rule (spec § 2)', () => {
   });
 });
 
-describe('button enabling (spec § 4)', () => {
+describe('button enabling (product.md P4)', () => {
   it('allows no uploads and no new folders at the root', () => {
     expect(canCreateIn(1)).toBe(false);
     expect(canCreateIn(2)).toBe(true);

@@ -2,16 +2,16 @@ import { PROTECTED_FOLDER_IDS, ROOT_FOLDER_ID } from '@gremienportal/contracts/c
 import type { TreeNode } from '@gremienportal/contracts/files';
 import { isWithinPath } from '../../lib/folder-paths';
 
-/** The folder rules of spec § 2 and § 4 as plain functions, so they are tested on their own. */
+/** The folder rules of product.md P3.5 and P4.3 as plain functions, so they are tested on their own. */
 
-/** Spec § 2: a tree node is expanded when the active folder path starts with its breadcrumb. */
+/** product.md P3: a tree node is expanded when the active folder path starts with its breadcrumb. */
 export const isNodeExpanded = (node: Pick<TreeNode, 'breadcrumb'>, activePath: string) =>
   isWithinPath(activePath, node.breadcrumb);
 
-/** Spec § 4: no uploads and no new folders in the root folder. */
+/** product.md P4: no uploads and no new folders in the root folder. */
 export const canCreateIn = (folderId: number) => folderId !== ROOT_FOLDER_ID;
 
-/** Spec § 4: the protected folders 1–4 are never edited or deleted. */
+/** product.md P4: the protected folders 1–4 are never edited or deleted. */
 export const canChangeFolder = (folderId: number) => !PROTECTED_FOLDER_IDS.includes(folderId);
 
 export const ROOT_DISABLED_REASON =

@@ -35,7 +35,7 @@ export function useCreateUser() {
   return useMutation({
     mutationFn: (body: CreateUserBody) => api.post<UserResponse>('/user', body).then((res) => res.user),
     onSuccess: (user) => {
-      // The new user goes to the top of the table (spec § 4), before any reload.
+      // The new user goes to the top of the table (product.md P4), before any reload.
       queryClient.setQueryData<User[]>(userKeys.list(), (current) =>
         current ? [user, ...current.filter((other) => other.id !== user.id)] : current,
       );
@@ -64,7 +64,7 @@ export function useDeleteUser() {
     mutationFn: (id: number) => api.delete(`/user/${id}`),
     onSuccess: (_result, id) => {
       queryClient.removeQueries({ queryKey: userKeys.detail(id) });
-      // After a delete the list reloads (spec § 4).
+      // After a delete the list reloads (product.md P4).
       return queryClient.invalidateQueries({ queryKey: userKeys.list() });
     },
   });

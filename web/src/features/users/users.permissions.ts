@@ -1,6 +1,6 @@
 import { ADMIN_ROLES, type Role } from '@gremienportal/contracts/common';
 
-/** The web side of DESIGN 4.11; the server enforces the same rules. */
+/** The web side of product.md P1.3; the server enforces the same rules. */
 
 export const SUPER_ADMIN_ROLE = 'Super-Admin';
 export const ADMIN_ROLES_HINT = 'Die Rollen Admin und Super-Admin kann nur ein Super-Admin vergeben.';

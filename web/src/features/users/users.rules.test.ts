@@ -43,7 +43,7 @@ describe('user table logic', () => {
   });
 });
 
-describe('permissions (DESIGN 4.11)', () => {
+describe('permissions (product.md P1.3)', () => {
   const superAdmin = { id: 10, roles: ['Super-Admin'] };
   const admin = { id: 11, roles: ['Admin'] };
 

@@ -44,7 +44,7 @@ const ALL_FIELDS: readonly FieldPath<AccountValues>[] = [
 ];
 
 /**
- * Only what changed is sent and validated (spec § 5): profile fields that differ from the stored
+ * Only what changed is sent and validated (product.md P11): profile fields that differ from the stored
  * ones (admins only) and the password pair once either password field is filled.
  */
 export function changedFields(values: AccountValues, initial: AccountValues, canEditProfile: boolean) {
@@ -100,7 +100,7 @@ export function AccountForm({ account }: { account: Account }) {
   });
   const { isSubmitting } = form.formState;
 
-  /** The success message lasts until the next edit or blur (spec § 4). */
+  /** The success message lasts until the next edit or blur (product.md P4). */
   const clearMessages = () => {
     setSuccess(false);
     setNotice(null);

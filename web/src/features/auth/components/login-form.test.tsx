@@ -30,7 +30,7 @@ describe('login page', () => {
     expect(document.title).toBe('Einloggen – Gremienportal');
   });
 
-  describe('validation timing (spec § 5)', () => {
+  describe('validation timing (product.md P11)', () => {
     it('does not validate an empty field on blur', async () => {
       const { user } = await openLogin();
       await user.click(emailField());

@@ -23,7 +23,7 @@ const resolver = lazyResolver<LoginValues, unknown, LoginBody>(() =>
 
 /**
  * Signs in. On success the auth state changes and the login route sends the user on to where
- * they came from; on wrong credentials the form is reset (spec § 4).
+ * they came from; on wrong credentials the form is reset (product.md P4).
  */
 export function LoginForm() {
   const { login } = useAuth();

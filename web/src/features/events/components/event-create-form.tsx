@@ -10,7 +10,7 @@ interface EventCreateFormProps {
   onCreated?: (event: PortalEvent) => void;
 }
 
-/** Admins' create form on /events; the chosen notification roles get an e-mail (DESIGN 4.12). */
+/** Admins' create form on /events; the chosen notification roles get an e-mail (product.md P7.3). */
 export function EventCreateForm({ roles, onCreated }: EventCreateFormProps) {
   const createEvent = useCreateEvent();
   return (

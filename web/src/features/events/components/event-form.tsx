@@ -31,7 +31,7 @@ export const EMPTY_EVENT_VALUES: EventFormValues = {
 };
 const EVENT_FIELDS = ['title', 'roles', 'start', 'end', 'location', 'description', 'notifications'] as const;
 const FILE_FIELDS = ['file', 'data'];
-/** The information file types offered (spec § 9's map plus common office formats). */
+/** The information file types offered (product.md P13.1's map plus common office formats). */
 // prettier-ignore
 const EVENT_FILE_EXTENSIONS: readonly UploadExtension[] = [
   'pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'txt',
@@ -49,7 +49,7 @@ export const asIdList = (value: unknown): string[] =>
 type SubmitBody<M extends 'create' | 'update'> = M extends 'create' ? CreateEventBody : UpdateEventBody;
 
 interface EventFormProps<M extends 'create' | 'update'> {
-  /** Create: with "Benachrichtigung an" and spec § 5's create rules; update: the update rules. */
+  /** Create: with "Benachrichtigung an" and product.md P11's create rules; update: the update rules. */
   mode: M;
   /** The form's accessible name, e.g. "Event erstellen". */
   name: string;
@@ -57,7 +57,7 @@ interface EventFormProps<M extends 'create' | 'update'> {
   initialValues?: EventFormValues;
   submitLabel: string;
   submitIcon?: ReactNode;
-  /** The general text when the server refuses for another reason than the fields (spec § 8). */
+  /** The general text when the server refuses for another reason than the fields (product.md P12). */
   failureMessage: string;
   /** Throws the ApiError of a failed call; the form shows it. */
   onSubmit: (
@@ -65,7 +65,7 @@ interface EventFormProps<M extends 'create' | 'update'> {
     file: File | null,
     onProgress: (progress: UploadProgress) => void,
   ) => Promise<void>;
-  /** The create form empties itself, selects and file included, after success (spec § 4). */
+  /** The create form empties itself, selects and file included, after success (product.md P4). */
   resetOnSuccess?: boolean;
   /** Shown under the drop zone while no new file is chosen (edit page). */
   currentFileNote?: string;
@@ -201,7 +201,7 @@ export function EventForm<M extends 'create' | 'update'>({
                 value={asIdList(field.value)}
                 onChange={(next) => {
                   field.onChange(next);
-                  // Spec § 4: choosing roles clears the notification choice.
+                  // product.md P4: choosing roles clears the notification choice.
                   setValue('notifications', []);
                   form.handleFieldChange('roles');
                 }}

@@ -18,7 +18,7 @@ export type EventFilters = FilterValues<EventFilterKey>;
 export type EventSortStatus = SortStatus<PortalEvent>;
 
 export const EMPTY_FILTERS: EventFilters = { title: '', start: '', end: '', location: '', roles_string: '' };
-/** Spec § 2: initially sorted by title. */
+/** product.md P3: initially sorted by title. */
 export const SORT_BY_TITLE: EventSortStatus = { columnAccessor: 'title', direction: 'asc' };
 
 const DATE_PLACEHOLDER = 'z. B. 15.07.2026';
@@ -66,7 +66,7 @@ interface EventsTableProps {
   fetching?: boolean;
 }
 
-/** Filter, sort and page the events on the client; initially by title (spec § 2). */
+/** Filter, sort and page the events on the client; initially by title (product.md P3). */
 export function EventsTable({ events, isAdmin, onDelete, pinnedIds, onUnpin, fetching }: EventsTableProps) {
   const handleDownload = async (event: PortalEvent) => {
     try {

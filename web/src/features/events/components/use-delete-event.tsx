@@ -7,8 +7,8 @@ import { errorMessage } from '../../../lib/api-client';
 import { useDeleteEvent } from '../events.api';
 
 /**
- * Delete with confirmation (spec § 2). A failure sets `deleteError` for the page's banner
- * "Fehler beim Löschen eines Events" (spec § 8).
+ * Delete with confirmation (product.md P3). A failure sets `deleteError` for the page's banner
+ * "Fehler beim Löschen eines Events" (product.md P12).
  */
 export function useDeleteEventWithConfirmation(onDeleted?: (event: PortalEvent) => void) {
   const deleteEvent = useDeleteEvent();

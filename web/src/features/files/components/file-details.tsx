@@ -51,7 +51,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting }: FileDetailsPr
     try {
       await (kind === 'view' ? viewStoredFile(file) : downloadStoredFile(file));
     } catch {
-      // Spec § 8: a failed download shows no message.
+      // product.md P12: a failed download shows no message.
     } finally {
       setBusy(null);
     }

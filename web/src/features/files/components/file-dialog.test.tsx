@@ -112,7 +112,7 @@ describe('FileDialog "Datei ausgewählt"', () => {
     expect(requests[0]!.headers.get('Authorization')).toBe('Bearer geheimes-token');
   });
 
-  it('shows no message when a download fails (spec § 8) and logs nothing', async () => {
+  it('shows no message when a download fails (product.md P12) and logs nothing', async () => {
     const { requests } = mockApi({
       'GET /api/v1/download/abcdefghijklmnopqrstuv': json(404, { message: 'Nicht gefunden.' }),
     });

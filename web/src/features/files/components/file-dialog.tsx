@@ -18,9 +18,9 @@ interface FileDialogProps {
 }
 
 /**
- * "Datei ausgewählt" (spec § 2): view in a new tab, download as title.format, and for admins edit
+ * "Datei ausgewählt" (product.md P3): view in a new tab, download as title.format, and for admins edit
  * and delete. The content is fetched with the bearer header; a failed download shows no message
- * (spec § 8) and nothing about it is logged.
+ * (product.md P12) and nothing about it is logged.
  */
 export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDialogProps) {
   const [busy, setBusy] = useState<'view' | 'download' | null>(null);
@@ -31,7 +31,7 @@ export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDia
     try {
       await (kind === 'view' ? viewStoredFile(file) : downloadStoredFile(file));
     } catch {
-      // Spec § 8: a failed download shows no message.
+      // product.md P12: a failed download shows no message.
     } finally {
       setBusy(null);
     }

@@ -47,8 +47,8 @@ interface FileEditFormProps {
 }
 
 /**
- * "Datei bearbeiten" (spec § 2): title, "Zugriffsberechtigung", "Verschieben nach" and a
- * replacement file. Spec § 5: title at least 3 characters, at least one role, one folder.
+ * "Datei bearbeiten" (product.md P3): title, "Zugriffsberechtigung", "Verschieben nach" and a
+ * replacement file. product.md P11: title at least 3 characters, at least one role, one folder.
  */
 export function FileEditForm({
   file,

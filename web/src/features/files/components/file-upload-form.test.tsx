@@ -39,7 +39,7 @@ beforeEach(() => {
   mockApi({});
 });
 
-describe('FileUploadForm: default "Zugriffsberechtigung" by path (spec § 4)', () => {
+describe('FileUploadForm: default "Zugriffsberechtigung" by path (product.md P4)', () => {
   it('preselects Aufsichtsrat under /Aufsichtsrat', () => {
     renderFixed('/Aufsichtsrat/Sitzungen 2026', ['Aufsichtsrat', 'Vertreter']);
     expect(pillsOf('Zugriffsberechtigung')).toEqual(['Aufsichtsrat']);
@@ -83,7 +83,7 @@ describe('FileUploadForm: default "Zugriffsberechtigung" by path (spec § 4)', (
   });
 });
 
-describe('FileUploadForm: "Benachrichtigung an" (spec § 4)', () => {
+describe('FileUploadForm: "Benachrichtigung an" (product.md P4)', () => {
   it('offers only the chosen roles and is cleared when the roles change', async () => {
     const { user } = renderFixed('/Allgemein', ['Aufsichtsrat', 'Vertreter']);
     await user.click(combobox('Benachrichtigung an'));

@@ -54,7 +54,7 @@ interface ChosenTarget {
 interface FileUploadFormProps {
   roles: readonly Role[];
   target: FixedTarget | ChosenTarget;
-  /** The general text when the upload fails for another reason than the fields (spec § 8). */
+  /** The general text when the upload fails for another reason than the fields (product.md P12). */
   failureMessage: string;
   onSubmit: UploadSubmit;
   secondaryAction?: ReactNode;
@@ -63,8 +63,8 @@ interface FileUploadFormProps {
 }
 
 /**
- * Title, "Zugriffsberechtigung", "Benachrichtigung an" and the file (spec § 2). The roles start
- * with the folder's default (spec § 4); notifications can only go to the chosen roles and are
+ * Title, "Zugriffsberechtigung", "Benachrichtigung an" and the file (product.md P3). The roles start
+ * with the folder's default (product.md P4); notifications can only go to the chosen roles and are
  * cleared whenever the roles change. Closing the form aborts a running upload.
  */
 export function FileUploadForm({
@@ -191,7 +191,7 @@ export function FileUploadForm({
                 onChange={(next) => {
                   rolesChosen.current = true;
                   field.onChange(next);
-                  // Spec § 4: choosing roles clears the notification choice.
+                  // product.md P4: choosing roles clears the notification choice.
                   setValue('notifications', []);
                   form.handleFieldChange('permissions');
                 }}

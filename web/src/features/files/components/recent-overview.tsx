@@ -6,7 +6,7 @@ import { formatDate, formatSizeMb } from '../../../lib/format';
 import { downloadStoredFile, type ExplorerItem } from '../files.api';
 import classes from './recent-overview.module.css';
 
-/** Spec § 9: four items per row. */
+/** product.md P13.1: four items per row. */
 export const ITEMS_PER_ROW = 4;
 
 /** The newest items first; the root is no item of its own. */
@@ -17,7 +17,7 @@ export function newestItems(items: readonly ExplorerItem[], limit: number): Expl
     .slice(0, limit);
 }
 
-/** Empty cells that fill the last row up to four (spec § 2). */
+/** Empty cells that fill the last row up to four (product.md P3). */
 export const paddingCount = (count: number) => (ITEMS_PER_ROW - (count % ITEMS_PER_ROW)) % ITEMS_PER_ROW;
 
 function ItemContent({ item }: { item: ExplorerItem }) {
@@ -40,7 +40,7 @@ function ItemContent({ item }: { item: ExplorerItem }) {
 }
 
 /**
- * "Übersicht aktueller Dateien" (DESIGN 4.2): the newest files and folders, four per row (fewer
+ * "Übersicht aktueller Dateien" (product.md P3.7): the newest files and folders, four per row (fewer
  * on small screens). A file downloads on click, a folder opens /folders/show/{id}.
  */
 export function RecentOverview({ items }: { items: readonly ExplorerItem[] }) {
@@ -51,7 +51,7 @@ export function RecentOverview({ items }: { items: readonly ExplorerItem[] }) {
     try {
       await downloadStoredFile(item);
     } catch {
-      // Spec § 8: a failed download shows no message.
+      // product.md P12: a failed download shows no message.
     } finally {
       setBusyId(null);
     }

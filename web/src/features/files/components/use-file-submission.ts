@@ -42,7 +42,7 @@ export function useFileSubmission(failureMessage: string) {
         setFileError(error.message);
         setGeneralError({ messages: [failureMessage] });
       } else {
-        // Spec § 8: in the modals the server's 422 message, else the generic text.
+        // product.md P12: in the modals the server's 422 message, else the generic text.
         const detail = isApiError(error) && error.status === 422 ? errorMessage(error, '') : '';
         setGeneralError(
           detail ? { title: failureMessage, messages: [detail] } : { messages: [failureMessage] },

@@ -34,8 +34,8 @@ interface FolderCreateFormProps {
 }
 
 /**
- * "Ordner erstellen" / "Neuer Ordner": a name (spec § 5: at least 3 characters, no "/"). The new
- * folder takes the roles of the folder it is created in (DESIGN 4.10).
+ * "Ordner erstellen" / "Neuer Ordner": a name (product.md P11: at least 3 characters, no "/"). The new
+ * folder takes the roles of the folder it is created in (product.md P6.2).
  */
 export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFormProps) {
   const createFolder = useCreateFolder();

@@ -163,7 +163,7 @@ function FolderEditFields({
 }
 
 /**
- * "Ordner bearbeiten" (spec § 2): rename, move ("Verschieben nach", from the move targets, which
+ * "Ordner bearbeiten" (product.md P3): rename, move ("Verschieben nach", from the move targets, which
  * never include the folder itself or anything below it) and its roles. The rename variant is the
  * form of /folders/update/{id}.
  */

@@ -4,7 +4,7 @@ import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@
 import { isNodeExpanded } from '../folders.rules';
 import classes from './folder-tree.module.css';
 
-/** Spec § 9: each level of the tree is indented by 15 px. */
+/** product.md P13.1: each level of the tree is indented by 15 px. */
 export const TREE_INDENT_PX = 15;
 
 /** What the tree needs of a folder (the explorer passes its `FolderNode`s). */
@@ -44,7 +44,7 @@ function FolderNode({ node, level, activePath, activeId, onSelect, onAfterSelect
       <UnstyledButton
         className={classes.node}
         style={{ paddingLeft: 8 + level * TREE_INDENT_PX }}
-        // Spec § 2: a collapsed node is activated (and so expands); an expanded one activates
+        // product.md P3: a collapsed node is activated (and so expands); an expanded one activates
         // its own path, which collapses whatever was open below it.
         onClick={() => {
           onSelect(node);
@@ -82,7 +82,7 @@ function FolderNode({ node, level, activePath, activeId, onSelect, onAfterSelect
 }
 
 /**
- * The sidebar tree of folders (spec § 2). Every folder is a button: Tab reaches each visible one,
+ * The sidebar tree of folders (product.md P3). Every folder is a button: Tab reaches each visible one,
  * Enter or Space opens it; `aria-expanded` and `aria-current` tell screen readers the state. Only
  * expanded folders render their children, so a tree of thousands of folders renders a few dozen.
  * Memoised: with stable callbacks it renders again only for another tree or active folder.

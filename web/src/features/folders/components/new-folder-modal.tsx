@@ -11,7 +11,7 @@ const FolderCreateForm = lazy(() =>
 );
 
 function NewFolderBody({ initialParentId, onClose, onCreated }: Omit<NewFolderModalProps, 'opened'>) {
-  // Folders go where files may go: anywhere but the root (spec § 4).
+  // Folders go where files may go: anywhere but the root (product.md P4).
   const targets = useQuery(uploadTargetsQueryOptions());
   if (targets.isError)
     return <ErrorState detail={targets.error.message} onRetry={() => void targets.refetch()} />;

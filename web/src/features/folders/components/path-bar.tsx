@@ -9,7 +9,7 @@ interface PathBarProps {
 }
 
 /**
- * The current path (spec § 2): a back button to the parent folder and the path itself, each part
+ * The current path (product.md P3): a back button to the parent folder and the path itself, each part
  * a way back up. The root has no parent, so the back button is not shown there.
  */
 export function PathBar({ chain, onSelect }: PathBarProps) {

@@ -35,7 +35,7 @@ interface PeriodFormProps {
 }
 
 /**
- * "Amtsperiode erstellen" (DESIGN 4.13): start and end year, both the current year at first,
+ * "Amtsperiode erstellen" (product.md P6.8): start and end year, both the current year at first,
  * 1950–2100, at most 10 years; one folder per year is created inside "Amtsperiode {start}–{end}".
  */
 export function PeriodForm({

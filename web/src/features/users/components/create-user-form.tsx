@@ -7,7 +7,7 @@ import { useCreateUser } from '../users.api';
 import { rolesQueryOptions } from '../../../lib/roles';
 import { UserForm } from './user-form';
 
-/** "Nutzer anlegen": the new user is invited by e-mail and sets the password (DESIGN 4.5). */
+/** "Nutzer anlegen": the new user is invited by e-mail and sets the password (product.md P8.1). */
 export function CreateUserForm({ onCreated }: { onCreated?: (user: User) => void }) {
   const roles = useQuery(rolesQueryOptions());
   const createUser = useCreateUser();

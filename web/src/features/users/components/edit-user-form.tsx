@@ -14,7 +14,7 @@ import { useUpdateUser } from '../users.api';
 import { canManageUser, roleIdsOf } from '../users.permissions';
 import { UserForm } from './user-form';
 
-/** Edits a user; on success back to the overview (spec § 4). */
+/** Edits a user; on success back to the overview (product.md P4). */
 export function EditUserForm({ user, roles }: { user: User; roles: readonly Role[] }) {
   const navigate = useNavigate();
   const { user: actor, updateStoredUser } = useAuth();

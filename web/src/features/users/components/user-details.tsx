@@ -15,7 +15,7 @@ function Entry({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
-/** The user's data as the view page shows it (spec § 2: Anrede, Vorname, Nachname, E-Mail, Rollen). */
+/** The user's data as the view page shows it (product.md P3: Anrede, Vorname, Nachname, E-Mail, Rollen). */
 export function UserDetails({ user }: { user: User }) {
   return (
     <Box

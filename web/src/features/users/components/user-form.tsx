@@ -27,7 +27,7 @@ export const EMPTY_USER_VALUES: DefaultValues<UserFormValues> = {
   roles: [],
 };
 
-/** Role ids travel as numbers (DESIGN § 3: ids in requests). */
+/** Role ids travel as numbers (product.md P10: ids in requests). */
 const withNumericRoleIds = (body: CreateUserBody): CreateUserBody => ({
   ...body,
   roles: body.roles.map((role) => (typeof role === 'string' && /^\d+$/.test(role) ? Number(role) : role)),
@@ -38,14 +38,14 @@ interface UserFormProps {
   name: string;
   roles: readonly Role[];
   initialValues?: DefaultValues<UserFormValues>;
-  /** "Anrede" on the create form, "Titel (Anrede)" on the edit page (spec § 2). */
+  /** "Anrede" on the create form, "Titel (Anrede)" on the edit page (product.md P3). */
   titleLabel: string;
   submitLabel: string;
-  /** The general text when the server refuses for another reason than the fields (spec § 8). */
+  /** The general text when the server refuses for another reason than the fields (product.md P12). */
   failureMessage: string;
   /** Throws the ApiError of a failed call; the form shows it. */
   onSubmit: (body: CreateUserBody) => Promise<void>;
-  /** The create form empties itself (selects included) after success (spec § 4). */
+  /** The create form empties itself (selects included) after success (product.md P4). */
   resetOnSuccess?: boolean;
   /** Further buttons next to the submit button (e.g. "Abbrechen"). */
   secondaryAction?: ReactNode;
