@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, MultiSelect, Progress, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { MultiSelect, Progress, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import type { Role } from '@gremienportal/contracts/common';
 import {
   createEventBodySchema,
@@ -10,7 +10,7 @@ import {
   type CreateEventInput,
   type UpdateEventBody,
 } from '@gremienportal/contracts/events';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
 import { UploadDropzone, type UploadExtension } from '../../../components/upload-dropzone';
 import { errorMessage, type UploadProgress } from '../../../lib/api-client';
 import { applyFieldErrors } from '../../../lib/form-errors';
@@ -262,13 +262,13 @@ export function EventForm<M extends 'create' | 'update'>({
         {busy && progress !== undefined ? (
           <Progress value={progress} size="sm" aria-label="Fortschritt des Hochladens" />
         ) : null}
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {secondaryAction}
-          <Button type="submit" loading={busy} leftSection={submitIcon}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FormFooter
+          busy={busy}
+          generalError={generalError}
+          secondaryAction={secondaryAction}
+          submitIcon={submitIcon}
+          submitLabel={submitLabel}
+        />
       </Stack>
     </form>
   );

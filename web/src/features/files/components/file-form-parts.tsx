@@ -2,7 +2,7 @@ import type { ReactNode, Ref } from 'react';
 import { Button, Group, MultiSelect, Select } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import type { FolderRef } from '@gremienportal/contracts/folders';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
 import type { UploadProgress } from '../../../lib/api-client';
 import type { GeneralError } from '../../../lib/form-errors';
 import { UploadProgressBar } from './upload-progress';
@@ -104,13 +104,13 @@ export function FileFormFooter({
   return (
     <>
       {busy && progress ? <UploadProgressBar progress={progress} /> : null}
-      <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-      <Group justify="flex-end" gap="sm">
-        {secondaryAction}
-        <Button type="submit" loading={busy} leftSection={submitIcon}>
-          {submitLabel}
-        </Button>
-      </Group>
+      <FormFooter
+        busy={busy}
+        generalError={generalError}
+        secondaryAction={secondaryAction}
+        submitIcon={submitIcon}
+        submitLabel={submitLabel}
+      />
     </>
   );
 }

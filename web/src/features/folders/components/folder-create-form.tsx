@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import {
   createFolderBodySchema,
@@ -10,7 +10,7 @@ import {
   type Folder,
   type FolderRef,
 } from '@gremienportal/contracts/folders';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
 import { useCreateFolder } from '../folders.api';
@@ -102,17 +102,13 @@ export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFo
         <Text size="sm" c="dimmed">
           Der neue Ordner übernimmt die Zugriffsberechtigung des Ordners, in dem er angelegt wird.
         </Text>
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {onCancel ? (
-            <Button variant="default" onClick={onCancel} disabled={busy}>
-              Abbrechen
-            </Button>
-          ) : null}
-          <Button type="submit" loading={busy} leftSection={<IconFolderPlus size={18} aria-hidden />}>
-            Ordner erstellen
-          </Button>
-        </Group>
+        <FormFooter
+          busy={busy}
+          generalError={generalError}
+          onCancel={onCancel}
+          submitIcon={<IconFolderPlus size={18} aria-hidden />}
+          submitLabel="Ordner erstellen"
+        />
       </Stack>
     </form>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
+import { MultiSelect, Select, Stack, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '@gremienportal/contracts/common';
@@ -12,7 +12,7 @@ import {
   type UpdateFolderBody,
 } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
 import { LoadingState } from '../../../components/loading-state';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
@@ -146,17 +146,13 @@ function FolderEditFields({
             />
           </>
         ) : null}
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {onCancel ? (
-            <Button variant="default" onClick={onCancel} disabled={busy}>
-              Abbrechen
-            </Button>
-          ) : null}
-          <Button type="submit" loading={busy} leftSection={<IconDeviceFloppy size={18} aria-hidden />}>
-            Speichern
-          </Button>
-        </Group>
+        <FormFooter
+          busy={busy}
+          generalError={generalError}
+          onCancel={onCancel}
+          submitIcon={<IconDeviceFloppy size={18} aria-hidden />}
+          submitLabel="Speichern"
+        />
       </Stack>
     </form>
   );
