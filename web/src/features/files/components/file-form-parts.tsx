@@ -1,45 +1,16 @@
-import type { ReactNode, Ref } from 'react';
-import { Button, Group, MultiSelect, Select } from '@mantine/core';
+import type { ComponentProps, ReactNode } from 'react';
+import { Button, Group, Select } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import type { FolderRef } from '@gremienportal/contracts/folders';
 import { FormFooter } from '../../../components/form-footer';
+import { RoleSelect, type SelectField } from '../../../components/role-selects';
 import type { UploadProgress } from '../../../lib/api-client';
 import type { GeneralError } from '../../../lib/form-errors';
 import { UploadProgressBar } from './upload-progress';
 
-/** What react-hook-form's Controller hands to a select, plus the spec's timing and error. */
-interface SelectField<TValue> {
-  name: string;
-  ref: Ref<HTMLInputElement>;
-  value: TValue;
-  onChange: (value: TValue) => void;
-  onBlur: () => void;
-  error?: string;
-  disabled: boolean;
-}
-
 /** "Zugriffsberechtigung" of the upload and the edit form. */
-export function PermissionsSelect({
-  data,
-  ...field
-}: SelectField<string[]> & { data: { value: string; label: string }[] }) {
-  return (
-    <MultiSelect
-      label="Zugriffsberechtigung"
-      description="Wer die Datei sehen darf"
-      required
-      name={field.name}
-      ref={field.ref}
-      data={data}
-      value={field.value}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={field.error}
-      disabled={field.disabled}
-      clearable
-      clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
-    />
-  );
+export function PermissionsSelect(props: Omit<ComponentProps<typeof RoleSelect>, 'label' | 'description'>) {
+  return <RoleSelect {...props} label="Zugriffsberechtigung" description="Wer die Datei sehen darf" />;
 }
 
 /** The folder select ("Ordner", "Verschieben nach") with the optional "Neuer Ordner" button. */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MultiSelect, Select, Stack, TextInput } from '@mantine/core';
+import { Select, Stack, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '@gremienportal/contracts/common';
@@ -13,12 +13,13 @@ import {
 } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
 import { FormFooter } from '../../../components/form-footer';
+import { RoleSelect } from '../../../components/role-selects';
 import { LoadingState } from '../../../components/loading-state';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
 import { moveTargetsQueryOptions, useUpdateFolder } from '../folders.api';
 import { rolesQueryOptions } from '../../../lib/roles';
-import { roleIdsOf } from '../../../lib/role-ids';
+import { roleIdsOf, roleOptionsOf } from '../../../lib/role-ids';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
 
 interface FolderEditValues {
@@ -121,13 +122,12 @@ function FolderEditFields({
               control={form.control}
               name="roles"
               render={({ field }) => (
-                <MultiSelect
+                <RoleSelect
                   label="Zugriffsberechtigung"
                   description="Wer den Ordner sehen darf"
-                  required
                   name={field.name}
                   ref={field.ref}
-                  data={roles.map((role) => ({ value: String(role.id), label: role.name }))}
+                  data={roleOptionsOf(roles)}
                   value={field.value ?? []}
                   onChange={(next) => {
                     field.onChange(next);
@@ -139,8 +139,6 @@ function FolderEditFields({
                   }}
                   error={form.errorOf('roles')}
                   disabled={busy}
-                  clearable
-                  clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
                 />
               )}
             />
