@@ -5,6 +5,7 @@ import type { FolderRef } from '@gremienportal/contracts/folders';
 import { FormFooter } from '../../../components/form-footer';
 import { RoleSelect, type SelectField } from '../../../components/role-selects';
 import type { UploadProgress } from '../../../lib/api-client';
+import { folderOptionsOf } from '../../../lib/folder-paths';
 import type { GeneralError } from '../../../lib/form-errors';
 import { UploadProgressBar } from './upload-progress';
 
@@ -32,7 +33,7 @@ export function FolderChoice({
         searchable
         name={field.name}
         ref={field.ref}
-        data={options.map((option) => ({ value: String(option.id), label: option.breadcrumb }))}
+        data={folderOptionsOf(options)}
         value={field.value || null}
         onChange={(value) => field.onChange(value ?? '')}
         onBlur={field.onBlur}

@@ -12,6 +12,7 @@ import {
 } from '@gremienportal/contracts/folders';
 import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
+import { folderOptionsOf } from '../../../lib/folder-paths';
 import { useSpecForm } from '../../../lib/forms';
 import { useCreateFolder } from '../folders.api';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
@@ -82,10 +83,7 @@ export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFo
                 searchable
                 name={field.name}
                 ref={field.ref}
-                data={parent.options.map((option) => ({
-                  value: String(option.id),
-                  label: option.breadcrumb,
-                }))}
+                data={folderOptionsOf(parent.options)}
                 value={field.value || null}
                 onChange={(value) => {
                   field.onChange(value ?? '');

@@ -16,6 +16,7 @@ import { FormFooter } from '../../../components/form-footer';
 import { RoleSelect } from '../../../components/role-selects';
 import { LoadingState } from '../../../components/loading-state';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
+import { folderOptionsOf } from '../../../lib/folder-paths';
 import { useSpecForm } from '../../../lib/forms';
 import { moveTargetsQueryOptions, useUpdateFolder } from '../folders.api';
 import { rolesQueryOptions } from '../../../lib/roles';
@@ -106,7 +107,7 @@ function FolderEditFields({
                   searchable
                   name={field.name}
                   ref={field.ref}
-                  data={moveTargets.map((target) => ({ value: String(target.id), label: target.breadcrumb }))}
+                  data={folderOptionsOf(moveTargets)}
                   value={field.value || null}
                   onChange={(value) => {
                     field.onChange(value ?? '');
