@@ -10,3 +10,7 @@ export function isWithinPath(path: string, breadcrumb: string): boolean {
   if (breadcrumb === ROOT_PATH) return path.startsWith(ROOT_PATH);
   return path === breadcrumb || path.startsWith(`${breadcrumb}/`);
 }
+
+/** Folders as the options of a folder select, which holds their ids and shows their paths. */
+export const folderOptionsOf = (folders: readonly { id: number; breadcrumb: string }[]) =>
+  folders.map((folder) => ({ value: String(folder.id), label: folder.breadcrumb }));

@@ -1,11 +1,10 @@
 import { useNavigate } from 'react-router';
-import { Divider, Paper, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
-import { AccessList } from '../../features/audit/components/access-list';
-import { VisibleToList } from '../../features/audit/components/visible-to-list';
+import { AdminAccessSection } from '../../features/audit/components/admin-access-section';
 import { DeleteErrorBanner } from '../../features/events/components/delete-error-banner';
 import { EventDetails } from '../../features/events/components/event-details';
 import { useDeleteEventWithConfirmation } from '../../features/events/components/use-delete-event';
@@ -41,17 +40,7 @@ function EventShow({ id }: { id: number }) {
       ) : (
         <>
           <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
-          {isAdmin ? (
-            <>
-              <Divider my="xs" label="Nur für Admins sichtbar" labelPosition="left" />
-              <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-                <Stack gap="xl">
-                  <AccessList type="event" id={event.data.id} />
-                  <VisibleToList type="event" id={event.data.id} />
-                </Stack>
-              </Paper>
-            </>
-          ) : null}
+          {isAdmin ? <AdminAccessSection type="event" id={event.data.id} /> : null}
         </>
       )}
     </Stack>

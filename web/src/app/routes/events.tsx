@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Paper, Stack, Text, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
+import { FormSection } from '../../components/form-section';
 import { PageTitle } from '../../components/page-title';
 import { DeleteErrorBanner } from '../../features/events/components/delete-error-banner';
 import { EventCreateForm } from '../../features/events/components/event-create-form';
@@ -16,32 +17,19 @@ import { useAuth } from '../../lib/auth';
 function CreateEventSection({ onCreated }: { onCreated: (id: number) => void }) {
   const roles = useQuery(rolesQueryOptions());
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby="create-event"
+    <FormSection
+      id="create-event"
+      title="Event erstellen"
+      description="Sichtbar für die gewählten Rollen. Unter „Benachrichtigung an“ gewählte Rollen erhalten eine E-Mail."
     >
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id="create-event">
-            Event erstellen
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            Sichtbar für die gewählten Rollen. Unter „Benachrichtigung an“ gewählte Rollen erhalten eine
-            E-Mail.
-          </Text>
-        </div>
-        {roles.isPending ? (
-          <LoadingState />
-        ) : roles.isError ? (
-          <ErrorState detail={roles.error.message} onRetry={() => void roles.refetch()} />
-        ) : (
-          <EventCreateForm roles={roles.data} onCreated={(event) => onCreated(event.id)} />
-        )}
-      </Stack>
-    </Paper>
+      {roles.isPending ? (
+        <LoadingState />
+      ) : roles.isError ? (
+        <ErrorState detail={roles.error.message} onRetry={() => void roles.refetch()} />
+      ) : (
+        <EventCreateForm roles={roles.data} onCreated={(event) => onCreated(event.id)} />
+      )}
+    </FormSection>
   );
 }
 

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button, Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -7,7 +6,7 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { FileUploadForm } from '../../features/files/components/file-upload-form';
-import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
+import { useNewFolderModal } from '../../features/folders/components/new-folder-modal';
 import { showSuccessToast } from '../../components/toasts';
 import { foldersQueryOptions, uploadTargetsQueryOptions } from '../../features/folders/folders.api';
 import { useCreateFile } from '../../features/files/files.api';
@@ -24,8 +23,7 @@ export default function FileNewPage() {
   const targets = useQuery(uploadTargetsQueryOptions());
   const folders = useQuery(foldersQueryOptions());
   const createFile = useCreateFile();
-  const [newFolder, setNewFolder] = useState<{ parentId?: number } | null>(null);
-  const [createdFolderId, setCreatedFolderId] = useState<number | undefined>(undefined);
+  const { openNewFolder, createdFolderId, modal: newFolderModal } = useNewFolderModal();
 
   const failed = roles.isError || targets.isError || folders.isError;
   const pending = roles.isPending || targets.isPending || folders.isPending;
@@ -59,7 +57,7 @@ export default function FileNewPage() {
                 initialId: targets.data.some((target) => target.id === initialFolder)
                   ? initialFolder
                   : undefined,
-                onNewFolder: (currentId) => setNewFolder({ parentId: currentId }),
+                onNewFolder: openNewFolder,
                 createdId: createdFolderId,
               }}
               failureMessage={FILE_MESSAGES.createFailedPage}
@@ -78,12 +76,7 @@ export default function FileNewPage() {
           </Stack>
         )}
       </Paper>
-      <NewFolderModal
-        opened={newFolder !== null}
-        initialParentId={newFolder?.parentId}
-        onClose={() => setNewFolder(null)}
-        onCreated={(folder) => setCreatedFolderId(folder.id)}
-      />
+      {newFolderModal}
     </Stack>
   );
 }

@@ -1,17 +1,16 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Divider, Paper, Stack, Text, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
+import { FormSection } from '../../components/form-section';
 import { PageTitle } from '../../components/page-title';
-import { AccessList } from '../../features/audit/components/access-list';
-import { VisibleToList } from '../../features/audit/components/visible-to-list';
+import { AdminAccessSection } from '../../features/audit/components/admin-access-section';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { FileDetails } from '../../features/files/components/file-details';
 import { FileEditForm } from '../../features/files/components/file-edit-form';
-import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
+import { useNewFolderModal } from '../../features/folders/components/new-folder-modal';
 import { showSuccessToast } from '../../components/toasts';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { fileQueryOptions, useUpdateFile, type StoredFile } from '../../features/files/files.api';
@@ -29,26 +28,15 @@ function EditSection({ file }: { file: StoredFile }) {
   const roles = useQuery(rolesQueryOptions());
   const targets = useQuery(uploadTargetsQueryOptions());
   const updateFile = useUpdateFile(file.id);
-  const [newFolder, setNewFolder] = useState<{ parentId?: number } | null>(null);
-  const [createdFolderId, setCreatedFolderId] = useState<number | undefined>(undefined);
+  const { openNewFolder, createdFolderId, modal: newFolderModal } = useNewFolderModal();
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby="file-edit"
-    >
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id="file-edit">
-            Datei bearbeiten
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            Durch das Hochladen einer neuen Datei wird die bestehende Datei überschrieben.
-          </Text>
-        </div>
+    <>
+      <FormSection
+        id="file-edit"
+        title="Datei bearbeiten"
+        description="Durch das Hochladen einer neuen Datei wird die bestehende Datei überschrieben."
+      >
         {roles.isError || targets.isError ? (
           <ErrorState
             onRetry={() => {
@@ -64,7 +52,7 @@ function EditSection({ file }: { file: StoredFile }) {
             roles={roles.data}
             folderOptions={targets.data}
             failureMessage={FILE_MESSAGES.updateFailedPage}
-            onNewFolder={(currentId) => setNewFolder({ parentId: currentId })}
+            onNewFolder={openNewFolder}
             createdFolderId={createdFolderId}
             onSubmit={async (body, replacement, onProgress, signal) => {
               const saved = await updateFile.mutateAsync({ body, file: replacement, onProgress, signal });
@@ -74,14 +62,9 @@ function EditSection({ file }: { file: StoredFile }) {
             }}
           />
         )}
-      </Stack>
-      <NewFolderModal
-        opened={newFolder !== null}
-        initialParentId={newFolder?.parentId}
-        onClose={() => setNewFolder(null)}
-        onCreated={(folder) => setCreatedFolderId(folder.id)}
-      />
-    </Paper>
+      </FormSection>
+      {newFolderModal}
+    </>
   );
 }
 
@@ -113,13 +96,7 @@ function FileShow({ id }: { id: number }) {
           {isAdmin ? (
             <>
               <EditSection key={file.data.updated_at} file={file.data} />
-              <Divider my="xs" label="Nur für Admins sichtbar" labelPosition="left" />
-              <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-                <Stack gap="xl">
-                  <AccessList type="file" id={file.data.id} />
-                  <VisibleToList type="file" id={file.data.id} />
-                </Stack>
-              </Paper>
+              <AdminAccessSection type="file" id={file.data.id} />
             </>
           ) : null}
         </>

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button, Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -7,7 +6,7 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { FileEditForm } from '../../features/files/components/file-edit-form';
-import { NewFolderModal } from '../../features/folders/components/new-folder-modal';
+import { useNewFolderModal } from '../../features/folders/components/new-folder-modal';
 import { showSuccessToast } from '../../components/toasts';
 import { fileQueryOptions, useUpdateFile } from '../../features/files/files.api';
 import { uploadTargetsQueryOptions } from '../../features/folders/folders.api';
@@ -23,8 +22,7 @@ function FileUpdate({ id }: { id: number }) {
   const roles = useQuery(rolesQueryOptions());
   const targets = useQuery(uploadTargetsQueryOptions());
   const updateFile = useUpdateFile(id);
-  const [newFolder, setNewFolder] = useState<{ parentId?: number } | null>(null);
-  const [createdFolderId, setCreatedFolderId] = useState<number | undefined>(undefined);
+  const { openNewFolder, createdFolderId, modal: newFolderModal } = useNewFolderModal();
 
   if (file.isError && isApiError(file.error) && file.error.status === 404) return <NotFoundPage />;
 
@@ -52,7 +50,7 @@ function FileUpdate({ id }: { id: number }) {
               roles={roles.data}
               folderOptions={targets.data}
               failureMessage={FILE_MESSAGES.updateFailedPage}
-              onNewFolder={(currentId) => setNewFolder({ parentId: currentId })}
+              onNewFolder={openNewFolder}
               createdFolderId={createdFolderId}
               secondaryAction={
                 <Button variant="default" component={Link} to={`/files/show/${id}`}>
@@ -69,12 +67,7 @@ function FileUpdate({ id }: { id: number }) {
           </Stack>
         )}
       </Paper>
-      <NewFolderModal
-        opened={newFolder !== null}
-        initialParentId={newFolder?.parentId}
-        onClose={() => setNewFolder(null)}
-        onCreated={(folder) => setCreatedFolderId(folder.id)}
-      />
+      {newFolderModal}
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Paper, Stack, Text, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
+import { FormSection } from '../../components/form-section';
 import { PageTitle } from '../../components/page-title';
 import { CreateUserForm } from '../../features/users/components/create-user-form';
 import { UsersOverview } from '../../features/users/components/users-overview';
@@ -12,25 +13,13 @@ export default function UsersPage() {
   return (
     <Stack gap="xl">
       <PageTitle>Nutzerverwaltung</PageTitle>
-      <Paper
-        withBorder
-        radius="lg"
-        p={{ base: 'md', sm: 'xl' }}
-        component="section"
-        aria-labelledby="create-user"
+      <FormSection
+        id="create-user"
+        title="Nutzer anlegen"
+        description="Der neue Nutzer erhält eine Einladung per E-Mail und legt sein Passwort selbst fest."
       >
-        <Stack gap="md">
-          <div>
-            <Title order={2} size="h3" id="create-user">
-              Nutzer anlegen
-            </Title>
-            <Text size="sm" c="dimmed" mt={4}>
-              Der neue Nutzer erhält eine Einladung per E-Mail und legt sein Passwort selbst fest.
-            </Text>
-          </div>
-          <CreateUserForm onCreated={(user) => setPinnedIds((ids) => [user.id, ...ids])} />
-        </Stack>
-      </Paper>
+        <CreateUserForm onCreated={(user) => setPinnedIds((ids) => [user.id, ...ids])} />
+      </FormSection>
       <section aria-labelledby="users-overview-heading">
         <UsersOverview pinnedIds={pinnedIds} onUnpin={() => setPinnedIds([])} />
       </section>

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, MultiSelect, Progress, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Progress, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import type { Role } from '@gremienportal/contracts/common';
 import {
   createEventBodySchema,
@@ -10,11 +10,13 @@ import {
   type CreateEventInput,
   type UpdateEventBody,
 } from '@gremienportal/contracts/events';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
+import { NotificationSelect, RoleSelect } from '../../../components/role-selects';
 import { UploadDropzone, type UploadExtension } from '../../../components/upload-dropzone';
 import { errorMessage, type UploadProgress } from '../../../lib/api-client';
 import { applyFieldErrors } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
+import { roleOptionsOf } from '../../../lib/role-ids';
 import { EventDateTimeInput } from './event-date-time-input';
 
 /** Form values as the contract reads them; the selects hold role ids as strings. */
@@ -102,7 +104,7 @@ export function EventForm<M extends 'create' | 'update'>({
   const [progress, setProgress] = useState<number | undefined>(undefined);
   const { isSubmitting: busy } = form.formState;
 
-  const roleOptions = roles.map((role) => ({ value: String(role.id), label: role.name }));
+  const roleOptions = roleOptionsOf(roles);
   const chosenRoles = asIdList(watch('roles'));
   const notificationOptions = roleOptions.filter((option) => chosenRoles.includes(option.value));
 
@@ -191,10 +193,9 @@ export function EventForm<M extends 'create' | 'update'>({
             control={control}
             name="roles"
             render={({ field }) => (
-              <MultiSelect
+              <RoleSelect
                 label="Rollen"
                 description="Wer das Event sehen darf"
-                required
                 name={field.name}
                 ref={field.ref}
                 data={roleOptions}
@@ -211,8 +212,6 @@ export function EventForm<M extends 'create' | 'update'>({
                 }}
                 error={errorOf('roles')}
                 disabled={busy}
-                clearable
-                clearButtonProps={{ 'aria-label': 'Rollen leeren' }}
               />
             )}
           />
@@ -221,8 +220,7 @@ export function EventForm<M extends 'create' | 'update'>({
               control={control}
               name="notifications"
               render={({ field }) => (
-                <MultiSelect
-                  label="Benachrichtigung an"
+                <NotificationSelect
                   description={
                     chosenRoles.length === 0
                       ? 'Zuerst Rollen wählen'
@@ -239,8 +237,6 @@ export function EventForm<M extends 'create' | 'update'>({
                   onBlur={field.onBlur}
                   error={errorOf('notifications')}
                   disabled={busy || chosenRoles.length === 0}
-                  clearable
-                  clearButtonProps={{ 'aria-label': 'Benachrichtigungen leeren' }}
                 />
               )}
             />
@@ -262,13 +258,13 @@ export function EventForm<M extends 'create' | 'update'>({
         {busy && progress !== undefined ? (
           <Progress value={progress} size="sm" aria-label="Fortschritt des Hochladens" />
         ) : null}
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {secondaryAction}
-          <Button type="submit" loading={busy} leftSection={submitIcon}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FormFooter
+          busy={busy}
+          generalError={generalError}
+          secondaryAction={secondaryAction}
+          submitIcon={submitIcon}
+          submitLabel={submitLabel}
+        />
       </Stack>
     </form>
   );

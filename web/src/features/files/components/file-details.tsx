@@ -1,10 +1,11 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload, IconEye, IconTrash } from '@tabler/icons-react';
 import { FileIcon, fileKindOf } from '../../../components/file-icon';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
-import { downloadStoredFile, fileNameOf, viewStoredFile, type StoredFile } from '../files.api';
+import { fileNameOf, type StoredFile } from '../files.api';
+import { useOpenFile } from './use-open-file';
 
 /** One term of a description list: dl > div > (dt, dd), as HTML allows. */
 export function Detail({ label, children }: { label: string; children: ReactNode }) {
@@ -45,17 +46,7 @@ interface FileDetailsProps {
  * facts of the file; admins also get "Löschen".
  */
 export function FileDetails({ file, isAdmin, onDelete, deleting }: FileDetailsProps) {
-  const [busy, setBusy] = useState<'view' | 'download' | null>(null);
-  const run = async (kind: 'view' | 'download') => {
-    setBusy(kind);
-    try {
-      await (kind === 'view' ? viewStoredFile(file) : downloadStoredFile(file));
-    } catch {
-      // product.md P12: a failed download shows no message.
-    } finally {
-      setBusy(null);
-    }
-  };
+  const { busy, run } = useOpenFile(file);
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>

@@ -1,11 +1,11 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload, IconEye, IconInfoCircle, IconPencil, IconTrash } from '@tabler/icons-react';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { FileIcon } from '../../../components/file-icon';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
-import { downloadStoredFile, viewStoredFile, type StoredFile } from '../files.api';
+import type { StoredFile } from '../files.api';
+import { useOpenFile } from './use-open-file';
 
 interface FileDialogProps {
   file: StoredFile | null;
@@ -23,19 +23,7 @@ interface FileDialogProps {
  * (product.md P12) and nothing about it is logged.
  */
 export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDialogProps) {
-  const [busy, setBusy] = useState<'view' | 'download' | null>(null);
-
-  const run = async (kind: 'view' | 'download') => {
-    if (!file) return;
-    setBusy(kind);
-    try {
-      await (kind === 'view' ? viewStoredFile(file) : downloadStoredFile(file));
-    } catch {
-      // product.md P12: a failed download shows no message.
-    } finally {
-      setBusy(null);
-    }
-  };
+  const { busy, run } = useOpenFile(file);
 
   return (
     <Modal opened={file !== null} onClose={onClose} title={FILE_MESSAGES.selectedTitle} centered>

@@ -11,7 +11,7 @@ import type { UploadProgress } from '../../../lib/api-client';
 import { useSpecForm } from '../../../lib/forms';
 import type { StoredFile } from '../files.api';
 import { DOCUMENT_EXTENSIONS } from '../files.rules';
-import { roleIdsOf } from '../../../lib/role-ids';
+import { roleIdsOf, roleOptionsOf } from '../../../lib/role-ids';
 import { FileFormFooter, FolderChoice, PermissionsSelect } from './file-form-parts';
 import { useFileSubmission } from './use-file-submission';
 
@@ -88,7 +88,7 @@ export function FileEditForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [createdFolderId]);
 
-  const roleOptions = roles.map((role) => ({ value: String(role.id), label: role.name }));
+  const roleOptions = roleOptionsOf(roles);
   // The current folder stays selectable even if the list does not hold it (e.g. still loading).
   const folderData = folderOptions.some((option) => option.id === file.folder_id)
     ? folderOptions

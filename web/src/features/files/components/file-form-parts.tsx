@@ -1,45 +1,17 @@
-import type { ReactNode, Ref } from 'react';
-import { Button, Group, MultiSelect, Select } from '@mantine/core';
+import type { ComponentProps, ReactNode } from 'react';
+import { Button, Group, Select } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import type { FolderRef } from '@gremienportal/contracts/folders';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
+import { RoleSelect, type SelectField } from '../../../components/role-selects';
 import type { UploadProgress } from '../../../lib/api-client';
+import { folderOptionsOf } from '../../../lib/folder-paths';
 import type { GeneralError } from '../../../lib/form-errors';
 import { UploadProgressBar } from './upload-progress';
 
-/** What react-hook-form's Controller hands to a select, plus the spec's timing and error. */
-interface SelectField<TValue> {
-  name: string;
-  ref: Ref<HTMLInputElement>;
-  value: TValue;
-  onChange: (value: TValue) => void;
-  onBlur: () => void;
-  error?: string;
-  disabled: boolean;
-}
-
 /** "Zugriffsberechtigung" of the upload and the edit form. */
-export function PermissionsSelect({
-  data,
-  ...field
-}: SelectField<string[]> & { data: { value: string; label: string }[] }) {
-  return (
-    <MultiSelect
-      label="Zugriffsberechtigung"
-      description="Wer die Datei sehen darf"
-      required
-      name={field.name}
-      ref={field.ref}
-      data={data}
-      value={field.value}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={field.error}
-      disabled={field.disabled}
-      clearable
-      clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
-    />
-  );
+export function PermissionsSelect(props: Omit<ComponentProps<typeof RoleSelect>, 'label' | 'description'>) {
+  return <RoleSelect {...props} label="Zugriffsberechtigung" description="Wer die Datei sehen darf" />;
 }
 
 /** The folder select ("Ordner", "Verschieben nach") with the optional "Neuer Ordner" button. */
@@ -61,7 +33,7 @@ export function FolderChoice({
         searchable
         name={field.name}
         ref={field.ref}
-        data={options.map((option) => ({ value: String(option.id), label: option.breadcrumb }))}
+        data={folderOptionsOf(options)}
         value={field.value || null}
         onChange={(value) => field.onChange(value ?? '')}
         onBlur={field.onBlur}
@@ -104,13 +76,13 @@ export function FileFormFooter({
   return (
     <>
       {busy && progress ? <UploadProgressBar progress={progress} /> : null}
-      <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-      <Group justify="flex-end" gap="sm">
-        {secondaryAction}
-        <Button type="submit" loading={busy} leftSection={submitIcon}>
-          {submitLabel}
-        </Button>
-      </Group>
+      <FormFooter
+        busy={busy}
+        generalError={generalError}
+        secondaryAction={secondaryAction}
+        submitIcon={submitIcon}
+        submitLabel={submitLabel}
+      />
     </>
   );
 }

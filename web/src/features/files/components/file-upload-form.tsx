@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MultiSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
 import { createFileBodySchema, FILE_MESSAGES, type CreateFileBody } from '@gremienportal/contracts/files';
 import type { FolderRef } from '@gremienportal/contracts/folders';
+import { NotificationSelect } from '../../../components/role-selects';
 import { UploadDropzone } from '../../../components/upload-dropzone';
 import type { UploadProgress } from '../../../lib/api-client';
 import { useSpecForm } from '../../../lib/forms';
+import { roleOptionsOf } from '../../../lib/role-ids';
 import { DOCUMENT_EXTENSIONS, defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
 import { FileFormFooter, FolderChoice, PermissionsSelect } from './file-form-parts';
 import { useFileSubmission } from './use-file-submission';
@@ -106,7 +108,7 @@ export function FileUploadForm({
   const rolesChosen = useRef(false);
   const { isSubmitting: busy } = form.formState;
 
-  const roleOptions = roles.map((role) => ({ value: String(role.id), label: role.name }));
+  const roleOptions = roleOptionsOf(roles);
   const chosenRoles = watch('permissions') ?? [];
   const notificationOptions = notificationOptionsFor(chosenRoles, roles);
 
@@ -208,8 +210,7 @@ export function FileUploadForm({
             control={control}
             name="notifications"
             render={({ field }) => (
-              <MultiSelect
-                label="Benachrichtigung an"
+              <NotificationSelect
                 description={
                   chosenRoles.length === 0
                     ? 'Zuerst die Zugriffsberechtigung wählen'
@@ -226,8 +227,6 @@ export function FileUploadForm({
                 onBlur={field.onBlur}
                 error={errorOf('notifications')}
                 disabled={busy || chosenRoles.length === 0}
-                clearable
-                clearButtonProps={{ 'aria-label': 'Benachrichtigungen leeren' }}
               />
             )}
           />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import {
   createFolderBodySchema,
@@ -10,8 +10,9 @@ import {
   type Folder,
   type FolderRef,
 } from '@gremienportal/contracts/folders';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
+import { folderOptionsOf } from '../../../lib/folder-paths';
 import { useSpecForm } from '../../../lib/forms';
 import { useCreateFolder } from '../folders.api';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
@@ -82,10 +83,7 @@ export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFo
                 searchable
                 name={field.name}
                 ref={field.ref}
-                data={parent.options.map((option) => ({
-                  value: String(option.id),
-                  label: option.breadcrumb,
-                }))}
+                data={folderOptionsOf(parent.options)}
                 value={field.value || null}
                 onChange={(value) => {
                   field.onChange(value ?? '');
@@ -102,17 +100,13 @@ export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFo
         <Text size="sm" c="dimmed">
           Der neue Ordner übernimmt die Zugriffsberechtigung des Ordners, in dem er angelegt wird.
         </Text>
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {onCancel ? (
-            <Button variant="default" onClick={onCancel} disabled={busy}>
-              Abbrechen
-            </Button>
-          ) : null}
-          <Button type="submit" loading={busy} leftSection={<IconFolderPlus size={18} aria-hidden />}>
-            Ordner erstellen
-          </Button>
-        </Group>
+        <FormFooter
+          busy={busy}
+          generalError={generalError}
+          onCancel={onCancel}
+          submitIcon={<IconFolderPlus size={18} aria-hidden />}
+          submitLabel="Ordner erstellen"
+        />
       </Stack>
     </form>
   );

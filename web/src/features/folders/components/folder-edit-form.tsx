@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
+import { Select, Stack, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '@gremienportal/contracts/common';
@@ -12,13 +12,15 @@ import {
   type UpdateFolderBody,
 } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
+import { RoleSelect } from '../../../components/role-selects';
 import { LoadingState } from '../../../components/loading-state';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
+import { folderOptionsOf } from '../../../lib/folder-paths';
 import { useSpecForm } from '../../../lib/forms';
 import { moveTargetsQueryOptions, useUpdateFolder } from '../folders.api';
 import { rolesQueryOptions } from '../../../lib/roles';
-import { roleIdsOf } from '../../../lib/role-ids';
+import { roleIdsOf, roleOptionsOf } from '../../../lib/role-ids';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
 
 interface FolderEditValues {
@@ -105,7 +107,7 @@ function FolderEditFields({
                   searchable
                   name={field.name}
                   ref={field.ref}
-                  data={moveTargets.map((target) => ({ value: String(target.id), label: target.breadcrumb }))}
+                  data={folderOptionsOf(moveTargets)}
                   value={field.value || null}
                   onChange={(value) => {
                     field.onChange(value ?? '');
@@ -121,13 +123,12 @@ function FolderEditFields({
               control={form.control}
               name="roles"
               render={({ field }) => (
-                <MultiSelect
+                <RoleSelect
                   label="Zugriffsberechtigung"
                   description="Wer den Ordner sehen darf"
-                  required
                   name={field.name}
                   ref={field.ref}
-                  data={roles.map((role) => ({ value: String(role.id), label: role.name }))}
+                  data={roleOptionsOf(roles)}
                   value={field.value ?? []}
                   onChange={(next) => {
                     field.onChange(next);
@@ -139,24 +140,18 @@ function FolderEditFields({
                   }}
                   error={form.errorOf('roles')}
                   disabled={busy}
-                  clearable
-                  clearButtonProps={{ 'aria-label': 'Zugriffsberechtigung leeren' }}
                 />
               )}
             />
           </>
         ) : null}
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {onCancel ? (
-            <Button variant="default" onClick={onCancel} disabled={busy}>
-              Abbrechen
-            </Button>
-          ) : null}
-          <Button type="submit" loading={busy} leftSection={<IconDeviceFloppy size={18} aria-hidden />}>
-            Speichern
-          </Button>
-        </Group>
+        <FormFooter
+          busy={busy}
+          generalError={generalError}
+          onCancel={onCancel}
+          submitIcon={<IconDeviceFloppy size={18} aria-hidden />}
+          submitLabel="Speichern"
+        />
       </Stack>
     </form>
   );

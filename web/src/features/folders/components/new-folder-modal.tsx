@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Folder } from '@gremienportal/contracts/folders';
@@ -54,4 +54,26 @@ export function NewFolderModal({ opened, ...props }: NewFolderModalProps) {
       ) : null}
     </Modal>
   );
+}
+
+/**
+ * The "Neuer Ordner" modal beside a file form's folder choice: it opens at the folder chosen so far,
+ * and the folder it created last becomes the form's choice.
+ */
+export function useNewFolderModal() {
+  const [newFolder, setNewFolder] = useState<{ parentId?: number } | null>(null);
+  const [createdFolderId, setCreatedFolderId] = useState<number | undefined>(undefined);
+  const modal = (
+    <NewFolderModal
+      opened={newFolder !== null}
+      initialParentId={newFolder?.parentId}
+      onClose={() => setNewFolder(null)}
+      onCreated={(folder) => setCreatedFolderId(folder.id)}
+    />
+  );
+  return {
+    openNewFolder: (parentId: number | undefined) => setNewFolder({ parentId }),
+    createdFolderId,
+    modal,
+  };
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Controller, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
+import { NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import {
   FOLDER_MESSAGES,
@@ -12,7 +12,7 @@ import {
   type Folder,
   type PeriodBody,
 } from '@gremienportal/contracts/folders';
-import { FormError } from '../../../components/form-error';
+import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
 import { useCreatePeriod } from '../folders.api';
@@ -109,17 +109,13 @@ export function PeriodForm({
           Jahre von {PERIOD_MIN_YEAR} bis {PERIOD_MAX_YEAR}, höchstens {PERIOD_MAX_YEARS} Jahre. Schon
           vorhandene Ordner werden weiterverwendet.
         </Text>
-        <FormError title={generalError?.title} message={generalError?.messages ?? null} />
-        <Group justify="flex-end" gap="sm">
-          {onCancel ? (
-            <Button variant="default" onClick={onCancel} disabled={busy}>
-              Abbrechen
-            </Button>
-          ) : null}
-          <Button type="submit" loading={busy} leftSection={<IconCalendarPlus size={18} aria-hidden />}>
-            Amtsperiode erstellen
-          </Button>
-        </Group>
+        <FormFooter
+          busy={busy}
+          generalError={generalError}
+          onCancel={onCancel}
+          submitIcon={<IconCalendarPlus size={18} aria-hidden />}
+          submitLabel="Amtsperiode erstellen"
+        />
       </Stack>
     </form>
   );
