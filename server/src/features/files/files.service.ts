@@ -18,13 +18,25 @@ import { newKey } from '../../tokens.ts';
 import { canSeeFile, fileFilter, fileRoleFilter } from '../../policies/files.policy.ts';
 import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOf, viewerOfRoles, type Viewer } from '../../policies/principal.ts';
-import { toStoredFile, type FilesTree } from './files.present.ts';
-import { auditActor, parseFields, resolveRoles, type Actor } from './files.input.ts';
+import { parseFields } from './files.input.ts';
 import { fileNotificationMail } from './files.mails.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
-import { deleteObjects } from './folders.service.ts';
-import type { ReadCache } from './tree-cache.ts';
+import {
+  allFolders,
+  auditActor,
+  deleteObjects,
+  loadFiles,
+  lockFolderTree,
+  resolveRoles,
+  toStoredFile,
+  type Actor,
+  type FileRecord,
+  type FilesTree,
+  type FolderRecord,
+  type ReadCache,
+  type RoleRow,
+} from '../folders/folders.service.ts';
 
 /** Which of the two payload readings of product.md P10.6 a request used, for errors under its own names. */
 function normalize(body: {
@@ -56,7 +68,7 @@ async function notificationMails(
   ctx: AppContext,
   trx: Transaction<Database>,
   tree: FilesTree,
-  roles: readonly repo.RoleRow[],
+  roles: readonly RoleRow[],
   file: {
     id: number;
     title: string;
@@ -96,7 +108,7 @@ async function notificationMails(
 }
 
 /** The target folder of an upload or move: visible, existing, and not the root. */
-function uploadFolder(tree: FilesTree, folderId: number, field: string): repo.FolderRecord {
+function uploadFolder(tree: FilesTree, folderId: number, field: string): FolderRecord {
   const folder = tree.find(folderId);
   if (!folder) throw invalidField(field, FILE_MESSAGES.folderNotFound);
   if (folder.id === ROOT_FOLDER_ID || folder.parent_id === null)
@@ -140,7 +152,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
     async list(principal: Principal, limit?: number): Promise<StoredFile[]> {
       const viewer = viewerOf(principal);
       const tree = await cache.folderTree(viewer);
-      const files = await repo.loadFiles(db(), {
+      const files = await loadFiles(db(), {
         newest: true,
         ...(limit !== undefined ? { limit } : {}),
         visible: fileFilter(tree),
@@ -155,7 +167,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
     },
 
     /** The file behind a download key, if the principal may see it. */
-    async forDownload(principal: Principal, key: string): Promise<repo.FileRecord> {
+    async forDownload(principal: Principal, key: string): Promise<FileRecord> {
       return (await visibleFile(viewerOf(principal), { downloadKey: key })).file;
     },
 
@@ -163,7 +175,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
      * Records a response with content, once per session, version and purpose within the window
      * (decision 116). `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved.
      */
-    async recordDownload(actor: Actor, file: repo.FileRecord, purpose: 'view' | 'download'): Promise<void> {
+    async recordDownload(actor: Actor, file: FileRecord, purpose: 'view' | 'download'): Promise<void> {
       await recordDelivery(
         db(),
         ctx.clock,
@@ -204,8 +216,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         const id = await db()
           .transaction()
           .execute(async (trx) => {
-            await repo.lockFolderTree(trx, ctx.db.dialect);
-            const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+            await lockFolderTree(trx, ctx.db.dialect);
+            const tree = new FolderTree(await allFolders(trx), viewer);
             const folder = uploadFolder(tree, input.folderId!, input.folderField);
             const roles = await allRoles(trx);
             const roleIds = resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
@@ -279,9 +291,9 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         oldKey = await db()
           .transaction()
           .execute(async (trx) => {
-            await repo.lockFolderTree(trx, ctx.db.dialect);
-            const tree = new FolderTree(await repo.loadFolders(trx), viewer);
-            const [file] = await repo.loadFiles(trx, { id });
+            await lockFolderTree(trx, ctx.db.dialect);
+            const tree = new FolderTree(await allFolders(trx), viewer);
+            const [file] = await loadFiles(trx, { id });
             if (!file || !canSeeFile(tree, file)) throw notFound();
             const folder =
               input.folderId !== undefined && input.folderId !== file.folder_id
@@ -363,8 +375,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       const key = await db()
         .transaction()
         .execute(async (trx) => {
-          const tree = new FolderTree(await repo.loadFolders(trx), viewer);
-          const [file] = await repo.loadFiles(trx, { id });
+          const tree = new FolderTree(await allFolders(trx), viewer);
+          const [file] = await loadFiles(trx, { id });
           if (!file || !canSeeFile(tree, file)) throw notFound();
           await repo.deleteFile(trx, id);
           await recordAudit(trx, ctx.clock, {

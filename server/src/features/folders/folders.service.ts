@@ -27,11 +27,21 @@ import {
   toFolderRef,
   toStoredFile,
   type FilesTree,
-} from './files.present.ts';
-import { auditActor, resolveRoles, type Actor } from './files.input.ts';
+} from './folders.present.ts';
+import { auditActor, resolveRoles, type Actor } from './folders.input.ts';
 import { allRoles } from '../roles/roles.service.ts';
-import * as repo from './files.repository.ts';
+import * as repo from './folders.repository.ts';
 import type { ReadCache, Serialised } from './tree-cache.ts';
+
+/*
+ * What the files feature uses of folders: documents live in folders, so the files feature depends
+ * on this one (never the reverse) and reaches it only through these exports.
+ */
+export type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts';
+export { loadFiles, lockFolderTree } from './folders.repository.ts';
+export { toStoredFile, type FilesTree } from './folders.present.ts';
+export { auditActor, resolveRoles, type Actor } from './folders.input.ts';
+export { ReadCache } from './tree-cache.ts';
 
 const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
 const protectedError = () => new AppError('validation', FOLDER_MESSAGES.protectedFolder);
