@@ -31,10 +31,10 @@ import {
   lockEvent,
   replaceEventRoles,
   updateEvent,
-  usersWithAnyRole,
   type EventRecord,
   type RoleRow,
 } from './events.repository.ts';
+import { usersWithAnyRole } from '../users/users.service.ts';
 
 /** Who acts, and from where (for the audit log). */
 export interface Actor {

@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { invalidField, notFound } from '../../errors.ts';
 import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit } from '../../audit/record.ts';
-import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
@@ -22,12 +22,14 @@ import { parseFields } from './files.input.ts';
 import { fileNotificationMail } from './files.mails.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
+import { usersWithAnyRole } from '../users/users.service.ts';
 import {
   allFolders,
   auditActor,
   deleteObjects,
   loadFiles,
   lockFolderTree,
+  namesOfRoles,
   resolveRoles,
   toStoredFile,
   type Actor,
@@ -35,7 +37,6 @@ import {
   type FilesTree,
   type FolderRecord,
   type ReadCache,
-  type RoleRow,
 } from '../folders/folders.service.ts';
 
 /** Which of the two payload readings of product.md P10.6 a request used, for errors under its own names. */
@@ -64,11 +65,10 @@ const fileFieldOf = (fields: Record<string, unknown>) =>
  * may see the file (its folder chain and the file itself share a role with them, or they are an
  * admin). Queued in the caller's transaction.
  */
-async function notificationMails(
+async function queueNotifications(
   ctx: AppContext,
   trx: Transaction<Database>,
   tree: FilesTree,
-  roles: readonly RoleRow[],
   file: {
     id: number;
     title: string;
@@ -79,32 +79,29 @@ async function notificationMails(
   },
   notifyRoleIds: readonly number[],
   kind: 'created' | 'updated',
-): Promise<OutgoingMail[]> {
-  if (notifyRoleIds.length === 0) return [];
+): Promise<void> {
+  if (notifyRoleIds.length === 0) return;
   const folder = tree.byId.get(file.folder_id)!;
   const treeOf = treesByViewer([...tree.byId.values()]);
-  const nameOf = new Map(roles.map((role) => [role.id, role.name]));
   const fileRoles = file.roleIds.map((id) => ({ id }));
-  const recipients = await repo.usersWithAnyRole(trx, notifyRoleIds);
-  return recipients
-    .filter((user) => {
-      const viewer = viewerOfRoles(user.roleIds.map((id) => ({ id, name: nameOf.get(id) ?? '' })));
-      return canSeeFile(treeOf(viewer), { folder_id: file.folder_id, roles: fileRoles });
-    })
-    .map((user) =>
-      fileNotificationMail(
-        user,
-        {
-          id: file.id,
-          title: file.title,
-          format: file.format,
-          sizeBytes: file.size_bytes,
-          folder: folder.breadcrumb,
-        },
-        kind,
-        ctx.config.PUBLIC_URL,
-      ),
-    );
+  const recipients = (await usersWithAnyRole(trx, notifyRoleIds)).filter((user) =>
+    canSeeFile(treeOf(viewerOfRoles(user.roles)), { folder_id: file.folder_id, roles: fileRoles }),
+  );
+  const mails = recipients.map((user) =>
+    fileNotificationMail(
+      user,
+      {
+        id: file.id,
+        title: file.title,
+        format: file.format,
+        sizeBytes: file.size_bytes,
+        folder: folder.breadcrumb,
+      },
+      kind,
+      ctx.config.PUBLIC_URL,
+    ),
+  );
+  await enqueueMail(trx, ctx.clock, mails);
 }
 
 /** The target folder of an upload or move: visible, existing, and not the root. */
@@ -244,17 +241,16 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               objectLabel: `${body.title}.${stored.format}`,
               details: {
                 folder: folder.breadcrumb,
-                roles: roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name),
+                roles: namesOfRoles(roles, roleIds),
                 size_bytes: stored.size,
-                notifications: roles.filter((r) => notifyIds.includes(r.id)).map((r) => r.name),
+                notifications: namesOfRoles(roles, notifyIds),
               },
               ip: actor.ip,
             });
-            const mails = await notificationMails(
+            await queueNotifications(
               ctx,
               trx,
               tree,
-              roles,
               {
                 id: fileId,
                 title: body.title,
@@ -266,7 +262,6 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               notifyIds,
               'created',
             );
-            await enqueueMail(trx, ctx.clock, mails);
             return fileId;
           });
         return await fileFor(viewer, id);
@@ -321,8 +316,6 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                 : {}),
             });
             if (input.roleRefs) await repo.setFileRoles(trx, id, roleIds);
-            const roleNames = (ids: readonly number[]) =>
-              roles.filter((r) => ids.includes(r.id)).map((r) => r.name);
             await recordAudit(trx, ctx.clock, {
               actor: auditActor(actor),
               action: 'file.updated',
@@ -335,18 +328,17 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                   ? { folder: { from: tree.byId.get(file.folder_id)?.breadcrumb, to: folder.breadcrumb } }
                   : {}),
                 ...(input.roleRefs
-                  ? { roles: { from: file.roles.map((r) => r.name), to: roleNames(roleIds) } }
+                  ? { roles: { from: file.roles.map((r) => r.name), to: namesOfRoles(roles, roleIds) } }
                   : {}),
                 ...(stored ? { replaced: true, size_bytes: stored.size } : {}),
-                ...(notifyIds.length > 0 ? { notifications: roleNames(notifyIds) } : {}),
+                ...(notifyIds.length > 0 ? { notifications: namesOfRoles(roles, notifyIds) } : {}),
               },
               ip: actor.ip,
             });
-            const mails = await notificationMails(
+            await queueNotifications(
               ctx,
               trx,
               tree,
-              roles,
               {
                 id,
                 title,
@@ -358,7 +350,6 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               notifyIds,
               'updated',
             );
-            await enqueueMail(trx, ctx.clock, mails);
             return stored ? file.storage_key : undefined;
           });
       } catch (error) {

@@ -25,3 +25,7 @@ export function resolveRoles(all: readonly RoleRow[], refs: readonly RoleRef[], 
     (role) => role.id,
   );
 }
+
+/** The names of the roles with these ids, in the order of `all` (for audit details). */
+export const namesOfRoles = (all: readonly RoleRow[], ids: readonly number[]): string[] =>
+  all.filter((role) => ids.includes(role.id)).map((role) => role.name);

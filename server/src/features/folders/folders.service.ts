@@ -28,7 +28,7 @@ import {
   toStoredFile,
   type FilesTree,
 } from './folders.present.ts';
-import { auditActor, resolveRoles, type Actor } from './folders.input.ts';
+import { auditActor, namesOfRoles, resolveRoles, type Actor } from './folders.input.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './folders.repository.ts';
 import type { ReadCache, Serialised } from './tree-cache.ts';
@@ -40,7 +40,7 @@ import type { ReadCache, Serialised } from './tree-cache.ts';
 export type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts';
 export { loadFiles, lockFolderTree } from './folders.repository.ts';
 export { toStoredFile, type FilesTree } from './folders.present.ts';
-export { auditActor, resolveRoles, type Actor } from './folders.input.ts';
+export { auditActor, namesOfRoles, resolveRoles, type Actor } from './folders.input.ts';
 export { ReadCache } from './tree-cache.ts';
 
 const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
@@ -218,7 +218,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
           objectLabel: breadcrumb,
           details: {
             parent_id: parent.id,
-            roles: roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name),
+            roles: namesOfRoles(roles, roleIds),
           },
           ip: actor.ip,
         });
@@ -263,7 +263,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         if (body.roles) {
           const roleIds = resolveRoles(roles, body.roles, 'roles');
           await repo.setFolderRoles(trx, id, roleIds);
-          roleNames = roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name);
+          roleNames = namesOfRoles(roles, roleIds);
         }
         await recordAudit(trx, ctx.clock, {
           actor: auditActor(actor),
