@@ -1,5 +1,8 @@
 import type { z } from 'zod';
-import { AppError, GERMAN } from '../../errors.ts';
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { AppError, GERMAN, invalidField } from '../../errors.ts';
+import type { FilesTree, FolderRecord } from '../folders/folders.service.ts';
 
 /** Upload fields arrive as multipart or JSON; they are checked like a route body (422 per field). */
 export function parseFields<S extends z.ZodType>(
@@ -16,4 +19,40 @@ export function parseFields<S extends z.ZodType>(
   }
   if (Object.keys(errors).length > 0) throw new AppError('validation', GERMAN.validation, errors);
   return (result as { data: z.output<S> }).data;
+}
+
+/** Which of the two payload readings of product.md P10.6 a request used, for errors under its own names. */
+export function normalize(body: {
+  roles?: (string | number)[];
+  permissions?: (string | number)[];
+  folders?: number[];
+  folder_id?: number;
+  notifications?: (string | number)[];
+}) {
+  return {
+    roleRefs: body.permissions ?? body.roles,
+    rolesField: body.permissions !== undefined || body.roles === undefined ? 'permissions' : 'roles',
+    folderId: body.folder_id ?? body.folders?.[0],
+    folderField: body.folder_id !== undefined || !body.folders?.length ? 'folder_id' : 'folders',
+    notifications: body.notifications ?? [],
+  };
+}
+
+/** The field a missing or broken file is reported under: `data` for the first reading, else `file`. */
+export const fileFieldOf = (fields: Record<string, unknown>) =>
+  fields.roles !== undefined || fields.folders !== undefined ? 'data' : 'file';
+
+/** The target folder of an upload or move: visible, existing, and not the root. */
+export function uploadFolder(tree: FilesTree, folderId: number, field: string): FolderRecord {
+  const folder = tree.find(folderId);
+  if (!folder) throw invalidField(field, FILE_MESSAGES.folderNotFound);
+  if (folder.id === ROOT_FOLDER_ID || folder.parent_id === null)
+    throw invalidField(field, FILE_MESSAGES.noUploadToRoot);
+  return folder;
+}
+
+export function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly number[]) {
+  if (notifyIds.some((id) => !fileRoleIds.includes(id))) {
+    throw invalidField('notifications', FILE_MESSAGES.notificationsOutsideRoles);
+  }
 }

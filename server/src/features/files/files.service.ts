@@ -1,4 +1,3 @@
-import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import {
   createFileBodySchema,
   FILE_MESSAGES,
@@ -8,21 +7,19 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { invalidField, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit } from '../../audit/record.ts';
-import { enqueueMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { canSeeFile, fileFilter, fileRoleFilter } from '../../policies/files.policy.ts';
-import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
-import { viewerOf, viewerOfRoles, type Viewer } from '../../policies/principal.ts';
-import { parseFields } from './files.input.ts';
-import { fileNotificationMail } from './files.mails.ts';
+import { FolderTree } from '../../policies/folders.policy.ts';
+import { viewerOf, type Viewer } from '../../policies/principal.ts';
+import { checkNotifications, fileFieldOf, normalize, parseFields, uploadFolder } from './files.input.ts';
+import { queueNotifications } from './files.notifications.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
-import { usersWithAnyRole } from '../users/users.service.ts';
 import {
   allFolders,
   auditActor,
@@ -34,90 +31,8 @@ import {
   toStoredFile,
   type Actor,
   type FileRecord,
-  type FilesTree,
-  type FolderRecord,
   type ReadCache,
 } from '../folders/folders.service.ts';
-
-/** Which of the two payload readings of product.md P10.6 a request used, for errors under its own names. */
-function normalize(body: {
-  roles?: (string | number)[];
-  permissions?: (string | number)[];
-  folders?: number[];
-  folder_id?: number;
-  notifications?: (string | number)[];
-}) {
-  return {
-    roleRefs: body.permissions ?? body.roles,
-    rolesField: body.permissions !== undefined || body.roles === undefined ? 'permissions' : 'roles',
-    folderId: body.folder_id ?? body.folders?.[0],
-    folderField: body.folder_id !== undefined || !body.folders?.length ? 'folder_id' : 'folders',
-    notifications: body.notifications ?? [],
-  };
-}
-
-/** The field a missing or broken file is reported under: `data` for the first reading, else `file`. */
-const fileFieldOf = (fields: Record<string, unknown>) =>
-  fields.roles !== undefined || fields.folders !== undefined ? 'data' : 'file';
-
-/**
- * "Benachrichtigung an" (product.md P7.3): one mail per user who holds one of the chosen roles and
- * may see the file (its folder chain and the file itself share a role with them, or they are an
- * admin). Queued in the caller's transaction.
- */
-async function queueNotifications(
-  ctx: AppContext,
-  trx: Transaction<Database>,
-  tree: FilesTree,
-  file: {
-    id: number;
-    title: string;
-    format: string;
-    size_bytes: number;
-    folder_id: number;
-    roleIds: number[];
-  },
-  notifyRoleIds: readonly number[],
-  kind: 'created' | 'updated',
-): Promise<void> {
-  if (notifyRoleIds.length === 0) return;
-  const folder = tree.byId.get(file.folder_id)!;
-  const treeOf = treesByViewer([...tree.byId.values()]);
-  const fileRoles = file.roleIds.map((id) => ({ id }));
-  const recipients = (await usersWithAnyRole(trx, notifyRoleIds)).filter((user) =>
-    canSeeFile(treeOf(viewerOfRoles(user.roles)), { folder_id: file.folder_id, roles: fileRoles }),
-  );
-  const mails = recipients.map((user) =>
-    fileNotificationMail(
-      user,
-      {
-        id: file.id,
-        title: file.title,
-        format: file.format,
-        sizeBytes: file.size_bytes,
-        folder: folder.breadcrumb,
-      },
-      kind,
-      ctx.config.PUBLIC_URL,
-    ),
-  );
-  await enqueueMail(trx, ctx.clock, mails);
-}
-
-/** The target folder of an upload or move: visible, existing, and not the root. */
-function uploadFolder(tree: FilesTree, folderId: number, field: string): FolderRecord {
-  const folder = tree.find(folderId);
-  if (!folder) throw invalidField(field, FILE_MESSAGES.folderNotFound);
-  if (folder.id === ROOT_FOLDER_ID || folder.parent_id === null)
-    throw invalidField(field, FILE_MESSAGES.noUploadToRoot);
-  return folder;
-}
-
-function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly number[]) {
-  if (notifyIds.some((id) => !fileRoleIds.includes(id))) {
-    throw invalidField('notifications', FILE_MESSAGES.notificationsOutsideRoles);
-  }
-}
 
 /** One file with its roles, whoever may see it (for "who can see this"; the caller decides). */
 export function fileById(db: Kysely<Database> | Transaction<Database>, id: number) {
