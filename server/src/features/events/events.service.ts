@@ -1,3 +1,4 @@
+// Over 300 lines because create, update and delete each run the event, its file, its roles, mails and audit in one transaction; split apart they would share most helpers.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import {

@@ -1,3 +1,4 @@
+// Over 300 lines because every folder use case shares one transaction helper and the same tree checks, and it is the one door the files feature uses into folders.
 import { PROTECTED_FOLDER_IDS, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { isUniqueViolation } from '../../db/errors.ts';
 import {

@@ -1,3 +1,4 @@
+// Over 300 lines because the Super-Admin safeguards (locks, last-Super-Admin check) are shared by create, update and delete and belong beside them.
 import type { Kysely, Transaction } from 'kysely';
 import type { RoleRef } from '@gremienportal/contracts/common';
 import {
