@@ -36,6 +36,8 @@ import { accountRoutes } from './features/account/account.routes.ts';
 import { rolesRoutes } from './features/roles/roles.routes.ts';
 import { usersRoutes } from './features/users/users.routes.ts';
 import { filesRoutes } from './features/files/files.routes.ts';
+import { foldersRoutes } from './features/folders/folders.routes.ts';
+import { ReadCache } from './features/folders/folders.service.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
@@ -204,7 +206,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(accountRoutes(context));
       await api.register(rolesRoutes(context));
       await api.register(usersRoutes(context));
-      await api.register(filesRoutes(context));
+      // One read cache for folders and files: folders, trees and counts are shared by all reads.
+      const readCache = new ReadCache(() => context.db.kysely);
+      await api.register(foldersRoutes(context, readCache));
+      await api.register(filesRoutes(context, readCache));
       await api.register(eventsRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(settingsRoutes(context));

@@ -6,7 +6,7 @@ import { errorBodySchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { ByteRange } from '../storage/file-storage.ts';
-import { MIME_BY_FORMAT } from './upload-source.ts';
+import { MIME_BY_FORMAT } from './file-formats.ts';
 
 /** What a download needs to know about a stored object; the caller has checked visibility. */
 export interface DownloadObject {

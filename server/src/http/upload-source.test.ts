@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFromMime, formatFromName, mimeTypeFor } from './upload-source.ts';
+import { formatFromMime, formatFromName, mimeTypeFor } from './file-formats.ts';
 
 describe('upload formats', () => {
   it('takes the format from the file name: lower case, letters and digits, at most 10', () => {

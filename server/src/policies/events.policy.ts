@@ -1,6 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { sharesRole, type Viewer } from './principal.ts';
+import { roleFilter } from './role-filter.ts';
 
 /** A condition on `events` rows, used in the query that finds them. */
 export type EventRowFilter = (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool>;
@@ -14,16 +15,13 @@ export const canSeeEvent = (viewer: Viewer, event: { roles: readonly { id: numbe
  * run the same queries; undefined for Admins, who see every event.
  */
 export function eventFilter(viewer: Viewer): EventRowFilter | undefined {
-  if (viewer.isAdmin) return undefined;
-  const roleIds = [...viewer.roleIds];
-  return (eb) =>
-    roleIds.length === 0
-      ? sql<SqlBool>`1 = 0`
-      : eb.exists(
-          eb
-            .selectFrom('event_roles')
-            .select('event_roles.event_id')
-            .whereRef('event_roles.event_id', '=', 'events.id')
-            .where('event_roles.role_id', 'in', roleIds),
-        );
+  return roleFilter<'events'>(viewer, (eb, roleIds) =>
+    eb.exists(
+      eb
+        .selectFrom('event_roles')
+        .select('event_roles.event_id')
+        .whereRef('event_roles.event_id', '=', 'events.id')
+        .where('event_roles.role_id', 'in', roleIds),
+    ),
+  );
 }

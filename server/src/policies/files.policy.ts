@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '../db/schema.ts';
 import { canSeeFolder, type FolderNode, type FolderTree } from './folders.policy.ts';
 import { sharesRole, type Viewer } from './principal.ts';
+import { roleFilter } from './role-filter.ts';
 
 /** A condition on `files` rows, used in the query that finds them. */
 export type FileRowFilter = (eb: ExpressionBuilder<Database, 'files'>) => Expression<SqlBool>;
@@ -21,18 +22,15 @@ export function canSeeFile(
  * one run the same queries.
  */
 export function fileRoleFilter(viewer: Viewer): FileRowFilter | undefined {
-  if (viewer.isAdmin) return undefined;
-  const roleIds = [...viewer.roleIds];
-  return (eb) =>
-    roleIds.length === 0
-      ? sql<SqlBool>`1 = 0`
-      : eb.exists(
-          eb
-            .selectFrom('file_roles')
-            .select('file_roles.file_id')
-            .whereRef('file_roles.file_id', '=', 'files.id')
-            .where('file_roles.role_id', 'in', roleIds),
-        );
+  return roleFilter<'files'>(viewer, (eb, roleIds) =>
+    eb.exists(
+      eb
+        .selectFrom('file_roles')
+        .select('file_roles.file_id')
+        .whereRef('file_roles.file_id', '=', 'files.id')
+        .where('file_roles.role_id', 'in', roleIds),
+    ),
+  );
 }
 
 /**

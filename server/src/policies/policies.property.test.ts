@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
-import { allFolders } from '../features/files/folders.service.ts';
+import { allFolders } from '../features/folders/folders.service.ts';
 import { allRoles } from '../features/roles/roles.service.ts';
 import { canSeeEvent, eventFilter } from './events.policy.ts';
 import { canSeeFile, fileFilter } from './files.policy.ts';

@@ -3,7 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_SUCCESS_MESSAGE, LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/auth';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
-import { dataUrl, pdfBytes } from '../features/files/files.fixtures.ts';
+import { dataUrl, pdfBytes } from '../test/files.fixtures.ts';
 import { apiRoutes, registeredRoutes, routeKey } from './route-inventory.ts';
 import {
   buildWorld,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import { openDatabase } from '../db/database.ts';
 import { QueryCounter } from '../db/query-counter.ts';
-import { createFolder, dataUrl, pdfBytes, uploadFile } from '../features/files/files.fixtures.ts';
+import { createFolder, dataUrl, pdfBytes, uploadFile } from '../test/files.fixtures.ts';
 import { createPostgresDatabase } from '../reliability/inspect.ts';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
 import { createRoleUsers, type TestUser } from '../test/factories.ts';

@@ -28,7 +28,7 @@ import {
 import { createUserBodySchema, updateUserBodySchema } from '@gremienportal/contracts/users';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
 import { createUser, sessionFor, TEST_PASSWORD, type TestUser } from '../test/factories.ts';
-import { dataUrl, pdfBytes } from '../features/files/files.fixtures.ts';
+import { dataUrl, pdfBytes } from '../test/files.fixtures.ts';
 import {
   applyMutation,
   arbitraryOf,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@gremienportal/contracts/common';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
 import { createUser, type TestUser } from '../test/factories.ts';
-import { createFolder, dataUrl, multipart, pdfBytes } from '../features/files/files.fixtures.ts';
+import { createFolder, dataUrl, multipart, pdfBytes } from '../test/files.fixtures.ts';
 
 // Names that look like another one: invisible format characters and Latin mixed with Cyrillic or
 // Greek in one word. The contracts refuse them (422, German message under the field) and store

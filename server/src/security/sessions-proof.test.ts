@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleName } from '@gremienportal/contracts/common';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
 import { createUser, TEST_PASSWORD, type TestUser } from '../test/factories.ts';
-import { dataUrl, pdfBytes } from '../features/files/files.fixtures.ts';
+import { dataUrl, pdfBytes } from '../test/files.fixtures.ts';
 import { HOUR, MINUTE } from '../clock.ts';
 
 /**

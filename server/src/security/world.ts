@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { RoleName } from '@gremienportal/contracts/common';
 import type { TestApp } from '../test/build-test-app.ts';
 import { createUser, sessionFor, type TestUser } from '../test/factories.ts';
-import { dataUrl, pdfBytes } from '../features/files/files.fixtures.ts';
+import { dataUrl, pdfBytes } from '../test/files.fixtures.ts';
 
 /**
  * A portal with content of every visibility, seen by every kind of principal: the fixture of the

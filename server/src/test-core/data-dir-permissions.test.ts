@@ -7,7 +7,7 @@ import { TestClock } from '../clock.ts';
 import { configSchema } from '../config.ts';
 import type { TestApp } from '../test/build-test-app.ts';
 import { createUser } from '../test/factories.ts';
-import { createFolder, uploadFile } from '../features/files/files.fixtures.ts';
+import { createFolder, uploadFile } from '../test/files.fixtures.ts';
 
 /** Every folder and file below `root` (itself included) with its permission bits. */
 async function modes(root: string): Promise<{ path: string; dir: boolean; mode: number }[]> {

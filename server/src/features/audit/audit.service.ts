@@ -23,7 +23,7 @@ import { seesSubject, type VisibilitySubject } from '../../policies/audit.policy
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { eventById } from '../events/events.service.ts';
 import { fileById } from '../files/files.service.ts';
-import { allFolders } from '../files/folders.service.ts';
+import { allFolders } from '../folders/folders.service.ts';
 import { auditCsvHeader, auditCsvRow } from './audit.csv.ts';
 import {
   countEntries,

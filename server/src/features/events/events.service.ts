@@ -1,3 +1,4 @@
+// Over 300 lines because create, update and delete each run the event, its file, its roles, mails and audit in one transaction; split apart they would share most helpers.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import {
@@ -31,10 +32,10 @@ import {
   lockEvent,
   replaceEventRoles,
   updateEvent,
-  usersWithAnyRole,
   type EventRecord,
   type RoleRow,
 } from './events.repository.ts';
+import { usersWithAnyRole } from '../users/users.service.ts';
 
 /** Who acts, and from where (for the audit log). */
 export interface Actor {

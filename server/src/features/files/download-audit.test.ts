@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE } from '../../clock.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRoleUsers, createUser, sessionFor, type TestUser } from '../../test/factories.ts';
-import { createFolder, multipart, uploadFile } from './files.fixtures.ts';
+import { createFolder, multipart, uploadFile } from '../../test/files.fixtures.ts';
 
 /**
  * Decision 116: every answer that carries document content (200 or 206, any range form) is in the

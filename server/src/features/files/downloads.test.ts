@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRoleUsers, sessionFor, type TestUser } from '../../test/factories.ts';
-import { createFolder, uploadFile } from './files.fixtures.ts';
+import { createFolder, uploadFile } from '../../test/files.fixtures.ts';
 
 const CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 

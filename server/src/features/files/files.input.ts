@@ -1,22 +1,8 @@
 import type { z } from 'zod';
-import type { RoleRef } from '@gremienportal/contracts/common';
-import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { AppError, GERMAN } from '../../errors.ts';
-import { principalLabel, type Principal } from '../../plugins/auth.ts';
-import type { AuditActor } from '../../audit/record.ts';
-import { resolveRoleRefs } from '../roles/roles.service.ts';
-import type { RoleRow } from './files.repository.ts';
-
-/** Who changes something, and from where (for the audit log). */
-export interface Actor {
-  principal: Principal;
-  ip: string;
-}
-
-export const auditActor = (actor: Actor): AuditActor => ({
-  id: actor.principal.id,
-  label: principalLabel(actor.principal),
-});
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { AppError, GERMAN, invalidField } from '../../errors.ts';
+import type { FilesTree, FolderRecord } from '../folders/folders.service.ts';
 
 /** Upload fields arrive as multipart or JSON; they are checked like a route body (422 per field). */
 export function parseFields<S extends z.ZodType>(
@@ -35,12 +21,38 @@ export function parseFields<S extends z.ZodType>(
   return (result as { data: z.output<S> }).data;
 }
 
-/**
- * Role ids for the file and folder forms: the roles module resolves them; an unknown role is a
- * 422 under `field`, naming the first one.
- */
-export function resolveRoles(all: readonly RoleRow[], refs: readonly RoleRef[], field: string): number[] {
-  return resolveRoleRefs(all, refs, field, { message: FOLDER_MESSAGES.unknownRole, report: 'first' }).map(
-    (role) => role.id,
-  );
+/** Which of the two payload readings of product.md P10.6 a request used, for errors under its own names. */
+export function normalize(body: {
+  roles?: (string | number)[];
+  permissions?: (string | number)[];
+  folders?: number[];
+  folder_id?: number;
+  notifications?: (string | number)[];
+}) {
+  return {
+    roleRefs: body.permissions ?? body.roles,
+    rolesField: body.permissions !== undefined || body.roles === undefined ? 'permissions' : 'roles',
+    folderId: body.folder_id ?? body.folders?.[0],
+    folderField: body.folder_id !== undefined || !body.folders?.length ? 'folder_id' : 'folders',
+    notifications: body.notifications ?? [],
+  };
+}
+
+/** The field a missing or broken file is reported under: `data` for the first reading, else `file`. */
+export const fileFieldOf = (fields: Record<string, unknown>) =>
+  fields.roles !== undefined || fields.folders !== undefined ? 'data' : 'file';
+
+/** The target folder of an upload or move: visible, existing, and not the root. */
+export function uploadFolder(tree: FilesTree, folderId: number, field: string): FolderRecord {
+  const folder = tree.find(folderId);
+  if (!folder) throw invalidField(field, FILE_MESSAGES.folderNotFound);
+  if (folder.id === ROOT_FOLDER_ID || folder.parent_id === null)
+    throw invalidField(field, FILE_MESSAGES.noUploadToRoot);
+  return folder;
+}
+
+export function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly number[]) {
+  if (notifyIds.some((id) => !fileRoleIds.includes(id))) {
+    throw invalidField('notifications', FILE_MESSAGES.notificationsOutsideRoles);
+  }
 }

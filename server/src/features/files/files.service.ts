@@ -1,4 +1,3 @@
-import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import {
   createFileBodySchema,
   FILE_MESSAGES,
@@ -8,107 +7,32 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { invalidField, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { recordDelivery } from '../../audit/delivery.ts';
 import { recordAudit } from '../../audit/record.ts';
-import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { canSeeFile, fileFilter, fileRoleFilter } from '../../policies/files.policy.ts';
-import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
-import { viewerOf, viewerOfRoles, type Viewer } from '../../policies/principal.ts';
-import { toStoredFile, type FilesTree } from './files.present.ts';
-import { auditActor, parseFields, resolveRoles, type Actor } from './files.input.ts';
-import { fileNotificationMail } from './files.mails.ts';
+import { FolderTree } from '../../policies/folders.policy.ts';
+import { viewerOf, type Viewer } from '../../policies/principal.ts';
+import { checkNotifications, fileFieldOf, normalize, parseFields, uploadFolder } from './files.input.ts';
+import { queueNotifications } from './files.notifications.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
-import { deleteObjects } from './folders.service.ts';
-import type { ReadCache } from './tree-cache.ts';
-
-/** Which of the two payload readings of product.md P10.6 a request used, for errors under its own names. */
-function normalize(body: {
-  roles?: (string | number)[];
-  permissions?: (string | number)[];
-  folders?: number[];
-  folder_id?: number;
-  notifications?: (string | number)[];
-}) {
-  return {
-    roleRefs: body.permissions ?? body.roles,
-    rolesField: body.permissions !== undefined || body.roles === undefined ? 'permissions' : 'roles',
-    folderId: body.folder_id ?? body.folders?.[0],
-    folderField: body.folder_id !== undefined || !body.folders?.length ? 'folder_id' : 'folders',
-    notifications: body.notifications ?? [],
-  };
-}
-
-/** The field a missing or broken file is reported under: `data` for the first reading, else `file`. */
-const fileFieldOf = (fields: Record<string, unknown>) =>
-  fields.roles !== undefined || fields.folders !== undefined ? 'data' : 'file';
-
-/**
- * "Benachrichtigung an" (product.md P7.3): one mail per user who holds one of the chosen roles and
- * may see the file (its folder chain and the file itself share a role with them, or they are an
- * admin). Queued in the caller's transaction.
- */
-async function notificationMails(
-  ctx: AppContext,
-  trx: Transaction<Database>,
-  tree: FilesTree,
-  roles: readonly repo.RoleRow[],
-  file: {
-    id: number;
-    title: string;
-    format: string;
-    size_bytes: number;
-    folder_id: number;
-    roleIds: number[];
-  },
-  notifyRoleIds: readonly number[],
-  kind: 'created' | 'updated',
-): Promise<OutgoingMail[]> {
-  if (notifyRoleIds.length === 0) return [];
-  const folder = tree.byId.get(file.folder_id)!;
-  const treeOf = treesByViewer([...tree.byId.values()]);
-  const nameOf = new Map(roles.map((role) => [role.id, role.name]));
-  const fileRoles = file.roleIds.map((id) => ({ id }));
-  const recipients = await repo.usersWithAnyRole(trx, notifyRoleIds);
-  return recipients
-    .filter((user) => {
-      const viewer = viewerOfRoles(user.roleIds.map((id) => ({ id, name: nameOf.get(id) ?? '' })));
-      return canSeeFile(treeOf(viewer), { folder_id: file.folder_id, roles: fileRoles });
-    })
-    .map((user) =>
-      fileNotificationMail(
-        user,
-        {
-          id: file.id,
-          title: file.title,
-          format: file.format,
-          sizeBytes: file.size_bytes,
-          folder: folder.breadcrumb,
-        },
-        kind,
-        ctx.config.PUBLIC_URL,
-      ),
-    );
-}
-
-/** The target folder of an upload or move: visible, existing, and not the root. */
-function uploadFolder(tree: FilesTree, folderId: number, field: string): repo.FolderRecord {
-  const folder = tree.find(folderId);
-  if (!folder) throw invalidField(field, FILE_MESSAGES.folderNotFound);
-  if (folder.id === ROOT_FOLDER_ID || folder.parent_id === null)
-    throw invalidField(field, FILE_MESSAGES.noUploadToRoot);
-  return folder;
-}
-
-function checkNotifications(notifyIds: readonly number[], fileRoleIds: readonly number[]) {
-  if (notifyIds.some((id) => !fileRoleIds.includes(id))) {
-    throw invalidField('notifications', FILE_MESSAGES.notificationsOutsideRoles);
-  }
-}
+import {
+  allFolders,
+  auditActor,
+  deleteObjects,
+  loadFiles,
+  lockFolderTree,
+  namesOfRoles,
+  resolveRoles,
+  toStoredFile,
+  type Actor,
+  type FileRecord,
+  type ReadCache,
+} from '../folders/folders.service.ts';
 
 /** One file with its roles, whoever may see it (for "who can see this"; the caller decides). */
 export function fileById(db: Kysely<Database> | Transaction<Database>, id: number) {
@@ -140,7 +64,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
     async list(principal: Principal, limit?: number): Promise<StoredFile[]> {
       const viewer = viewerOf(principal);
       const tree = await cache.folderTree(viewer);
-      const files = await repo.loadFiles(db(), {
+      const files = await loadFiles(db(), {
         newest: true,
         ...(limit !== undefined ? { limit } : {}),
         visible: fileFilter(tree),
@@ -155,7 +79,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
     },
 
     /** The file behind a download key, if the principal may see it. */
-    async forDownload(principal: Principal, key: string): Promise<repo.FileRecord> {
+    async forDownload(principal: Principal, key: string): Promise<FileRecord> {
       return (await visibleFile(viewerOf(principal), { downloadKey: key })).file;
     },
 
@@ -163,7 +87,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
      * Records a response with content, once per session, version and purpose within the window
      * (decision 116). `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved.
      */
-    async recordDownload(actor: Actor, file: repo.FileRecord, purpose: 'view' | 'download'): Promise<void> {
+    async recordDownload(actor: Actor, file: FileRecord, purpose: 'view' | 'download'): Promise<void> {
       await recordDelivery(
         db(),
         ctx.clock,
@@ -204,8 +128,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         const id = await db()
           .transaction()
           .execute(async (trx) => {
-            await repo.lockFolderTree(trx, ctx.db.dialect);
-            const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+            await lockFolderTree(trx, ctx.db.dialect);
+            const tree = new FolderTree(await allFolders(trx), viewer);
             const folder = uploadFolder(tree, input.folderId!, input.folderField);
             const roles = await allRoles(trx);
             const roleIds = resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
@@ -232,17 +156,16 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               objectLabel: `${body.title}.${stored.format}`,
               details: {
                 folder: folder.breadcrumb,
-                roles: roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name),
+                roles: namesOfRoles(roles, roleIds),
                 size_bytes: stored.size,
-                notifications: roles.filter((r) => notifyIds.includes(r.id)).map((r) => r.name),
+                notifications: namesOfRoles(roles, notifyIds),
               },
               ip: actor.ip,
             });
-            const mails = await notificationMails(
+            await queueNotifications(
               ctx,
               trx,
               tree,
-              roles,
               {
                 id: fileId,
                 title: body.title,
@@ -254,7 +177,6 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               notifyIds,
               'created',
             );
-            await enqueueMail(trx, ctx.clock, mails);
             return fileId;
           });
         return await fileFor(viewer, id);
@@ -279,9 +201,9 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         oldKey = await db()
           .transaction()
           .execute(async (trx) => {
-            await repo.lockFolderTree(trx, ctx.db.dialect);
-            const tree = new FolderTree(await repo.loadFolders(trx), viewer);
-            const [file] = await repo.loadFiles(trx, { id });
+            await lockFolderTree(trx, ctx.db.dialect);
+            const tree = new FolderTree(await allFolders(trx), viewer);
+            const [file] = await loadFiles(trx, { id });
             if (!file || !canSeeFile(tree, file)) throw notFound();
             const folder =
               input.folderId !== undefined && input.folderId !== file.folder_id
@@ -309,8 +231,6 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                 : {}),
             });
             if (input.roleRefs) await repo.setFileRoles(trx, id, roleIds);
-            const roleNames = (ids: readonly number[]) =>
-              roles.filter((r) => ids.includes(r.id)).map((r) => r.name);
             await recordAudit(trx, ctx.clock, {
               actor: auditActor(actor),
               action: 'file.updated',
@@ -323,18 +243,17 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                   ? { folder: { from: tree.byId.get(file.folder_id)?.breadcrumb, to: folder.breadcrumb } }
                   : {}),
                 ...(input.roleRefs
-                  ? { roles: { from: file.roles.map((r) => r.name), to: roleNames(roleIds) } }
+                  ? { roles: { from: file.roles.map((r) => r.name), to: namesOfRoles(roles, roleIds) } }
                   : {}),
                 ...(stored ? { replaced: true, size_bytes: stored.size } : {}),
-                ...(notifyIds.length > 0 ? { notifications: roleNames(notifyIds) } : {}),
+                ...(notifyIds.length > 0 ? { notifications: namesOfRoles(roles, notifyIds) } : {}),
               },
               ip: actor.ip,
             });
-            const mails = await notificationMails(
+            await queueNotifications(
               ctx,
               trx,
               tree,
-              roles,
               {
                 id,
                 title,
@@ -346,7 +265,6 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               notifyIds,
               'updated',
             );
-            await enqueueMail(trx, ctx.clock, mails);
             return stored ? file.storage_key : undefined;
           });
       } catch (error) {
@@ -363,8 +281,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       const key = await db()
         .transaction()
         .execute(async (trx) => {
-          const tree = new FolderTree(await repo.loadFolders(trx), viewer);
-          const [file] = await repo.loadFiles(trx, { id });
+          const tree = new FolderTree(await allFolders(trx), viewer);
+          const [file] = await loadFiles(trx, { id });
           if (!file || !canSeeFile(tree, file)) throw notFound();
           await repo.deleteFile(trx, id);
           await recordAudit(trx, ctx.clock, {

@@ -17,7 +17,7 @@ import {
   pdfBytes,
   storedObjects,
   uploadFile,
-} from './files.fixtures.ts';
+} from '../../test/files.fixtures.ts';
 
 /** Makes every INSERT or UPDATE of one table fail, as a crash between storage and commit would. */
 class FailingWrites implements KyselyPlugin {

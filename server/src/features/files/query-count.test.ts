@@ -4,7 +4,7 @@ import { QueryCounter } from '../../db/query-counter.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRoleUsers, roleIds, type TestUser } from '../../test/factories.ts';
 import { newKey } from '../../tokens.ts';
-import { createFolder } from './files.fixtures.ts';
+import { createFolder } from '../../test/files.fixtures.ts';
 
 /**
  * Listing a folder and building the tree take a fixed number of queries, whatever the number of

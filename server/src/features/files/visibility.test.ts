@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRoleUsers, createUser, type TestUser } from '../../test/factories.ts';
-import { createFolder, uploadFile } from './files.fixtures.ts';
+import { createFolder, uploadFile } from '../../test/files.fixtures.ts';
 
 interface Node {
   id: number;

@@ -162,3 +162,56 @@ export async function roleNamesOf(db: Executor, userId: number): Promise<string[
   const roles = await rolesByUser(db, [userId]);
   return (roles.get(userId) ?? []).map((role) => role.name);
 }
+
+export interface Recipient {
+  id: number;
+  email: string;
+  title: string;
+  firstname: string;
+  lastname: string;
+  /** All of the user's roles, so the caller can check what they may see. */
+  roles: { id: number; name: string }[];
+}
+
+/**
+ * Every user holding at least one of the roles, each once, with all of their roles (so the caller
+ * can check what they may see): the recipients of notification mails.
+ */
+export async function usersWithAnyRole(db: Executor, roleIds: readonly number[]): Promise<Recipient[]> {
+  if (roleIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.title',
+      'users.firstname',
+      'users.lastname',
+      'roles.id as role_id',
+      'roles.name as role_name',
+    ])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_roles as chosen')
+          .select('chosen.user_id')
+          .whereRef('chosen.user_id', '=', 'users.id')
+          .where('chosen.role_id', 'in', [...roleIds]),
+      ),
+    )
+    .orderBy('users.id')
+    .orderBy('roles.id')
+    .execute();
+  const byId = new Map<number, Recipient>();
+  for (const { role_id, role_name, ...user } of rows) {
+    let recipient = byId.get(user.id);
+    if (!recipient) {
+      recipient = { ...user, roles: [] };
+      byId.set(user.id, recipient);
+    }
+    recipient.roles.push({ id: role_id, name: role_name });
+  }
+  return [...byId.values()];
+}

@@ -1,4 +1,5 @@
-import type { Transaction } from 'kysely';
+// Over 300 lines because the Super-Admin safeguards (locks, last-Super-Admin check) are shared by create, update and delete and belong beside them.
+import type { Kysely, Transaction } from 'kysely';
 import type { RoleRef } from '@gremienportal/contracts/common';
 import {
   ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE,
@@ -42,8 +43,12 @@ import {
   replaceUserRoles,
   roleNamesOf,
   updateUser,
+  usersWithAnyRole as recipientsWithAnyRole,
+  type Recipient,
   type UserRecord,
 } from './users.repository.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Who acts, and from where (for the audit log). */
 export interface Actor {
@@ -142,6 +147,14 @@ async function withEmailUniqueness<T>(work: () => Promise<T>): Promise<T> {
     if (isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
     throw error;
   }
+}
+
+/**
+ * Every user holding at least one of the roles, each once, with all of their roles: the recipients
+ * of notification mails (events and files), which the caller narrows to who may see the object.
+ */
+export function usersWithAnyRole(db: Executor, roleIds: readonly number[]): Promise<Recipient[]> {
+  return recipientsWithAnyRole(db, roleIds);
 }
 
 export function usersService(ctx: AppContext) {

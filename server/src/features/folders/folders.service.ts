@@ -1,3 +1,4 @@
+// Over 300 lines because every folder use case shares one transaction helper and the same tree checks, and it is the one door the files feature uses into folders.
 import { PROTECTED_FOLDER_IDS, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { isUniqueViolation } from '../../db/errors.ts';
 import {
@@ -27,11 +28,21 @@ import {
   toFolderRef,
   toStoredFile,
   type FilesTree,
-} from './files.present.ts';
-import { auditActor, resolveRoles, type Actor } from './files.input.ts';
+} from './folders.present.ts';
+import { auditActor, namesOfRoles, resolveRoles, type Actor } from './folders.input.ts';
 import { allRoles } from '../roles/roles.service.ts';
-import * as repo from './files.repository.ts';
+import * as repo from './folders.repository.ts';
 import type { ReadCache, Serialised } from './tree-cache.ts';
+
+/*
+ * What the files feature uses of folders: documents live in folders, so the files feature depends
+ * on this one (never the reverse) and reaches it only through these exports.
+ */
+export type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts';
+export { loadFiles, lockFolderTree } from './folders.repository.ts';
+export { toStoredFile, type FilesTree } from './folders.present.ts';
+export { auditActor, namesOfRoles, resolveRoles, type Actor } from './folders.input.ts';
+export { ReadCache } from './tree-cache.ts';
 
 const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
 const protectedError = () => new AppError('validation', FOLDER_MESSAGES.protectedFolder);
@@ -208,7 +219,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
           objectLabel: breadcrumb,
           details: {
             parent_id: parent.id,
-            roles: roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name),
+            roles: namesOfRoles(roles, roleIds),
           },
           ip: actor.ip,
         });
@@ -253,7 +264,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         if (body.roles) {
           const roleIds = resolveRoles(roles, body.roles, 'roles');
           await repo.setFolderRoles(trx, id, roleIds);
-          roleNames = roles.filter((r) => roleIds.includes(r.id)).map((r) => r.name);
+          roleNames = namesOfRoles(roles, roleIds);
         }
         await recordAudit(trx, ctx.clock, {
           actor: auditActor(actor),

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { TestApp } from '../../test/build-test-app.ts';
-import type { TestUser } from '../../test/factories.ts';
+import type { TestApp } from './build-test-app.ts';
+import type { TestUser } from './factories.ts';
 
 /** Test helpers of the document area: multipart bodies, quick folder and file creation. */
 

@@ -1,9 +1,9 @@
 import type { Folder, FolderRef } from '@gremienportal/contracts/folders';
 import type { StoredFile } from '@gremienportal/contracts/files';
 import type { FolderTree } from '../../policies/folders.policy.ts';
-import type { FileRecord, FolderRecord, RoleRow } from './files.repository.ts';
+import type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts';
 
-/** The folder tree over the files feature's folder records. */
+/** The folder tree over the folder records. */
 export type FilesTree = FolderTree<FolderRecord>;
 
 /** Child breadcrumb: `/` + title under the root, `parent/title` below. */

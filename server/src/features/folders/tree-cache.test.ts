@@ -7,7 +7,7 @@ import {
 } from '@gremienportal/contracts/files';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRoleUsers, roleIds, type TestUser } from '../../test/factories.ts';
-import { createFolder, uploadFile } from './files.fixtures.ts';
+import { createFolder, uploadFile } from '../../test/files.fixtures.ts';
 import { acceptsGzip } from './tree-cache.ts';
 
 const titles = (node: TreeNode): string[] => [

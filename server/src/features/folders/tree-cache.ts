@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { fileRoleFilter } from '../../policies/files.policy.ts';
 import { compareTitles, FolderTree } from '../../policies/folders.policy.ts';
 import { viewerKey, type Viewer } from '../../policies/principal.ts';
-import type { FilesTree } from './files.present.ts';
+import type { FilesTree } from './folders.present.ts';
 import {
   countFilesByFolder,
   loadFiles,
@@ -14,7 +14,7 @@ import {
   readTreeVersion,
   type FileRecord,
   type FolderRecord,
-} from './files.repository.ts';
+} from './folders.repository.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -1,0 +1,54 @@
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
+import { canSeeFile } from '../../policies/files.policy.ts';
+import { treesByViewer } from '../../policies/folders.policy.ts';
+import { viewerOfRoles } from '../../policies/principal.ts';
+import type { FilesTree } from '../folders/folders.service.ts';
+import { usersWithAnyRole } from '../users/users.service.ts';
+import { fileNotificationMail } from './files.mails.ts';
+
+/**
+ * "Benachrichtigung an" (product.md P7.3): one mail per user who holds one of the chosen roles and
+ * may see the file (its folder chain and the file itself share a role with them, or they are an
+ * admin). Queued in the caller's transaction.
+ */
+export async function queueNotifications(
+  ctx: AppContext,
+  trx: Transaction<Database>,
+  tree: FilesTree,
+  file: {
+    id: number;
+    title: string;
+    format: string;
+    size_bytes: number;
+    folder_id: number;
+    roleIds: number[];
+  },
+  notifyRoleIds: readonly number[],
+  kind: 'created' | 'updated',
+): Promise<void> {
+  if (notifyRoleIds.length === 0) return;
+  const folder = tree.byId.get(file.folder_id)!;
+  const treeOf = treesByViewer([...tree.byId.values()]);
+  const fileRoles = file.roleIds.map((id) => ({ id }));
+  const recipients = (await usersWithAnyRole(trx, notifyRoleIds)).filter((user) =>
+    canSeeFile(treeOf(viewerOfRoles(user.roles)), { folder_id: file.folder_id, roles: fileRoles }),
+  );
+  const mails = recipients.map((user) =>
+    fileNotificationMail(
+      user,
+      {
+        id: file.id,
+        title: file.title,
+        format: file.format,
+        sizeBytes: file.size_bytes,
+        folder: folder.breadcrumb,
+      },
+      kind,
+      ctx.config.PUBLIC_URL,
+    ),
+  );
+  await enqueueMail(trx, ctx.clock, mails);
+}

@@ -1,0 +1,219 @@
+import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import type { Database, FileRow, FoldersTable } from '../../db/schema.ts';
+import type { Dialect } from '../../db/dialect.ts';
+import type { FileRowFilter } from '../../policies/files.policy.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface RoleRow {
+  id: number;
+  name: string;
+}
+
+export interface FolderRecord {
+  id: number;
+  parent_id: number | null;
+  title: string;
+  breadcrumb: string;
+  created_at: string;
+  updated_at: string;
+  /** Ordered by role id. */
+  roles: RoleRow[];
+}
+
+/**
+ * A document as the contents of a folder. The folder tree, listings and counts read documents here;
+ * the files feature writes them (files.repository.ts) and reads them through folders.service.ts.
+ */
+export type FileRecord = FileRow & { roles: RoleRow[] };
+
+/** Every folder with its roles, in one query: the tree is assembled in memory. */
+export async function loadFolders(db: Executor): Promise<FolderRecord[]> {
+  const rows = await db
+    .selectFrom('folders')
+    .leftJoin('folder_roles', 'folder_roles.folder_id', 'folders.id')
+    .leftJoin('roles', 'roles.id', 'folder_roles.role_id')
+    .select([
+      'folders.id',
+      'folders.parent_id',
+      'folders.title',
+      'folders.breadcrumb',
+      'folders.created_at',
+      'folders.updated_at',
+      'roles.id as role_id',
+      'roles.name as role_name',
+    ])
+    .orderBy('folders.id')
+    .orderBy('roles.id')
+    .execute();
+  const byId = new Map<number, FolderRecord>();
+  for (const row of rows) {
+    let folder = byId.get(row.id);
+    if (!folder) {
+      folder = {
+        id: row.id,
+        parent_id: row.parent_id,
+        title: row.title,
+        breadcrumb: row.breadcrumb,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        roles: [],
+      };
+      byId.set(row.id, folder);
+    }
+    if (row.role_id !== null && row.role_name !== null)
+      folder.roles.push({ id: row.role_id, name: row.role_name });
+  }
+  return [...byId.values()];
+}
+
+/**
+ * Number of files per folder, in one grouped query. With `visible` only the files it lets
+ * through count (a rule from policies/); undefined counts every file.
+ */
+export async function countFilesByFolder(
+  db: Executor,
+  visible?: FileRowFilter,
+): Promise<Map<number, number>> {
+  let query = db
+    .selectFrom('files')
+    .select(['files.folder_id', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('files.folder_id');
+  if (visible) query = query.where(visible);
+  const rows = await query.execute();
+  return new Map(rows.map((row) => [row.folder_id, Number(row.count)]));
+}
+
+export interface FileFilter {
+  id?: number;
+  downloadKey?: string;
+  folderId?: number;
+  /** Only the files this rule from policies/ lets through. */
+  visible?: FileRowFilter;
+  /** Newest (last changed) first; otherwise by id. */
+  newest?: boolean;
+  /** At most this many. */
+  limit?: number;
+}
+
+/**
+ * Files with their roles in two queries (files, then the roles of exactly those files), however
+ * many there are.
+ */
+export async function loadFiles(db: Executor, filter: FileFilter = {}): Promise<FileRecord[]> {
+  let query = db.selectFrom('files').selectAll('files');
+  if (filter.id !== undefined) query = query.where('files.id', '=', filter.id);
+  if (filter.downloadKey !== undefined) query = query.where('files.download_key', '=', filter.downloadKey);
+  if (filter.folderId !== undefined) query = query.where('files.folder_id', '=', filter.folderId);
+  if (filter.visible) query = query.where(filter.visible);
+  query = filter.newest
+    ? query.orderBy('files.updated_at', 'desc').orderBy('files.id', 'desc')
+    : query.orderBy('files.id');
+  if (filter.limit !== undefined) query = query.limit(filter.limit);
+  const rows = await query.execute();
+  if (rows.length === 0) return [];
+
+  let rolesQuery = db
+    .selectFrom('file_roles')
+    .innerJoin('roles', 'roles.id', 'file_roles.role_id')
+    .select(['file_roles.file_id', 'roles.id', 'roles.name'])
+    .orderBy('roles.id');
+  // A folder's or a single file's roles by a subquery; a limited list by its ids (at most 1000).
+  if (filter.folderId !== undefined && filter.limit === undefined && filter.id === undefined) {
+    const folderId = filter.folderId;
+    rolesQuery = rolesQuery.where('file_roles.file_id', 'in', (eb) =>
+      eb.selectFrom('files').select('files.id').where('files.folder_id', '=', folderId),
+    );
+  } else if (rows.length <= 1000) {
+    rolesQuery = rolesQuery.where(
+      'file_roles.file_id',
+      'in',
+      rows.map((row) => row.id),
+    );
+  }
+  const roleRows = await rolesQuery.execute();
+  const byFile = new Map<number, RoleRow[]>();
+  for (const row of roleRows) {
+    const list = byFile.get(row.file_id) ?? [];
+    list.push({ id: row.id, name: row.name });
+    byFile.set(row.file_id, list);
+  }
+  return rows.map((row) => ({ ...row, size_bytes: Number(row.size_bytes), roles: byFile.get(row.id) ?? [] }));
+}
+
+/** Storage keys of every file in these folders (what a folder deletion must remove). */
+export async function storageKeysInFolders(db: Executor, folderIds: readonly number[]): Promise<string[]> {
+  if (folderIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('files')
+    .select('storage_key')
+    .where('folder_id', 'in', [...folderIds])
+    .execute();
+  return rows.map((row) => row.storage_key);
+}
+
+/**
+ * Serialises changes of the folder tree (create, rename, move, delete, uploads into a folder), so
+ * two concurrent moves can never build a cycle. PostgreSQL: a transaction-scoped advisory lock.
+ * SQLite needs none: it has a single writer and Kysely runs its transactions one at a time.
+ */
+export async function lockFolderTree(trx: Transaction<Database>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(7301)`.execute(trx);
+}
+
+export async function insertFolder(db: Executor, row: Insertable<FoldersTable>): Promise<number> {
+  const inserted = await db.insertInto('folders').values(row).returning('id').executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export async function updateFolder(db: Executor, id: number, patch: Updateable<FoldersTable>): Promise<void> {
+  await db.updateTable('folders').set(patch).where('id', '=', id).execute();
+}
+
+export async function setFolderRoles(
+  db: Executor,
+  folderId: number,
+  roleIds: readonly number[],
+): Promise<void> {
+  await db.deleteFrom('folder_roles').where('folder_id', '=', folderId).execute();
+  if (roleIds.length > 0) {
+    await db
+      .insertInto('folder_roles')
+      .values(roleIds.map((role_id) => ({ folder_id: folderId, role_id })))
+      .execute();
+  }
+}
+
+/**
+ * Replaces the first `oldPrefixLength` characters of the given folders' breadcrumbs by
+ * `newPrefix`, in one statement. `substr` (1-based, counting characters) and `||` mean the same in
+ * SQLite and PostgreSQL.
+ */
+export async function rewriteBreadcrumbs(
+  db: Executor,
+  folderIds: readonly number[],
+  oldPrefixLength: number,
+  newPrefix: string,
+): Promise<void> {
+  if (folderIds.length === 0) return;
+  await db
+    .updateTable('folders')
+    .set({ breadcrumb: sql<string>`${newPrefix} || substr(breadcrumb, ${oldPrefixLength + 1})` })
+    .where('id', 'in', [...folderIds])
+    .execute();
+}
+
+/** Deletes a folder; subfolders, their files and all role links go with it (ON DELETE CASCADE). */
+export async function deleteFolder(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('folders').where('id', '=', id).execute();
+}
+
+/** Raised by the database on every change to folders, files and their roles (migration 0002). */
+export async function readTreeVersion(db: Executor): Promise<string> {
+  const row = await db
+    .selectFrom('change_counters')
+    .select('value')
+    .where('name', '=', 'tree')
+    .executeTakeFirstOrThrow();
+  return String(row.value);
+}
