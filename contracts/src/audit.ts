@@ -1,3 +1,5 @@
+// Over 300 lines because the audit trail's action labels, Berlin time helpers, filter, list,
+// access and export schemas are one contract that server and web read together.
 import { z } from 'zod';
 import { dataOf, idSchema } from './common.ts';
 import { fromBerlinLocal, parseEventTime, wallClockInBerlin } from './events.ts';

@@ -1,3 +1,5 @@
+// Over 300 lines because event times (ISO with or without zone, Berlin wall clock) and the
+// create, update and response schemas belong together; the time parsing is most of it.
 import { z } from 'zod';
 import {
   INVISIBLE_CHARACTERS,

@@ -1,3 +1,5 @@
+// Over 300 lines because JSON requests, uploads with progress (XHR) and blob downloads share one
+// token, timeout and German error handling; splitting them would spread the 401 rule over files.
 /**
  * The one way the web app talks to the API under /api/v1: bearer token from local storage, JSON in
  * and out, German messages for every failure, and a sign-out on any 401.
