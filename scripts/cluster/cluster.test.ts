@@ -380,7 +380,7 @@ describe('scale-out: two instances behind nginx', () => {
       LOG_LEVEL: 'warn',
     });
     // One after the other, as a rolling start does; several instances starting at once on an
-    // empty database is covered by server/src/cluster/concurrent-start.test.ts.
+    // empty database is covered by server/test/cluster/concurrent-start.test.ts.
     instanceA = track(await startInstance('a', env('a')));
     instanceB = track(await startInstance('b', env('b')));
     const site = await siteFromGuide({

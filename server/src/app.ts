@@ -25,7 +25,9 @@ import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { MailSender } from './mail/sender.ts';
 import { processPasswordRequests } from './features/auth/password-requests.ts';
-import { AuditRetentionJob } from './maintenance/audit-retention.ts';
+import { DailyJob, type DailyTask } from './maintenance/daily-job.ts';
+import { housekeepingTask } from './maintenance/housekeeping.ts';
+import { auditRetentionTasks } from './features/audit/audit-retention.ts';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
 import { GERMAN } from './errors.ts';
 import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';
@@ -41,6 +43,9 @@ import { ReadCache } from './features/folders/folders.service.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
+
+/** What the daily maintenance runs, in this order: each feature's task for its own data, then housekeeping. */
+export const DAILY_TASKS: readonly DailyTask[] = [...auditRetentionTasks, housekeepingTask];
 
 export interface BuildAppOptions {
   config: Config;
@@ -250,7 +255,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return reply.status(404).send({ message: GERMAN.notFound });
   });
 
-  const retention = new AuditRetentionJob(context);
+  const retention = new DailyJob(context, DAILY_TASKS);
   app.addHook('onReady', async () => {
     await sweepStorage(context, config.STORAGE === 's3' ? 15 * 60_000 : 0);
     if (options.startBackgroundJobs !== false) {

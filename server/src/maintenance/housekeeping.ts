@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { DAY, HOUR, MINUTE } from '../clock.ts';
+import type { DailyTask } from './daily-job.ts';
 
 export type HousekeepingContext = Pick<AppContext, 'db' | 'clock' | 'config'>;
 
@@ -57,3 +58,14 @@ export async function runHousekeeping(ctx: HousekeepingContext): Promise<Houseke
     passwordRequests: Number(passwordRequests.numDeletedRows),
   };
 }
+
+/** Housekeeping's part of the daily maintenance. */
+export const housekeepingTask: DailyTask = {
+  name: 'Aufräumen',
+  async run(ctx) {
+    const cleaned = await runHousekeeping(ctx);
+    if (cleaned.sessions + cleaned.passwordTokens + cleaned.mails + cleaned.passwordRequests > 0) {
+      ctx.logger.info(cleaned, 'Abgelaufene Sitzungen, Links und E-Mails entfernt');
+    }
+  },
+};

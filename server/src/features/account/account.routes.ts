@@ -7,7 +7,7 @@ import {
 import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { accountOf, updateAccount } from './account.service.ts';
+import { accountOf, accountService } from './account.service.ts';
 
 /** A few short fields; the app-wide JSON limit is sized for data-URL uploads. */
 const BODY_LIMIT = 16 * 1024;
@@ -15,6 +15,7 @@ const BODY_LIMIT = 16 * 1024;
 export const accountRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    const account = accountService(ctx);
     app.get(
       '/account',
       {
@@ -45,7 +46,7 @@ export const accountRoutes =
         },
       },
       async (request) => ({
-        user: await updateAccount(ctx, principalOf(request), request.body, { ip: request.ip }),
+        user: await account.updateAccount(principalOf(request), request.body, { ip: request.ip }),
       }),
     );
   };

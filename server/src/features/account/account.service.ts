@@ -7,7 +7,7 @@ import { EMAIL_TAKEN_MESSAGE } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
 import { forbidden, invalidField } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { recordAudit } from '../../audit/record.ts';
+import { recordAudit } from '../audit/audit-log.service.ts';
 import { hashPassword } from '../../passwords.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
 import { mayChangeOwnProfile } from '../../policies/users.policy.ts';
@@ -32,64 +32,68 @@ export function accountOf(principal: Principal): Account {
   };
 }
 
-/**
- * Applies the changed fields. Fields sent with their stored value are no change, so a form that
- * sends everything still works for users who may only change their password.
- */
-export async function updateAccount(
-  ctx: AppContext,
-  principal: Principal,
-  body: UpdateAccountBody,
-  client: Client,
-): Promise<Account> {
-  const changes: Partial<Record<ProfileField, string>> = {};
-  for (const field of PROFILE_FIELDS) {
-    const value = body[field];
-    if (value !== undefined && value !== principal[field]) changes[field] = value;
-  }
-  if (Object.keys(changes).length > 0 && !mayChangeOwnProfile(principal)) {
-    throw forbidden(ACCOUNT_FIELDS_FORBIDDEN_MESSAGE);
-  }
-  const k = ctx.db.kysely;
-  if (changes.email !== undefined && (await repo.emailTakenByOther(k, changes.email, principal.id))) {
-    throw invalidField('email', EMAIL_TAKEN_MESSAGE);
-  }
-  if (body.password !== undefined) refuseEmailAsPassword(body.password, changes.email ?? principal.email);
-  const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+/** The signed-in user's own account. */
+export function accountService(ctx: AppContext) {
+  /**
+   * Applies the changed fields. Fields sent with their stored value are no change, so a form that
+   * sends everything still works for users who may only change their password.
+   */
+  async function updateAccount(
+    principal: Principal,
+    body: UpdateAccountBody,
+    client: Client,
+  ): Promise<Account> {
+    const changes: Partial<Record<ProfileField, string>> = {};
+    for (const field of PROFILE_FIELDS) {
+      const value = body[field];
+      if (value !== undefined && value !== principal[field]) changes[field] = value;
+    }
+    if (Object.keys(changes).length > 0 && !mayChangeOwnProfile(principal)) {
+      throw forbidden(ACCOUNT_FIELDS_FORBIDDEN_MESSAGE);
+    }
+    const k = ctx.db.kysely;
+    if (changes.email !== undefined && (await repo.emailTakenByOther(k, changes.email, principal.id))) {
+      throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+    }
+    if (body.password !== undefined) refuseEmailAsPassword(body.password, changes.email ?? principal.email);
+    const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
 
-  const updated: Principal = { ...principal, ...changes };
-  const changed = [...Object.keys(changes), ...(passwordHash ? ['password'] : [])];
-  if (changed.length === 0) return accountOf(updated);
+    const updated: Principal = { ...principal, ...changes };
+    const changed = [...Object.keys(changes), ...(passwordHash ? ['password'] : [])];
+    if (changed.length === 0) return accountOf(updated);
 
-  const label = principalLabel(updated);
-  const now = ctx.clock.now().toISOString();
-  try {
-    await k.transaction().execute(async (trx) => {
-      await repo.updateUser(trx, principal.id, {
-        ...changes,
-        ...(passwordHash ? { password_hash: passwordHash } : {}),
-        updated_at: now,
+    const label = principalLabel(updated);
+    const now = ctx.clock.now().toISOString();
+    try {
+      await k.transaction().execute(async (trx) => {
+        await repo.updateUser(trx, principal.id, {
+          ...changes,
+          ...(passwordHash ? { password_hash: passwordHash } : {}),
+          updated_at: now,
+        });
+        // A new password signs out every other device; the one that changed it stays signed in.
+        if (passwordHash) await endOtherSessions(trx, principal);
+        // A link asked for before must not set a password afterwards, nor one mailed to the old
+        // address open the account.
+        if (passwordHash || changes.email !== undefined) {
+          await revokePasswordLinks(trx, { id: principal.id, email: principal.email }, now);
+        }
+        await recordAudit(trx, ctx.clock, {
+          actor: { id: principal.id, label },
+          action: 'account.updated',
+          objectType: 'user',
+          objectId: principal.id,
+          objectLabel: label,
+          details: { changed },
+          ip: client.ip,
+        });
       });
-      // A new password signs out every other device; the one that changed it stays signed in.
-      if (passwordHash) await endOtherSessions(trx, principal);
-      // A link asked for before must not set a password afterwards, nor one mailed to the old
-      // address open the account.
-      if (passwordHash || changes.email !== undefined) {
-        await revokePasswordLinks(trx, { id: principal.id, email: principal.email }, now);
-      }
-      await recordAudit(trx, ctx.clock, {
-        actor: { id: principal.id, label },
-        action: 'account.updated',
-        objectType: 'user',
-        objectId: principal.id,
-        objectLabel: label,
-        details: { changed },
-        ip: client.ip,
-      });
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
-    throw error;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+      throw error;
+    }
+    return accountOf(updated);
   }
-  return accountOf(updated);
+
+  return { updateAccount };
 }

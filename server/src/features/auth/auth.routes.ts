@@ -13,7 +13,7 @@ import { errorBodySchema, messageSchema } from '@gremienportal/contracts/common'
 import type { AppContext } from '../../context.ts';
 import { dummyPasswordHash } from '../../passwords.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { login, logout, requestPasswordReset, resetPassword, type Client } from './auth.service.ts';
+import { authService, type Client } from './auth.service.ts';
 
 /**
  * These bodies are a few short fields. The app-wide JSON limit is sized for data-URL uploads;
@@ -26,6 +26,7 @@ const clientOf = (request: FastifyRequest): Client => ({ ip: request.ip });
 export const authRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    const auth = authService(ctx);
     // Computed once ahead, so the first login with an unknown address takes no longer than others.
     void dummyPasswordHash();
 
@@ -51,7 +52,7 @@ export const authRoutes =
       async (request, reply) => {
         // The answer carries a bearer token: no cache may keep it (as RFC 6749 asks of token answers).
         reply.header('Cache-Control', 'no-store');
-        return login(ctx, request.body, clientOf(request));
+        return auth.login(request.body, clientOf(request));
       },
     );
 
@@ -66,7 +67,7 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        await logout(ctx, principalOf(request), clientOf(request));
+        await auth.logout(principalOf(request), clientOf(request));
         return reply.status(204).send();
       },
     );
@@ -85,7 +86,7 @@ export const authRoutes =
         },
       },
       async (request) => {
-        await requestPasswordReset(ctx, request.body, clientOf(request));
+        await auth.requestPasswordReset(request.body, clientOf(request));
         return { message: FORGOT_PASSWORD_SUCCESS_MESSAGE };
       },
     );
@@ -107,7 +108,7 @@ export const authRoutes =
         },
       },
       async (request) => {
-        await resetPassword(ctx, request.body, clientOf(request));
+        await auth.resetPassword(request.body, clientOf(request));
         return { message: PASSWORD_RESET_SUCCESS_MESSAGE };
       },
     );

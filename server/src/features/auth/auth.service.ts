@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { AppError, invalidField } from '../../errors.ts';
-import { recordAudit } from '../../audit/record.ts';
+import { recordAudit } from '../audit/audit-log.service.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../passwords.ts';
 import { HashingBusyError } from '../../password-queue.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
@@ -32,103 +32,6 @@ const loginFailed = () => new AppError('unauthenticated', LOGIN_FAILED_MESSAGE);
 const resetTokenInvalid = () =>
   new AppError('validation', RESET_TOKEN_INVALID_MESSAGE, { token: [RESET_TOKEN_INVALID_MESSAGE] });
 
-/**
- * Checks the credentials and starts a session. Every attempt counts against the throttles before
- * the password is checked, so concurrent guesses cannot slip past a limit (sign-in-limits.ts).
- */
-export async function login(ctx: AppContext, body: LoginBody, client: Client): Promise<LoginResponse> {
-  const attempt = await claimSignInAttempt(ctx, body.email, client);
-
-  const k = ctx.db.kysely;
-  const user = await repo.findUserByEmail(k, body.email);
-  // Unknown addresses and accounts without a password cost one verification as well, so the
-  // answer's timing does not reveal which addresses have an account.
-  let passwordMatches: boolean;
-  try {
-    passwordMatches = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), body.password);
-  } catch (error) {
-    if (!(error instanceof HashingBusyError)) throw error;
-    await attempt.notChecked();
-    throw signInBusy(error.retryAfterMs);
-  }
-  if (!user?.password_hash || !passwordMatches) {
-    await attempt.failed();
-    await recordFailedSignIn(ctx, { email: body.email, user, client });
-    throw loginFailed();
-  }
-
-  await attempt.succeeded();
-  const token = newToken();
-  const now = ctx.clock.now();
-  const label = principalLabel(user);
-  const roles = await repo.roleNamesOf(k, user.id);
-  await k.transaction().execute(async (trx) => {
-    // Sessions of this user that ran out are never presented again; this keeps the table small.
-    await repo.deleteExpiredSessionsOfUser(trx, user.id, {
-      lastSeenBefore: new Date(now.getTime() - ctx.config.SESSION_IDLE_MINUTES * MINUTE).toISOString(),
-      createdBefore: new Date(now.getTime() - ctx.config.SESSION_ABSOLUTE_HOURS * HOUR).toISOString(),
-    });
-    await repo.insertSession(trx, { userId: user.id, tokenHash: hashToken(token), now: now.toISOString() });
-    await recordAudit(trx, ctx.clock, {
-      actor: { id: user.id, label },
-      action: 'auth.login',
-      objectType: 'user',
-      objectId: user.id,
-      objectLabel: label,
-      ip: client.ip,
-    });
-  });
-
-  return {
-    access_token: token,
-    token_type: 'Bearer',
-    user: {
-      id: user.id,
-      name: `${user.firstname} ${user.lastname}`,
-      email: user.email,
-      title: user.title,
-      firstname: user.firstname,
-      lastname: user.lastname,
-      roles,
-    },
-  };
-}
-
-export async function logout(ctx: AppContext, principal: Principal, client: Client): Promise<void> {
-  const label = principalLabel(principal);
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    await repo.deleteSession(trx, principal.sessionId);
-    await recordAudit(trx, ctx.clock, {
-      actor: { id: principal.id, label },
-      action: 'auth.logout',
-      objectType: 'user',
-      objectId: principal.id,
-      objectLabel: label,
-      ip: client.ip,
-    });
-  });
-}
-
-/**
- * Queues the request for the background worker, which mails a reset link when the address has an
- * account. The request path is the same for every address, in answer and in timing (decision
- * 118); over the limit nothing is queued, silently, so the mailbox of an address cannot be flooded.
- */
-export async function requestPasswordReset(
-  ctx: AppContext,
-  body: ForgotPasswordBody,
-  client: Client,
-): Promise<void> {
-  const perClient = await ctx.counters.increment(`forgot:${client.ip}:${body.email}`, HOUR);
-  const perAddress = await ctx.counters.increment(`forgot:${body.email}`, HOUR);
-  if (perClient.count > RESET_REQUESTS_PER_CLIENT || perAddress.count > RESET_REQUESTS_PER_ADDRESS) {
-    ctx.logger.warn({ ip: client.ip }, 'Zu viele Anfragen zum Zurücksetzen des Passworts; keine E-Mail');
-    return;
-  }
-
-  await enqueuePasswordRequest(ctx.db.kysely, ctx.clock, { email: body.email, ip: client.ip });
-}
-
 /** The password must not be the account's own e-mail address (product.md P8.2). */
 export function refuseEmailAsPassword(password: string, email: string): void {
   if (password.trim().toLowerCase() === email.toLowerCase()) {
@@ -136,40 +39,141 @@ export function refuseEmailAsPassword(password: string, email: string): void {
   }
 }
 
-/**
- * Sets a password through a reset or invitation link. The link works once; every session of
- * the user ends, so whoever knew the old password is signed out everywhere.
- */
-export async function resetPassword(ctx: AppContext, body: PasswordResetBody, client: Client): Promise<void> {
-  const k = ctx.db.kysely;
-  const now = ctx.clock.now().toISOString();
-  const token = await repo.findPasswordToken(k, hashToken(body.token));
-  const usable = token && token.user_id === body.id && token.used_at === null && token.expires_at > now;
-  const user = usable ? await repo.findUserById(k, body.id) : undefined;
-  if (!token || !user) throw resetTokenInvalid();
-  refuseEmailAsPassword(body.password, user.email);
-
-  // Hashing takes a while; it happens before the transaction so that no write waits for it.
-  const passwordHash = await hashPassword(body.password);
-  const label = principalLabel(user);
-  await k.transaction().execute(async (trx) => {
-    if (!(await repo.consumePasswordToken(trx, { id: token.id, userId: user.id }, now))) {
-      throw resetTokenInvalid();
-    }
-    await repo.setPasswordHash(trx, user.id, passwordHash, now);
-    await repo.deleteSessionsOfUser(trx, user.id);
-    await recordAudit(trx, ctx.clock, {
-      actor: { id: user.id, label },
-      action: token.purpose === 'invite' ? 'auth.invitation_accepted' : 'auth.reset_completed',
-      objectType: 'user',
-      objectId: user.id,
-      objectLabel: label,
-      ip: client.ip,
-    });
-  });
-}
-
 /** Ends every session of a user but the one making the request (after a password change). */
 export function endOtherSessions(db: Kysely<Database>, principal: Principal): Promise<void> {
   return repo.deleteSessionsOfUser(db, principal.id, principal.sessionId);
+}
+
+/** Sign-in, sign-out and setting a password through a link. */
+export function authService(ctx: AppContext) {
+  /**
+   * Checks the credentials and starts a session. Every attempt counts against the throttles before
+   * the password is checked, so concurrent guesses cannot slip past a limit (sign-in-limits.ts).
+   */
+  async function login(body: LoginBody, client: Client): Promise<LoginResponse> {
+    const attempt = await claimSignInAttempt(ctx, body.email, client);
+
+    const k = ctx.db.kysely;
+    const user = await repo.findUserByEmail(k, body.email);
+    // Unknown addresses and accounts without a password cost one verification as well, so the
+    // answer's timing does not reveal which addresses have an account.
+    let passwordMatches: boolean;
+    try {
+      passwordMatches = await verifyPassword(
+        user?.password_hash ?? (await dummyPasswordHash()),
+        body.password,
+      );
+    } catch (error) {
+      if (!(error instanceof HashingBusyError)) throw error;
+      await attempt.notChecked();
+      throw signInBusy(error.retryAfterMs);
+    }
+    if (!user?.password_hash || !passwordMatches) {
+      await attempt.failed();
+      await recordFailedSignIn(ctx, { email: body.email, user, client });
+      throw loginFailed();
+    }
+
+    await attempt.succeeded();
+    const token = newToken();
+    const now = ctx.clock.now();
+    const label = principalLabel(user);
+    const roles = await repo.roleNamesOf(k, user.id);
+    await k.transaction().execute(async (trx) => {
+      // Sessions of this user that ran out are never presented again; this keeps the table small.
+      await repo.deleteExpiredSessionsOfUser(trx, user.id, {
+        lastSeenBefore: new Date(now.getTime() - ctx.config.SESSION_IDLE_MINUTES * MINUTE).toISOString(),
+        createdBefore: new Date(now.getTime() - ctx.config.SESSION_ABSOLUTE_HOURS * HOUR).toISOString(),
+      });
+      await repo.insertSession(trx, { userId: user.id, tokenHash: hashToken(token), now: now.toISOString() });
+      await recordAudit(trx, ctx.clock, {
+        actor: { id: user.id, label },
+        action: 'auth.login',
+        objectType: 'user',
+        objectId: user.id,
+        objectLabel: label,
+        ip: client.ip,
+      });
+    });
+
+    return {
+      access_token: token,
+      token_type: 'Bearer',
+      user: {
+        id: user.id,
+        name: `${user.firstname} ${user.lastname}`,
+        email: user.email,
+        title: user.title,
+        firstname: user.firstname,
+        lastname: user.lastname,
+        roles,
+      },
+    };
+  }
+
+  async function logout(principal: Principal, client: Client): Promise<void> {
+    const label = principalLabel(principal);
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      await repo.deleteSession(trx, principal.sessionId);
+      await recordAudit(trx, ctx.clock, {
+        actor: { id: principal.id, label },
+        action: 'auth.logout',
+        objectType: 'user',
+        objectId: principal.id,
+        objectLabel: label,
+        ip: client.ip,
+      });
+    });
+  }
+
+  /**
+   * Queues the request for the background worker, which mails a reset link when the address has an
+   * account. The request path is the same for every address, in answer and in timing (decision
+   * 118); over the limit nothing is queued, silently, so the mailbox of an address cannot be flooded.
+   */
+  async function requestPasswordReset(body: ForgotPasswordBody, client: Client): Promise<void> {
+    const perClient = await ctx.counters.increment(`forgot:${client.ip}:${body.email}`, HOUR);
+    const perAddress = await ctx.counters.increment(`forgot:${body.email}`, HOUR);
+    if (perClient.count > RESET_REQUESTS_PER_CLIENT || perAddress.count > RESET_REQUESTS_PER_ADDRESS) {
+      ctx.logger.warn({ ip: client.ip }, 'Zu viele Anfragen zum Zurücksetzen des Passworts; keine E-Mail');
+      return;
+    }
+
+    await enqueuePasswordRequest(ctx.db.kysely, ctx.clock, { email: body.email, ip: client.ip });
+  }
+
+  /**
+   * Sets a password through a reset or invitation link. The link works once; every session of
+   * the user ends, so whoever knew the old password is signed out everywhere.
+   */
+  async function resetPassword(body: PasswordResetBody, client: Client): Promise<void> {
+    const k = ctx.db.kysely;
+    const now = ctx.clock.now().toISOString();
+    const token = await repo.findPasswordToken(k, hashToken(body.token));
+    const usable = token && token.user_id === body.id && token.used_at === null && token.expires_at > now;
+    const user = usable ? await repo.findUserById(k, body.id) : undefined;
+    if (!token || !user) throw resetTokenInvalid();
+    refuseEmailAsPassword(body.password, user.email);
+
+    // Hashing takes a while; it happens before the transaction so that no write waits for it.
+    const passwordHash = await hashPassword(body.password);
+    const label = principalLabel(user);
+    await k.transaction().execute(async (trx) => {
+      if (!(await repo.consumePasswordToken(trx, { id: token.id, userId: user.id }, now))) {
+        throw resetTokenInvalid();
+      }
+      await repo.setPasswordHash(trx, user.id, passwordHash, now);
+      await repo.deleteSessionsOfUser(trx, user.id);
+      await recordAudit(trx, ctx.clock, {
+        actor: { id: user.id, label },
+        action: token.purpose === 'invite' ? 'auth.invitation_accepted' : 'auth.reset_completed',
+        objectType: 'user',
+        objectId: user.id,
+        objectLabel: label,
+        ip: client.ip,
+      });
+    });
+  }
+
+  return { login, logout, requestPasswordReset, resetPassword };
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../clock.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
-import { recordAudit } from '../../audit/record.ts';
+import { recordAudit } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { principalLabel } from '../../plugins/auth.ts';
 import { passwordResetMail } from './auth.mails.ts';

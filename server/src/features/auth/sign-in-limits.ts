@@ -7,7 +7,7 @@ import {
 } from '@gremienportal/contracts/auth';
 import type { AppContext } from '../../context.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
-import { countRepeatedAudit, recordAudit } from '../../audit/record.ts';
+import { countRepeatedAudit, recordAudit } from '../audit/audit-log.service.ts';
 import { AppError } from '../../errors.ts';
 
 /** Who is asking, as far as throttling and the audit log care. */

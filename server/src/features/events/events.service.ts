@@ -11,8 +11,7 @@ import {
 } from '@gremienportal/contracts/events';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { recordDelivery } from '../../audit/delivery.ts';
-import { recordAudit, type AuditActor } from '../../audit/record.ts';
+import { recordAudit, recordDelivery, type AuditActor } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { invalidField, notFound } from '../../errors.ts';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';

@@ -1,7 +1,7 @@
 import type { RoleRef } from '@gremienportal/contracts/common';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { principalLabel, type Principal } from '../../plugins/auth.ts';
-import type { AuditActor } from '../../audit/record.ts';
+import type { AuditActor } from '../audit/audit-log.service.ts';
 import { resolveRoleRefs } from '../roles/roles.service.ts';
 import type { RoleRow } from './folders.repository.ts';
 

@@ -16,7 +16,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
-import { recordAudit } from '../../audit/record.ts';
+import { recordAudit } from '../audit/audit-log.service.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { canSeeFolder, compareTitles, FolderTree } from '../../policies/folders.policy.ts';

@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { dataOf, errorBodySchema, roleSchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
-import { listRoles } from './roles.service.ts';
+import { rolesService } from './roles.service.ts';
 
 export const rolesRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    const roles = rolesService(ctx);
     app.get(
       '/roles',
       {
@@ -16,6 +17,6 @@ export const rolesRoutes =
           response: { 200: dataOf(z.array(roleSchema)), 401: errorBodySchema },
         },
       },
-      async () => ({ data: await listRoles(ctx) }),
+      async () => ({ data: await roles.list() }),
     );
   };

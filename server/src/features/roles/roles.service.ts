@@ -8,9 +8,9 @@ import * as repo from './roles.repository.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Every role; any signed-in user may know them (the forms offer them as choices). */
-export function listRoles(ctx: AppContext): Promise<Role[]> {
-  return repo.allRoles(ctx.db.kysely);
+/** The roles feature's use case: any signed-in user may know every role (the forms offer them). */
+export function rolesService(ctx: AppContext) {
+  return { list: (): Promise<Role[]> => repo.allRoles(ctx.db.kysely) };
 }
 
 /** Every role by id, read with the caller's executor (inside its transaction, when it has one). */

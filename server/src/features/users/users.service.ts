@@ -15,7 +15,7 @@ import {
 } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { recordAudit, type AuditActor } from '../../audit/record.ts';
+import { recordAudit, type AuditActor } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';

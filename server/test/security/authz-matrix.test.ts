@@ -1,0 +1,677 @@
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORGOT_PASSWORD_SUCCESS_MESSAGE, LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/auth';
+import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
+import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
+import { apiRoutes, registeredRoutes, routeKey } from './route-inventory.ts';
+import {
+  buildWorld,
+  EVENT_TIMES,
+  expectNoLeak,
+  hiddenTexts,
+  isAdminPrincipal,
+  PRINCIPALS,
+  type PrincipalKey,
+  type World,
+} from './world.ts';
+
+/**
+ * The authorization matrix (product.md P1.1, P10, P5, P1.3, P8.4): every registered API route, called by
+ * every kind of principal on an object it may see, one hidden from it and one that does not exist,
+ * answers exactly the status below. Hidden and nonexistent answer alike, and no answer carries a
+ * title, download key or account hidden from the caller. A route without an entry fails the
+ * first test: adding a route means deciding who may call it.
+ */
+
+type Kind = 'visible' | 'hidden' | 'nonexistent' | 'none';
+type ObjectType = 'folder' | 'file' | 'event' | 'user' | 'fileKey' | 'eventKey';
+
+interface Target {
+  kind: Kind;
+  label: string;
+  value?: string | number;
+}
+
+interface Call {
+  w: World;
+  p: PrincipalKey;
+  target: Target;
+}
+
+interface Entry {
+  access: 'public' | 'user' | 'admin';
+  object?: ObjectType;
+  /** A write that changes or removes what it hits: an admin gets a disposable object. */
+  disposable?: boolean;
+  /** Status of an allowed call on a visible object (or without object). Default 200. */
+  ok?: number;
+  /** Status of an allowed call on a hidden or nonexistent object. Default 404. */
+  missing?: number;
+  /** Exceptions to the rules, for one principal and kind; undefined keeps the rule. */
+  status?: (p: PrincipalKey, kind: Kind) => number | undefined;
+  /** Body, query and extra headers of the call. */
+  request?: (call: Call) => Partial<InjectOptions> | Promise<Partial<InjectOptions>>;
+  /** More assertions on an answer. */
+  check?: (call: Call, res: LightMyRequestResponse) => void | Promise<void>;
+}
+
+const NONEXISTENT_ID = 2_147_483_000;
+const randomKey = () => randomBytes(16).toString('base64url');
+
+const dataIds = (res: LightMyRequestResponse) => (res.json().data as { id: number }[]).map((item) => item.id);
+
+interface CountedFolder {
+  type?: string;
+  id: number;
+  children: number;
+  files: number;
+}
+
+/**
+ * The counts a folder carries (`children`, `files`) are what this principal finds inside it,
+ * not what exists: a count that includes hidden things tells that they are there.
+ */
+async function expectCountsOfVisible({ w, p }: Call, folders: CountedFolder[]) {
+  for (const folder of folders) {
+    const inside = await w.inject(p, { method: 'GET', url: `/api/v1/folders/${folder.id}/files` });
+    expect(inside.statusCode).toBe(200);
+    const items = inside.json().data as { type: string }[];
+    expect(
+      { children: folder.children, files: folder.files },
+      `Zähler des Ordners ${folder.id} für ${p}`,
+    ).toEqual({
+      children: items.filter((item) => item.type === 'folder').length,
+      files: items.filter((item) => item.type === 'file').length,
+    });
+  }
+}
+
+/** Every route of /api/v1, keyed `METHOD /path` as registered. HEAD follows its GET entry. */
+const ENTRIES: Record<string, Entry> = {
+  // --- public ----------------------------------------------------------------------------------
+  'GET /api/v1/health': {
+    access: 'public',
+    check: (_c, res) => expect(res.json()).toEqual({ status: 'ok' }),
+  },
+  'POST /api/v1/auth/login': {
+    access: 'public',
+    ok: 401,
+    // A bearer header changes nothing: wrong credentials are wrong for everybody.
+    request: () => ({
+      payload: {
+        email: `niemand-${randomBytes(4).toString('hex')}@example.org`,
+        password: 'Falsches-Pass-1',
+      },
+    }),
+    check: (_c, res) => expect(res.json()).toEqual({ message: LOGIN_FAILED_MESSAGE }),
+  },
+  'POST /api/v1/auth/forgot-password': {
+    access: 'public',
+    // The same answer for a known and an unknown address.
+    request: ({ w, p }) => ({
+      payload: { email: p === 'anonymous' ? 'unbekannt@example.org' : w.users[p].email },
+    }),
+    check: (_c, res) => expect(res.json()).toEqual({ message: FORGOT_PASSWORD_SUCCESS_MESSAGE }),
+  },
+  'POST /api/v1/auth/password-reset': {
+    access: 'public',
+    ok: 422,
+    request: ({ w, p }) => ({
+      payload: {
+        id: p === 'anonymous' ? w.users.vertreter.id : w.users[p].id,
+        token: randomKey(),
+        password: 'Neues-Passwort-77',
+        password_confirmation: 'Neues-Passwort-77',
+      },
+    }),
+  },
+
+  // --- signed in, no object --------------------------------------------------------------------
+  'POST /api/v1/auth/logout': {
+    access: 'user',
+    ok: 204,
+    // Its own session, so the principal stays signed in for the other routes.
+    request: async ({ w, p }) => ({ headers: await w.freshHeaders(p) }),
+  },
+  'GET /api/v1/account': {
+    access: 'user',
+    check: ({ w, p }, res) => {
+      if (p !== 'anonymous') expect(res.json().data.id).toBe(w.users[p].id);
+    },
+  },
+  // An empty change answers the account and changes nothing (decision 013).
+  'PUT /api/v1/account': { access: 'user', request: () => ({ payload: {} }) },
+  'GET /api/v1/roles': { access: 'user' },
+  'GET /api/v1/settings': { access: 'user' },
+  'GET /api/v1/audit/my-logins': { access: 'user' },
+  'GET /api/v1/folders': {
+    access: 'user',
+    check: async (call, res) => {
+      const { w, p } = call;
+      const ids = dataIds(res);
+      if (p === 'vertreter') {
+        expect(ids).toContain(w.folders.vt.id);
+        expect(ids).not.toContain(w.folders.ar.id);
+      }
+      if (p === 'stripped') expect(ids).toEqual([1]);
+      await expectCountsOfVisible(call, res.json().data as CountedFolder[]);
+    },
+  },
+  'GET /api/v1/root/files': {
+    access: 'user',
+    check: (call, res) =>
+      expectCountsOfVisible(
+        call,
+        (res.json().data as CountedFolder[]).filter((item) => item.type === 'folder'),
+      ),
+  },
+  'GET /api/v1/tree': { access: 'user' },
+  'GET /api/v1/file-breadcrumbs': { access: 'user' },
+  'GET /api/v1/files': {
+    access: 'user',
+    check: ({ w, p }, res) => {
+      const ids = dataIds(res);
+      if (p === 'vertreter') {
+        expect(ids.sort()).toEqual([w.files.vt.id, w.files.mixedVt.id, w.files.mixedBoth.id].sort());
+      }
+      if (p === 'stripped') expect(ids).toEqual([]);
+    },
+  },
+  'GET /api/v1/events': {
+    access: 'user',
+    check: ({ w, p }, res) => {
+      const ids = dataIds(res);
+      if (p === 'vertreter') expect(ids.sort()).toEqual([w.events.vt.id, w.events.both.id].sort());
+      if (p === 'aufsichtsrat') {
+        expect(ids).toEqual(expect.arrayContaining([w.events.ar.id, w.events.both.id]));
+        expect(ids).not.toContain(w.events.vt.id);
+      }
+      if (p === 'stripped') expect(ids).toEqual([]);
+    },
+  },
+
+  // --- admin, no object --------------------------------------------------------------------------
+  'GET /api/v1/user': { access: 'admin' },
+  'POST /api/v1/user': {
+    access: 'admin',
+    ok: 201,
+    request: ({ w }) => {
+      const lastname = w.newSecret('NeuesKonto', []);
+      return {
+        payload: {
+          title: 'Frau',
+          firstname: 'Neue',
+          lastname,
+          email: `${lastname.toLowerCase()}@example.org`,
+          roles: ['Vertreter'],
+        },
+      };
+    },
+  },
+  'POST /api/v1/auth/register': {
+    access: 'admin',
+    ok: 201,
+    request: ({ w }) => {
+      const lastname = w.newSecret('Registriert', []);
+      return {
+        payload: {
+          title: 'Herr',
+          firstname: 'Neuer',
+          lastname,
+          email: `${lastname.toLowerCase()}@example.org`,
+          roles: ['Aufsichtsrat'],
+        },
+      };
+    },
+  },
+  'POST /api/v1/folders': {
+    access: 'admin',
+    ok: 201,
+    request: ({ w }) => ({ payload: { folder_id: w.folders.ar.id, title: w.newSecret('NeuerOrdner') } }),
+  },
+  'POST /api/v1/period': {
+    access: 'admin',
+    ok: 201,
+    request: ({ w }) => ({ payload: { folder_id: w.folders.ar.id, start: 2030, end: 2031 } }),
+  },
+  'POST /api/v1/files': {
+    access: 'admin',
+    ok: 201,
+    request: ({ w }) => {
+      const title = w.newSecret('NeueDatei');
+      return {
+        payload: {
+          title,
+          file: dataUrl(pdfBytes(title)),
+          permissions: ['Aufsichtsrat'],
+          notifications: ['Aufsichtsrat'],
+          folder_id: w.folders.ar.id,
+        },
+      };
+    },
+  },
+  'POST /api/v1/events': {
+    access: 'admin',
+    ok: 201,
+    request: ({ w }) => {
+      const title = w.newSecret('NeuesEvent');
+      return {
+        payload: {
+          title,
+          roles: ['Aufsichtsrat'],
+          notifications: ['Aufsichtsrat'],
+          ...EVENT_TIMES,
+          location: 'Sitzungssaal',
+          description: 'Vertrauliche Sitzung',
+        },
+      };
+    },
+  },
+  'GET /api/v1/audit': { access: 'admin' },
+  'GET /api/v1/audit.csv': { access: 'admin' },
+
+  // --- folders -----------------------------------------------------------------------------------
+  'GET /api/v1/folders/:id': {
+    access: 'user',
+    object: 'folder',
+    check: async (call, res) => {
+      const { w, p, target } = call;
+      await expectCountsOfVisible(call, [res.json().data as CountedFolder]);
+      // Counts of what is below tell nothing about hidden things either.
+      if (target.value !== w.folders.mixed.id) return;
+      const data = res.json().data as { children: number; files: number; contents: unknown };
+      const expected = {
+        vertreter: { children: 1, files: 2, contents: { folders: 1, files: 2 } },
+        aufsichtsrat: { children: 1, files: 2, contents: { folders: 1, files: 2 } },
+      }[p as 'vertreter' | 'aufsichtsrat'];
+      if (expected)
+        expect({ children: data.children, files: data.files, contents: data.contents }).toEqual(expected);
+    },
+  },
+  'GET /api/v1/folders/:id/files': {
+    access: 'user',
+    object: 'folder',
+    check: async (call, res) => {
+      const { w, p, target } = call;
+      await expectCountsOfVisible(
+        call,
+        (res.json().data as CountedFolder[]).filter((item) => item.type === 'folder'),
+      );
+      if (target.value !== w.folders.mixed.id || p !== 'vertreter') return;
+      expect(dataIds(res).sort()).toEqual(
+        [w.folders.mixedVt.id, w.files.mixedVt.id, w.files.mixedBoth.id].sort(),
+      );
+    },
+  },
+  'GET /api/v1/breadcrumbs/:id': { access: 'user', object: 'folder' },
+  'PUT /api/v1/folders/:id': {
+    access: 'admin',
+    object: 'folder',
+    disposable: true,
+    request: ({ w }) => ({ payload: { title: w.newSecret('Umbenannt') } }),
+  },
+  'DELETE /api/v1/folders/:id': { access: 'admin', object: 'folder', disposable: true, ok: 204 },
+
+  // --- files -------------------------------------------------------------------------------------
+  'GET /api/v1/files/:id': { access: 'user', object: 'file' },
+  'PUT /api/v1/files/:id': {
+    access: 'admin',
+    object: 'file',
+    disposable: true,
+    request: ({ w }) => ({ payload: { title: w.newSecret('NeuerTitel') } }),
+  },
+  'DELETE /api/v1/files/:id': { access: 'admin', object: 'file', disposable: true, ok: 204 },
+  'GET /api/v1/download/:key': {
+    access: 'user',
+    object: 'fileKey',
+    check: ({ target }, res) => {
+      if (target.kind !== 'visible' || res.statusCode !== 200) return;
+      expect(res.headers['content-security-policy']).toMatch(/^sandbox/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    },
+  },
+
+  // --- events ------------------------------------------------------------------------------------
+  'GET /api/v1/events/:id': { access: 'user', object: 'event' },
+  'GET /api/v1/events/:id/ics': { access: 'user', object: 'event' },
+  'PUT /api/v1/events/:id': {
+    access: 'admin',
+    object: 'event',
+    disposable: true,
+    request: ({ w }) => ({
+      payload: {
+        title: w.newSecret('GeaendertesEvent'),
+        ...EVENT_TIMES,
+        location: 'Sitzungssaal',
+        description: 'Geänderte Sitzung',
+      },
+    }),
+  },
+  'DELETE /api/v1/events/:id': { access: 'admin', object: 'event', disposable: true, ok: 204 },
+  'GET /api/v1/info/:key': {
+    access: 'user',
+    object: 'eventKey',
+    check: ({ target }, res) => {
+      if (target.kind !== 'visible' || res.statusCode !== 200) return;
+      expect(res.headers['content-security-policy']).toMatch(/^sandbox/);
+    },
+  },
+
+  // --- users -------------------------------------------------------------------------------------
+  'GET /api/v1/user/:id': {
+    access: 'user',
+    object: 'user',
+    // Members may read their own account only; any other id, existing or not, is refused alike.
+    status: (p, kind) => (!isAdminPrincipal(p) && p !== 'anonymous' && kind !== 'visible' ? 403 : undefined),
+  },
+  'PUT /api/v1/user/:id': {
+    access: 'admin',
+    object: 'user',
+    disposable: true,
+    request: ({ w }) => {
+      const lastname = w.newSecret('GeaendertesKonto', []);
+      return {
+        payload: {
+          title: 'Frau',
+          firstname: 'Geänderte',
+          lastname,
+          email: `${lastname.toLowerCase()}@example.org`,
+        },
+      };
+    },
+  },
+  'DELETE /api/v1/user/:id': { access: 'admin', object: 'user', disposable: true, ok: 204 },
+  // A fresh account has not set its password yet, so the invitation can go out again.
+  'POST /api/v1/user/:id/invitation': { access: 'admin', object: 'user', disposable: true },
+
+  // --- audit (admins only; they see everything, so nothing is hidden from them) --------------------
+  'GET /api/v1/audit/object/:type/:id': {
+    access: 'admin',
+    object: 'file',
+    // The log outlives what it describes: an unknown id is an empty list, not an error.
+    missing: 200,
+  },
+  'GET /api/v1/audit/visible-to/:type/:id': { access: 'admin', object: 'file' },
+};
+
+function targetsFor(
+  w: World,
+  type: ObjectType,
+  p: PrincipalKey,
+  deleted: Record<ObjectType, string | number>,
+) {
+  const f = w.folders;
+  const d = w.files;
+  const e = w.events;
+  const u = w.users;
+  const lists: Record<
+    ObjectType,
+    Record<PrincipalKey, { visible: (string | number)[]; hidden: (string | number)[] }>
+  > = {
+    folder: {
+      anonymous: { visible: [f.vt.id], hidden: [f.ar.id] },
+      vertreter: { visible: [f.vt.id, f.mixed.id, f.mixedVt.id], hidden: [f.ar.id, f.arVt.id, f.mixedAr.id] },
+      aufsichtsrat: {
+        visible: [f.ar.id, f.mixed.id, f.mixedAr.id],
+        hidden: [f.vt.id, f.arVt.id, f.mixedVt.id],
+      },
+      admin: { visible: [f.ar.id, f.arVt.id], hidden: [] },
+      superAdmin: { visible: [f.ar.id, f.arVt.id], hidden: [] },
+      stripped: { visible: [1], hidden: [f.ar.id, f.vt.id, f.mixed.id] },
+    },
+    file: {
+      anonymous: { visible: [d.vt.id], hidden: [d.ar.id] },
+      vertreter: {
+        visible: [d.vt.id, d.mixedVt.id, d.mixedBoth.id],
+        hidden: [d.ar.id, d.arVt.id, d.vtInAr.id, d.mixedAr.id],
+      },
+      aufsichtsrat: {
+        visible: [d.ar.id, d.vtInAr.id, d.mixedBoth.id],
+        hidden: [d.vt.id, d.arVt.id, d.mixedVt.id],
+      },
+      admin: { visible: [d.ar.id, d.arVt.id], hidden: [] },
+      superAdmin: { visible: [d.ar.id, d.arVt.id], hidden: [] },
+      stripped: { visible: [], hidden: [d.ar.id, d.vt.id, d.mixedBoth.id] },
+    },
+    fileKey: {
+      anonymous: { visible: [d.vt.external], hidden: [d.ar.external] },
+      vertreter: {
+        visible: [d.vt.external, d.mixedBoth.external],
+        hidden: [d.ar.external, d.arVt.external, d.vtInAr.external],
+      },
+      aufsichtsrat: { visible: [d.ar.external, d.vtInAr.external], hidden: [d.vt.external, d.arVt.external] },
+      admin: { visible: [d.ar.external, d.arVt.external], hidden: [] },
+      superAdmin: { visible: [d.arVt.external], hidden: [] },
+      stripped: { visible: [], hidden: [d.ar.external, d.vt.external, d.mixedBoth.external] },
+    },
+    event: {
+      anonymous: { visible: [e.vt.id], hidden: [e.ar.id] },
+      vertreter: { visible: [e.vt.id, e.both.id], hidden: [e.ar.id] },
+      aufsichtsrat: { visible: [e.ar.id, e.both.id], hidden: [e.vt.id] },
+      admin: { visible: [e.ar.id], hidden: [] },
+      superAdmin: { visible: [e.vt.id], hidden: [] },
+      stripped: { visible: [], hidden: [e.ar.id, e.vt.id, e.both.id] },
+    },
+    eventKey: {
+      anonymous: { visible: [e.vt.external], hidden: [e.ar.external] },
+      vertreter: { visible: [e.vt.external, e.both.external], hidden: [e.ar.external] },
+      aufsichtsrat: { visible: [e.ar.external], hidden: [e.vt.external] },
+      admin: { visible: [e.ar.external], hidden: [] },
+      superAdmin: { visible: [e.both.external], hidden: [] },
+      stripped: { visible: [], hidden: [e.ar.external, e.vt.external, e.both.external] },
+    },
+    user: {
+      anonymous: { visible: [u.vertreter.id], hidden: [u.admin.id] },
+      vertreter: { visible: [u.vertreter.id], hidden: [u.aufsichtsrat.id, u.superAdmin.id] },
+      aufsichtsrat: { visible: [u.aufsichtsrat.id], hidden: [u.vertreter.id] },
+      admin: { visible: [u.vertreter.id], hidden: [] },
+      superAdmin: { visible: [u.aufsichtsrat.id], hidden: [] },
+      stripped: { visible: [u.stripped.id], hidden: [u.vertreter.id, u.admin.id] },
+    },
+  };
+  const { visible, hidden } = lists[type][p];
+  const nonexistentValue = type === 'fileKey' || type === 'eventKey' ? randomKey() : NONEXISTENT_ID;
+  return [
+    ...visible.map((value): Target => ({ kind: 'visible', label: `sichtbar ${value}`, value })),
+    ...hidden.map((value): Target => ({ kind: 'hidden', label: `verborgen ${value}`, value })),
+    { kind: 'nonexistent', label: 'gibt es nicht', value: nonexistentValue },
+    { kind: 'nonexistent', label: 'gelöscht', value: deleted[type] },
+  ] satisfies Target[];
+}
+
+function expectedStatus(entry: Entry, p: PrincipalKey, kind: Kind): number {
+  const special = entry.status?.(p, kind);
+  if (special !== undefined) return special;
+  if (entry.access === 'public') return entry.ok ?? 200;
+  if (p === 'anonymous') return 401;
+  if (entry.access === 'admin' && !isAdminPrincipal(p)) return 403;
+  if (kind === 'visible' || kind === 'none') return entry.ok ?? 200;
+  return entry.missing ?? 404;
+}
+
+async function freshValue(w: World, type: ObjectType): Promise<string | number> {
+  switch (type) {
+    case 'folder':
+      return (await w.fresh.folder()).id;
+    case 'file':
+      return (await w.fresh.file()).id;
+    case 'fileKey':
+      return (await w.fresh.file()).external;
+    case 'event':
+      return (await w.fresh.event()).id;
+    case 'eventKey':
+      return (await w.fresh.event()).external;
+    case 'user':
+      return (await w.fresh.user()).id;
+  }
+}
+
+const urlFor = (path: string, value: string | number | undefined) =>
+  path.replace(':type', 'file').replace(/:(id|key)/, encodeURIComponent(String(value)));
+
+describe('authorization matrix', () => {
+  let t: TestApp;
+  let w: World;
+  const deleted = {} as Record<ObjectType, string | number>;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    w = await buildWorld(t);
+    // Things that existed once: their ids and keys must answer like ids that never existed.
+    const su = (options: InjectOptions) => w.inject('superAdmin', options);
+    const folder = await w.fresh.folder();
+    const file = await w.fresh.file();
+    const event = await w.fresh.event();
+    const user = await w.fresh.user();
+    for (const url of [
+      `/api/v1/folders/${folder.id}`,
+      `/api/v1/files/${file.id}`,
+      `/api/v1/events/${event.id}`,
+      `/api/v1/user/${user.id}`,
+    ]) {
+      expect((await su({ method: 'DELETE', url })).statusCode).toBe(204);
+    }
+    Object.assign(deleted, {
+      folder: folder.id,
+      file: file.id,
+      fileKey: file.external,
+      event: event.id,
+      eventKey: event.external,
+      user: user.id,
+    });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('has an entry for every registered API route, and a route for every entry', () => {
+    const registered = apiRoutes(t.app).map(routeKey);
+    const covered = (key: string) =>
+      key in ENTRIES || (key.startsWith('HEAD ') && `GET ${key.slice(5)}` in ENTRIES);
+    expect(
+      registered.filter((key) => !covered(key)),
+      'Routen ohne Eintrag in der Matrix',
+    ).toEqual([]);
+    expect(
+      Object.keys(ENTRIES).filter((key) => !registered.includes(key)),
+      'Einträge ohne Route',
+    ).toEqual([]);
+    // Sanity of the enumeration itself: it sees the routes and their HEAD variants.
+    expect(registered).toContain('GET /api/v1/download/:key');
+    expect(registered).toContain('HEAD /api/v1/download/:key');
+    expect(registered.length).toBeGreaterThan(40);
+  });
+
+  it('serves nothing outside /api/v1 but the API description', () => {
+    const others = registeredRoutes(t.app).filter((route) => !route.url.startsWith('/api/v1/'));
+    expect(others.filter((route) => !route.url.startsWith('/api/docs'))).toEqual([]);
+  });
+
+  it.each(Object.keys(ENTRIES))('%s', async (key) => {
+    const entry = ENTRIES[key]!;
+    const [method, path] = key.split(' ') as [string, string];
+    const methods = method === 'GET' ? ['GET', 'HEAD'] : [method];
+    const failures: string[] = [];
+
+    for (const p of PRINCIPALS) {
+      const targets: Target[] = entry.object
+        ? targetsFor(w, entry.object, p, deleted)
+        : [{ kind: 'none', label: 'ohne Objekt' }];
+      for (const httpMethod of methods) {
+        const answers: { target: Target; res: LightMyRequestResponse }[] = [];
+        for (const original of targets) {
+          let target = original;
+          if (entry.disposable && original.kind === 'visible' && isAdminPrincipal(p)) {
+            target = { ...original, value: await freshValue(w, entry.object!) };
+          }
+          const call: Call = { w, p, target };
+          const extra = (await entry.request?.(call)) ?? {};
+          const res = await w.inject(p, {
+            ...extra,
+            method: httpMethod as InjectOptions['method'],
+            url: urlFor(path, target.value),
+          });
+          const expected = expectedStatus(entry, p, target.kind);
+          const what = `${httpMethod} ${path} als ${p}, ${target.label}`;
+          if (res.statusCode !== expected) {
+            failures.push(`${what}: ${res.statusCode} statt ${expected} (${res.body.slice(0, 200)})`);
+            continue;
+          }
+          expect(res.statusCode, `${what}: nie 5xx`).toBeLessThan(500);
+          expectNoLeak(w, p, res, what);
+          if (httpMethod === 'HEAD') expect(res.body, what).toBe('');
+          else if (res.statusCode >= 400) {
+            const body = res.json() as { message?: unknown; errors?: unknown };
+            expect(typeof body.message === 'string' && body.message.length > 0, what).toBe(true);
+            expect(
+              Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'),
+              what,
+            ).toEqual([]);
+          } else await entry.check?.(call, res);
+          answers.push({ target, res });
+        }
+        // Hidden and nonexistent are indistinguishable: same status, same body, same type.
+        const unseen = answers.filter(
+          ({ target }) => target.kind === 'hidden' || target.kind === 'nonexistent',
+        );
+        const shape = ({ res }: { res: LightMyRequestResponse }) => ({
+          status: res.statusCode,
+          body: res.body,
+          type: res.headers['content-type'],
+          length: res.headers['content-length'],
+        });
+        for (const answer of unseen.slice(1)) {
+          expect(
+            shape(answer),
+            `${httpMethod} ${path} als ${p}: ${answer.target.label} wie ${unseen[0]!.target.label}`,
+          ).toEqual(shape(unseen[0]!));
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('keeps the roles of the stripped principal removed and its sessions working', async () => {
+    const res = await w.inject('stripped', { method: 'GET', url: '/api/v1/account' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.roles).toEqual([]);
+  });
+
+  it('mails notifications only to those who may see the item, and nothing after a role is gone', async () => {
+    const sent = await t.flushMail();
+    for (const p of ['vertreter', 'aufsichtsrat', 'stripped'] as const) {
+      const mails = sent
+        .map((mail, index) => ({ ...mail, index }))
+        .filter((mail) => mail.to.toLowerCase().includes(w.users[p].email));
+      const relevant = p === 'stripped' ? mails.filter((mail) => mail.index >= w.strippedAt) : mails;
+      const text = relevant.map((mail) => `${mail.subject}\n${mail.text}`).join('\n');
+      const leaked = hiddenTexts(w, p).filter(({ text: secret }) => text.includes(secret));
+      expect(
+        leaked.map(({ name }) => name),
+        `E-Mails an ${p}`,
+      ).toEqual([]);
+      if (p === 'stripped') {
+        // The reset link the matrix asked for goes to the account itself; nothing else may.
+        const notifications = relevant.filter((mail) => !mail.subject.startsWith('Passwort zurücksetzen'));
+        expect(notifications, 'E-Mails nach dem Entzug der Rollen').toEqual([]);
+      }
+    }
+    // The notifications that should arrive did arrive, so the check above is not vacuous.
+    const toVertreter = sent.filter((mail) => mail.to.includes(w.users.vertreter.email));
+    for (const title of [w.files.vt.title, w.files.mixedBoth.title, w.events.vt.title, w.events.both.title]) {
+      expect(
+        toVertreter.some((mail) => mail.text.includes(title) || mail.subject.includes(title)),
+        title,
+      ).toBe(true);
+    }
+    const toAufsichtsrat = sent.filter((mail) => mail.to.includes(w.users.aufsichtsrat.email));
+    const reached = (title: string) =>
+      toAufsichtsrat.some((mail) => mail.text.includes(title) || mail.subject.includes(title));
+    for (const title of [w.files.ar.title, w.files.vtInAr.title, w.events.ar.title]) {
+      expect(reached(title), title).toBe(true);
+    }
+    // The uploads of the matrix (by Admin and Super-Admin) notified the Aufsichtsrat after the
+    // stripped principal had lost that role.
+    const uploaded = w.secrets.filter((secret) => secret.name === 'NeueDatei').map((s) => s.texts[0]!);
+    expect(uploaded.filter(reached)).toHaveLength(2);
+  });
+});

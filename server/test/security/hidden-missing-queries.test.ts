@@ -1,0 +1,145 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PortalEvent } from '@gremienportal/contracts/events';
+import { openDatabase } from '../../src/db/database.ts';
+import { QueryCounter } from '../../src/db/query-counter.ts';
+import { createFolder, dataUrl, pdfBytes, uploadFile } from '../support/files.fixtures.ts';
+import { createPostgresDatabase } from '../reliability/inspect.ts';
+import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
+import { createRoleUsers, type TestUser } from '../support/factories.ts';
+import { newKey } from '../../src/tokens.ts';
+
+/**
+ * A hidden object and a missing one must not be told apart by the work the server does before
+ * the same 404 (product.md P10): visibility is decided in the query that finds the row, so both run the
+ * same number of queries. Measured for a non-admin viewer on every route that looks up one
+ * document or event by id or key.
+ */
+describe('hidden and missing objects cost the same queries', () => {
+  let t: TestApp;
+  // On the database from the start, so it sees every statement, whoever holds the instance.
+  const counter = new QueryCounter();
+  let dbDir: string;
+  let postgres: { drop: () => Promise<void> } | undefined;
+  let users: Awaited<ReturnType<typeof createRoleUsers>>;
+  let viewer: TestUser;
+  const files: Record<'visible' | 'hiddenByRole' | 'hiddenByFolder', { id: number; external: string }> =
+    {} as never;
+  const events: Record<'visible' | 'hidden', PortalEvent> = {} as never;
+
+  async function createEvent(roles: string[]): Promise<PortalEvent> {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/events',
+      headers: users.admin.headers,
+      payload: {
+        title: `Sitzung ${roles.join(' ')}`,
+        roles,
+        start: '2026-12-01T18:00',
+        end: '2026-12-01T20:00',
+        location: 'Saal',
+        description: 'Tagesordnung folgt.',
+        data: dataUrl(pdfBytes('Einladung')),
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().event as PortalEvent;
+  }
+
+  beforeAll(async () => {
+    dbDir = await mkdtemp(join(tmpdir(), 'gremienportal-queries-'));
+    const base = process.env.TEST_DATABASE_URL
+      ? await createPostgresDatabase(process.env.TEST_DATABASE_URL, 'gp_queries')
+      : undefined;
+    postgres = base;
+    const db = openDatabase({ databaseUrl: base?.url, sqliteFile: join(dbDir, 'portal.sqlite') });
+    t = await buildTestApp({ db: { ...db, kysely: db.kysely.withPlugin(counter) } });
+    users = await createRoleUsers(t);
+    viewer = users.vertreter;
+    // Under /Allgemein: visible to Aufsichtsrat and Vertreter.
+    const shared = (await createFolder(t, users.admin, { folder_id: 4, title: 'Gemeinsam' })).id;
+    files.visible = await uploadFile(t, users.admin, {
+      title: 'Für alle',
+      folderId: shared,
+      roles: ['Vertreter'],
+    });
+    files.hiddenByRole = await uploadFile(t, users.admin, {
+      title: 'Nur Aufsichtsrat',
+      folderId: shared,
+      roles: ['Aufsichtsrat'],
+    });
+    // The file shares a role with the viewer, its folder /Aufsichtsrat does not.
+    files.hiddenByFolder = await uploadFile(t, users.admin, {
+      title: 'Im Aufsichtsratsordner',
+      folderId: 2,
+      roles: ['Vertreter', 'Aufsichtsrat'],
+    });
+    events.visible = await createEvent(['Vertreter']);
+    events.hidden = await createEvent(['Aufsichtsrat']);
+  });
+  afterAll(async () => {
+    await t.close();
+    await postgres?.drop();
+    await rm(dbDir, { recursive: true, force: true });
+  });
+
+  async function measure(url: string): Promise<{ count: number; status: number; body: string }> {
+    const before = counter.count;
+    const res = await t.app.inject({ method: 'GET', url, headers: viewer.headers });
+    return { count: counter.count - before, status: res.statusCode, body: res.body };
+  }
+
+  /** Hidden and missing, interleaved a few times after a warm-up (the folder tree is cached). */
+  async function expectSameWork(hidden: string, missing: string, visible: string) {
+    expect((await measure(visible)).status, visible).toBe(200);
+    await measure(hidden);
+    await measure(missing);
+    for (let round = 0; round < 3; round += 1) {
+      const a = await measure(hidden);
+      const b = await measure(missing);
+      expect(a.status, hidden).toBe(404);
+      expect(b.status, missing).toBe(404);
+      expect(a.body).toBe(b.body);
+      expect(a.count, `${hidden} gegenüber ${missing}`).toBe(b.count);
+    }
+  }
+
+  it('GET /files/{id}', async () => {
+    const missing = '/api/v1/files/987654';
+    await expectSameWork(
+      `/api/v1/files/${files.hiddenByRole.id}`,
+      missing,
+      `/api/v1/files/${files.visible.id}`,
+    );
+    await expectSameWork(
+      `/api/v1/files/${files.hiddenByFolder.id}`,
+      missing,
+      `/api/v1/files/${files.visible.id}`,
+    );
+  });
+
+  it('GET /download/{key}', async () => {
+    const missing = `/api/v1/download/${newKey()}`;
+    const visible = `/api/v1/download/${files.visible.external}`;
+    await expectSameWork(`/api/v1/download/${files.hiddenByRole.external}`, missing, visible);
+    await expectSameWork(`/api/v1/download/${files.hiddenByFolder.external}`, missing, visible);
+  });
+
+  it('GET /events/{id}', async () => {
+    await expectSameWork(
+      `/api/v1/events/${events.hidden.id}`,
+      '/api/v1/events/987654',
+      `/api/v1/events/${events.visible.id}`,
+    );
+  });
+
+  it('GET /info/{key}', async () => {
+    await expectSameWork(
+      `/api/v1/info/${events.hidden.external}`,
+      `/api/v1/info/${newKey()}`,
+      `/api/v1/info/${events.visible.external}`,
+    );
+  });
+});

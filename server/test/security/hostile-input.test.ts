@@ -1,0 +1,1007 @@
+import { readdir } from 'node:fs/promises';
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  auditExportQuerySchema,
+  auditListQuerySchema,
+  pageQuerySchema,
+} from '@gremienportal/contracts/audit';
+import { updateAccountBodySchema } from '@gremienportal/contracts/account';
+import {
+  forgotPasswordBodySchema,
+  loginBodySchema,
+  passwordResetBodySchema,
+} from '@gremienportal/contracts/auth';
+import { createEventBodySchema, updateEventBodySchema } from '@gremienportal/contracts/events';
+import {
+  createFileBodySchema,
+  fileListQuerySchema,
+  updateFileBodySchema,
+} from '@gremienportal/contracts/files';
+import {
+  createFolderBodySchema,
+  periodBodySchema,
+  updateFolderBodySchema,
+} from '@gremienportal/contracts/folders';
+import { createUserBodySchema, updateUserBodySchema } from '@gremienportal/contracts/users';
+import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
+import { createUser, sessionFor, TEST_PASSWORD, type TestUser } from '../support/factories.ts';
+import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
+import {
+  applyMutation,
+  arbitraryOf,
+  bodyMutation,
+  HOSTILE_PATH_SEGMENTS,
+  hostileString,
+  hostileValue,
+  RAW_JSON_BODIES,
+  WRONG_CONTENT_TYPES,
+  type Hints,
+} from './arbitraries.ts';
+import { apiRoutes, routeKey } from './route-inventory.ts';
+import { changes, errorBodyProblems, NO_CHANGES, snapshot, type TableName } from './state.ts';
+
+/**
+ * Hostile input (issue item 2): every route that takes input gets values generated from its
+ * contract schema and then spoilt — wrong types, missing and extra fields, empty and very long
+ * strings, Unicode and NUL, path traversal and SQL in names, huge numbers, deep nesting, broken
+ * JSON, multipart bodies and data URLs, wrong content types, malformed ids and keys. Every answer
+ * is 2xx or a 4xx with a German `{ message, errors? }`, never 5xx; a refused request leaves the
+ * database and the stored files as they were.
+ *
+ * Runs are seeded: `SECURITY_SEED` picks another sequence (`random` a new one each run; a
+ * failure prints the seed and the case), `SECURITY_RUNS` scales the cases per route (default 30).
+ */
+const SEED =
+  process.env.SECURITY_SEED === 'random'
+    ? Date.now() % 2 ** 31
+    : Number.parseInt(process.env.SECURITY_SEED ?? '20261121', 10);
+if (!Number.isSafeInteger(SEED)) throw new Error('SECURITY_SEED muss eine ganze Zahl oder "random" sein.');
+const RUNS = Math.max(1, Number(process.env.SECURITY_RUNS ?? 30));
+/** Small, so an over-long upload is cheap to send. */
+const MAX_UPLOAD_MB = 1;
+const UPLOAD_LIMIT = MAX_UPLOAD_MB * 1024 * 1024;
+const NONEXISTENT_ID = '2147483000';
+
+const HTML_WITH_SCRIPT = '<!doctype html><title>x</title><script>localStorage.pwned = 1</script>';
+const SVG_WITH_SCRIPT =
+  '<svg xmlns="http://www.w3.org/2000/svg"><script>localStorage.pwned = 1</script></svg>';
+const TOO_LARGE = Buffer.alloc(UPLOAD_LIMIT + 1, 0x41);
+
+type Payload =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'raw'; body: string | Buffer; contentType?: string }
+  | { kind: 'multipart'; fields: [string, unknown][]; file?: FilePart; breakage: Breakage };
+
+interface FilePart {
+  field: string;
+  filename: string;
+  contentType: string;
+  content: string | Buffer;
+}
+
+type Breakage =
+  | 'none'
+  | 'truncate'
+  | 'boundary'
+  | 'noClose'
+  | 'twoFiles'
+  | 'manyParts'
+  | 'bigField'
+  | 'noDisposition'
+  | 'preamble';
+
+interface Case {
+  params: Record<string, string>;
+  query: string;
+  payload: Payload;
+}
+
+interface Pools {
+  folderIds: string[];
+  fileIds: string[];
+  eventIds: string[];
+  userIds: string[];
+  /** What the DELETE routes may remove; the others stay for the reads and updates. */
+  spareFolderIds: string[];
+  spareFileIds: string[];
+  spareEventIds: string[];
+  spareUserIds: string[];
+  fileKeys: string[];
+  eventKeys: string[];
+  roleRefs: unknown[];
+  emails: string[];
+}
+
+interface Spec {
+  /** Path parameters: a pool of real values; hostile segments are mixed in. */
+  params?: (pools: Pools) => Record<string, string[]>;
+  query?: { schema: z.ZodType; hints?: (pools: Pools) => Hints };
+  body?: { schema: z.ZodType; hints?: (pools: Pools) => Hints; upload?: 'files' | 'events' };
+  principal?: 'superAdmin' | 'anonymous';
+  /** Tables a refusal may still write (a failed login is logged). */
+  mayChange?: TableName[];
+  /** The call ends the session it is made with: use a new one each time. */
+  freshSession?: boolean;
+  /** Share of RUNS for this route (reads without input need fewer). */
+  weight?: number;
+  /** A request that must succeed (2xx), so the generators are known to reach the real work. */
+  valid: (env: Env) => Promise<Partial<InjectOptions>> | Partial<InjectOptions>;
+}
+
+interface Env {
+  t: TestApp;
+  actor: TestUser;
+  pools: Pools;
+  fresh: {
+    folder(): Promise<string>;
+    file(): Promise<{ id: string; key: string }>;
+    event(): Promise<{ id: string; key: string }>;
+    user(): Promise<string>;
+  };
+}
+
+const pick = <T>(list: readonly T[]): fc.Arbitrary<T> => fc.constantFrom(...list);
+
+/** Mostly real roles, so that many generated requests get past the role check to the writes. */
+const roleRef = (pools: Pools) =>
+  fc.oneof(
+    { weight: 4, arbitrary: pick(pools.roleRefs.slice(0, 8)) },
+    { weight: 1, arbitrary: pick(pools.roleRefs) },
+  );
+const roleHints = (pools: Pools): Hints => ({
+  roles: fc.oneof(fc.array(roleRef(pools), { minLength: 1, maxLength: 3 }), roleRef(pools)),
+  permissions: fc.array(roleRef(pools), { minLength: 1, maxLength: 3 }),
+  notifications: fc.oneof(
+    { weight: 3, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.array(roleRef(pools), { maxLength: 2 }) },
+  ),
+});
+const folderHints = (pools: Pools): Hints => ({
+  folder_id: pick(pools.folderIds.map(Number)),
+  parent_id: pick(pools.folderIds.map(Number)),
+  folders: fc.array(pick(pools.folderIds.map(Number)), { maxLength: 1 }),
+});
+const eventTime = fc
+  .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2040-12-31T00:00:00Z'), noInvalidDate: true })
+  .chain((date) =>
+    fc.constantFrom(
+      date.toISOString(),
+      date.toISOString().slice(0, 16),
+      date.toISOString().slice(0, 16).replace('T', ' '),
+    ),
+  );
+const dataUrlValue = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: pick([
+      dataUrl(pdfBytes('Hostile')),
+      dataUrl(HTML_WITH_SCRIPT, 'text/html'),
+      dataUrl(SVG_WITH_SCRIPT, 'image/svg+xml'),
+      'data:text/plain;name=..%2F..%2F..%2Fevil.html;base64,SGFsbG8=',
+      'data:text/plain,Hallo%20Welt',
+    ]),
+  },
+  {
+    weight: 2,
+    arbitrary: pick([
+      'data:',
+      'data:,',
+      'data:application/pdf;base64,',
+      'data:application/pdf;base64,@@@@',
+      'data:application/pdf;base64,QUJ',
+      'data:application/pdf;base64,QU=J',
+      'data:text/plain,%E0%A4%A',
+      'data:text/plain;name=%E0%A4%A;base64,QUJD',
+      `data:${'x'.repeat(2000)};base64,QUJD`,
+      'javascript:alert(1)',
+      'https://example.org/datei.pdf',
+      '/etc/passwd',
+      dataUrl(TOO_LARGE),
+    ]),
+  },
+  { weight: 1, arbitrary: hostileValue },
+);
+const eventHints = (pools: Pools): Hints => ({
+  ...roleHints(pools),
+  start: fc.oneof({ weight: 4, arbitrary: eventTime }, { weight: 1, arbitrary: hostileString }),
+  end: fc.oneof({ weight: 4, arbitrary: eventTime }, { weight: 1, arbitrary: hostileString }),
+  data: dataUrlValue,
+});
+const fileHints = (pools: Pools): Hints => ({
+  ...roleHints(pools),
+  ...folderHints(pools),
+  file: dataUrlValue,
+  data: dataUrlValue,
+});
+const emailHints = (pools: Pools): Hints => ({
+  email: fc.oneof(fc.emailAddress(), pick(pools.emails), hostileString),
+});
+
+let serial = 0;
+const uniqueEmail = () => `feindlich${(serial += 1)}-${Date.now()}@example.org`;
+
+const ENTRIES: Record<string, Spec> = {
+  'GET /api/v1/health': { principal: 'anonymous', weight: 0.2, valid: () => ({}) },
+  'POST /api/v1/auth/login': {
+    principal: 'anonymous',
+    mayChange: ['audit_log', 'sessions'],
+    body: { schema: loginBodySchema, hints: emailHints },
+    valid: ({ actor }) => ({ payload: { email: actor.email, password: TEST_PASSWORD } }),
+  },
+  'POST /api/v1/auth/forgot-password': {
+    principal: 'anonymous',
+    body: { schema: forgotPasswordBodySchema, hints: emailHints },
+    valid: ({ actor }) => ({ payload: { email: actor.email } }),
+  },
+  'POST /api/v1/auth/password-reset': {
+    principal: 'anonymous',
+    body: {
+      schema: passwordResetBodySchema,
+      hints: (pools) => ({ id: fc.oneof(pick(pools.userIds.map(Number)), fc.integer()) }),
+    },
+    async valid({ t }) {
+      const user = await createUser(t, { roles: ['Vertreter'] });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/forgot-password',
+        payload: { email: user.email },
+      });
+      const mail = (await t.flushMail()).findLast((m) => m.to.includes(user.email))!;
+      const link = new URL(/https?:\/\/\S+reset-password\S+/.exec(mail.text)![0]);
+      return {
+        payload: {
+          id: Number(link.searchParams.get('id')),
+          token: link.searchParams.get('token'),
+          password: 'Ganz-Neues-Kennwort-8',
+          password_confirmation: 'Ganz-Neues-Kennwort-8',
+        },
+      };
+    },
+  },
+  'POST /api/v1/auth/logout': { freshSession: true, weight: 0.3, valid: () => ({}) },
+  'POST /api/v1/auth/register': {
+    body: { schema: createUserBodySchema, hints: (p) => ({ ...roleHints(p), ...emailHints(p) }) },
+    valid: () => ({
+      payload: {
+        title: 'Frau',
+        firstname: 'Regina',
+        lastname: 'Register',
+        email: uniqueEmail(),
+        roles: ['Vertreter'],
+      },
+    }),
+  },
+  'GET /api/v1/account': { weight: 0.2, valid: () => ({}) },
+  'PUT /api/v1/account': {
+    body: { schema: updateAccountBodySchema, hints: emailHints },
+    valid: () => ({ payload: { firstname: 'Feindlich', lastname: 'Getestet' } }),
+  },
+  'GET /api/v1/roles': { weight: 0.2, valid: () => ({}) },
+  'GET /api/v1/settings': { weight: 0.2, valid: () => ({}) },
+  'GET /api/v1/user': { weight: 0.2, valid: () => ({}) },
+  'POST /api/v1/user': {
+    body: { schema: createUserBodySchema, hints: (p) => ({ ...roleHints(p), ...emailHints(p) }) },
+    valid: () => ({
+      payload: { title: 'Herr', firstname: 'Norbert', lastname: 'Neu', email: uniqueEmail(), roles: [4] },
+    }),
+  },
+  'GET /api/v1/user/:id': {
+    params: (p) => ({ id: p.userIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/user/${pools.userIds[0]}` }),
+  },
+  'PUT /api/v1/user/:id': {
+    params: (p) => ({ id: p.userIds }),
+    body: { schema: updateUserBodySchema, hints: (p) => ({ ...roleHints(p), ...emailHints(p) }) },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/user/${await fresh.user()}`,
+      payload: {
+        title: 'Frau',
+        firstname: 'Geändert',
+        lastname: 'Nachname',
+        email: uniqueEmail(),
+        roles: ['Vertreter'],
+      },
+    }),
+  },
+  'DELETE /api/v1/user/:id': {
+    params: (p) => ({ id: p.spareUserIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/user/${await fresh.user()}` }),
+  },
+  'POST /api/v1/user/:id/invitation': {
+    params: (p) => ({ id: p.userIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/user/${await fresh.user()}/invitation` }),
+  },
+  'GET /api/v1/folders': { weight: 0.2, valid: () => ({}) },
+  'POST /api/v1/folders': {
+    body: { schema: createFolderBodySchema, hints: (p) => ({ ...roleHints(p), ...folderHints(p) }) },
+    valid: ({ pools }) => ({
+      payload: { folder_id: Number(pools.folderIds[4]), title: `Neu ${(serial += 1)}` },
+    }),
+  },
+  'GET /api/v1/folders/:id': {
+    params: (p) => ({ id: p.folderIds }),
+    weight: 0.5,
+    valid: () => ({ url: '/api/v1/folders/1' }),
+  },
+  'PUT /api/v1/folders/:id': {
+    params: (p) => ({ id: p.folderIds }),
+    body: { schema: updateFolderBodySchema, hints: (p) => ({ ...roleHints(p), ...folderHints(p) }) },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/folders/${await fresh.folder()}`,
+      payload: { title: `Umbenannt ${(serial += 1)}` },
+    }),
+  },
+  'DELETE /api/v1/folders/:id': {
+    params: (p) => ({ id: p.spareFolderIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/folders/${await fresh.folder()}` }),
+  },
+  'GET /api/v1/folders/:id/files': {
+    params: (p) => ({ id: p.folderIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/folders/${pools.folderIds[4]}/files` }),
+  },
+  'GET /api/v1/root/files': { weight: 0.2, valid: () => ({}) },
+  'GET /api/v1/tree': { weight: 0.2, valid: () => ({}) },
+  'GET /api/v1/breadcrumbs/:id': {
+    params: (p) => ({ id: p.folderIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/breadcrumbs/${pools.folderIds[4]}` }),
+  },
+  'GET /api/v1/file-breadcrumbs': { weight: 0.2, valid: () => ({}) },
+  'POST /api/v1/period': {
+    body: { schema: periodBodySchema, hints: folderHints },
+    valid: ({ pools }) => ({ payload: { folder_id: Number(pools.folderIds[4]), start: 2026, end: 2027 } }),
+  },
+  'GET /api/v1/files': {
+    query: { schema: fileListQuerySchema },
+    weight: 0.5,
+    valid: () => ({ url: '/api/v1/files?limit=3' }),
+  },
+  'POST /api/v1/files': {
+    body: { schema: createFileBodySchema, hints: fileHints, upload: 'files' },
+    valid: ({ pools }) => ({
+      payload: {
+        title: 'Gültige Datei',
+        file: dataUrl(pdfBytes('gültig')),
+        permissions: ['Vertreter'],
+        folder_id: Number(pools.folderIds[4]),
+      },
+    }),
+  },
+  'GET /api/v1/files/:id': {
+    params: (p) => ({ id: p.fileIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/files/${pools.fileIds[0]}` }),
+  },
+  'PUT /api/v1/files/:id': {
+    params: (p) => ({ id: p.fileIds }),
+    body: { schema: updateFileBodySchema, hints: fileHints, upload: 'files' },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/files/${(await fresh.file()).id}`,
+      payload: { title: 'Neuer Titel', file: dataUrl(pdfBytes('ersetzt')) },
+    }),
+  },
+  'DELETE /api/v1/files/:id': {
+    params: (p) => ({ id: p.spareFileIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/files/${(await fresh.file()).id}` }),
+  },
+  'GET /api/v1/download/:key': {
+    params: (p) => ({ key: p.fileKeys }),
+    weight: 0.5,
+    valid: async ({ fresh }) => ({ url: `/api/v1/download/${(await fresh.file()).key}` }),
+  },
+  'GET /api/v1/events': { weight: 0.2, valid: () => ({}) },
+  'POST /api/v1/events': {
+    body: { schema: createEventBodySchema, hints: eventHints, upload: 'events' },
+    valid: () => ({
+      payload: {
+        title: 'Gültiges Event',
+        roles: ['Vertreter'],
+        start: '2031-05-01T10:00',
+        end: '2031-05-01T12:00',
+        location: 'Saal',
+        description: 'Beschreibung',
+        data: dataUrl(pdfBytes('Einladung')),
+      },
+    }),
+  },
+  'GET /api/v1/events/:id': {
+    params: (p) => ({ id: p.eventIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/events/${pools.eventIds[0]}` }),
+  },
+  'GET /api/v1/events/:id/ics': {
+    params: (p) => ({ id: p.eventIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/events/${pools.eventIds[0]}/ics` }),
+  },
+  'PUT /api/v1/events/:id': {
+    params: (p) => ({ id: p.eventIds }),
+    body: { schema: updateEventBodySchema, hints: eventHints, upload: 'events' },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/events/${(await fresh.event()).id}`,
+      payload: {
+        title: 'Geändertes Event',
+        start: '2031-05-02T10:00',
+        end: '2031-05-02T12:00',
+        location: 'Saal 2',
+        description: 'Neue Beschreibung',
+      },
+    }),
+  },
+  'DELETE /api/v1/events/:id': {
+    params: (p) => ({ id: p.spareEventIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/events/${(await fresh.event()).id}` }),
+  },
+  'GET /api/v1/info/:key': {
+    params: (p) => ({ key: p.eventKeys }),
+    weight: 0.5,
+    // Updates replace the information file and its key: a new event for the valid call.
+    valid: async ({ fresh }) => ({ url: `/api/v1/info/${(await fresh.event()).key}` }),
+  },
+  'GET /api/v1/audit': {
+    query: { schema: auditListQuerySchema },
+    valid: () => ({ url: '/api/v1/audit?page=1&per_page=5&action=auth.login,file.created&from=2020-01-01' }),
+  },
+  'GET /api/v1/audit.csv': {
+    query: { schema: auditExportQuerySchema },
+    valid: () => ({ url: '/api/v1/audit.csv?object_type=file&to=2040-01-01T00:00:00Z' }),
+  },
+  'GET /api/v1/audit/object/:type/:id': {
+    params: (p) => ({ type: ['file', 'event'], id: [...p.fileIds, ...p.eventIds] }),
+    query: { schema: pageQuerySchema },
+    valid: ({ pools }) => ({ url: `/api/v1/audit/object/file/${pools.fileIds[0]}?page=1` }),
+  },
+  'GET /api/v1/audit/visible-to/:type/:id': {
+    params: (p) => ({ type: ['file', 'folder', 'event'], id: [...p.fileIds, ...p.folderIds] }),
+    valid: ({ pools }) => ({ url: `/api/v1/audit/visible-to/folder/${pools.folderIds[4]}` }),
+  },
+  'GET /api/v1/audit/my-logins': { weight: 0.2, valid: () => ({}) },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Building requests
+
+const JUNK_QUERIES = [
+  '%',
+  'a=%E0%A4%A',
+  'limit=1&limit=2',
+  'limit[]=1',
+  '__proto__[isAdmin]=true',
+  'constructor.prototype.isAdmin=true',
+  `q=${'x'.repeat(5000)}`,
+  'page=0&per_page=1000000',
+  'limit=1e400',
+  'limit=-1',
+  'action=auth.login&action=%00',
+  'from=2026-02-30&to=1900-01-01',
+  '&&&==',
+  `${'a=1&'.repeat(2000)}`,
+];
+
+/** Percent-encodes the UTF-8 bytes (a lone surrogate becomes U+FFFD, as a browser sends it). */
+const encode = (text: string) =>
+  [...Buffer.from(text, 'utf8')]
+    .map((byte) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+
+function queryString(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `wert=${encode(JSON.stringify(value) ?? '')}`;
+  }
+  const parts: string[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    for (const single of Array.isArray(item) ? item : [item]) {
+      const text = typeof single === 'string' ? single : JSON.stringify(single);
+      parts.push(`${encode(key)}=${encode(text ?? '')}`);
+    }
+  }
+  return parts.join('&');
+}
+
+const fieldText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
+function multipartBody(payload: Extract<Payload, { kind: 'multipart' }>): {
+  body: Buffer;
+  contentType: string;
+} {
+  const boundary = `----feindlich${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  const field = (name: string, value: string, disposition = true) =>
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\n${disposition ? `Content-Disposition: form-data; name="${name}"\r\n` : ''}\r\n${value}\r\n`,
+      ),
+    );
+  const file = (part: FilePart) =>
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\n` +
+          `Content-Type: ${part.contentType}\r\n\r\n`,
+      ),
+      Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content),
+      Buffer.from('\r\n'),
+    );
+  if (payload.breakage === 'preamble') chunks.push(Buffer.from('Vorspann, der ignoriert wird\r\n'));
+  for (const [name, value] of payload.fields) {
+    if (value === undefined) continue;
+    for (const single of Array.isArray(value) ? value : [value]) field(name, fieldText(single));
+  }
+  if (payload.breakage === 'noDisposition') field('x', 'ohne Content-Disposition', false);
+  if (payload.breakage === 'bigField') field('title', 'T'.repeat(70 * 1024));
+  if (payload.breakage === 'manyParts') for (let i = 0; i < 70; i += 1) field(`feld${i}`, String(i));
+  if (payload.file) file(payload.file);
+  if (payload.breakage === 'twoFiles' && payload.file) file({ ...payload.file, field: 'data' });
+  if (payload.breakage !== 'noClose') chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  let body = Buffer.concat(chunks);
+  if (payload.breakage === 'truncate') body = body.subarray(0, Math.floor(body.length * 0.6));
+  const declared = payload.breakage === 'boundary' ? `${boundary}x` : boundary;
+  return { body, contentType: `multipart/form-data; boundary=${declared}` };
+}
+
+const filePart = (field: string) =>
+  fc.record({
+    field: fc.constant(field),
+    filename: fc.oneof(
+      {
+        weight: 3,
+        arbitrary: pick([
+          'bericht.pdf',
+          'Protokoll 2026.PDF',
+          '../../../../tmp/boese.html',
+          '..\\..\\boese.svg',
+          '/etc/passwd',
+          'a\u0000b.pdf',
+          'Grüße 😀.pdf',
+          `${'x'.repeat(3000)}.pdf`,
+          '',
+          'ohne-endung',
+          '.htaccess',
+          'archiv.tar.gz',
+          `datei.${'x'.repeat(20)}`,
+          'seite.html',
+          'bild.svg',
+          "x'; DROP TABLE files; --.pdf",
+        ]),
+      },
+      { weight: 1, arbitrary: hostileString.map((s) => s.replace(/["\r\n]/g, '')) },
+    ),
+    contentType: pick([
+      'application/pdf',
+      'text/html',
+      'image/svg+xml',
+      'application/octet-stream',
+      'text/html; charset=utf-7',
+      'x/y/z',
+      'ungültig',
+    ]),
+    content: pick<string | Buffer>([pdfBytes('Teil'), HTML_WITH_SCRIPT, SVG_WITH_SCRIPT, '', TOO_LARGE]),
+  });
+
+const breakage = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<Breakage>('none') },
+  {
+    weight: 4,
+    arbitrary: pick<Breakage>([
+      'truncate',
+      'boundary',
+      'noClose',
+      'twoFiles',
+      'manyParts',
+      'bigField',
+      'noDisposition',
+      'preamble',
+    ]),
+  },
+);
+
+function payloadArbitrary(spec: Spec, pools: Pools): fc.Arbitrary<Payload> {
+  const junk: fc.Arbitrary<Payload> = fc.oneof(
+    pick(RAW_JSON_BODIES).map((body): Payload => ({ kind: 'raw', body, contentType: 'application/json' })),
+    fc
+      .record({ value: hostileValue, contentType: pick(WRONG_CONTENT_TYPES) })
+      .map(({ value, contentType }): Payload => ({
+        kind: 'raw',
+        body: JSON.stringify(value) ?? '',
+        contentType,
+      })),
+    hostileValue.map((value): Payload => ({ kind: 'json', value })),
+  );
+  if (!spec.body) {
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.constant<Payload>({ kind: 'none' }) },
+      { weight: 1, arbitrary: junk },
+    );
+  }
+  const { schema, upload } = spec.body;
+  const valid = arbitraryOf(schema, spec.body.hints?.(pools) ?? {});
+  const json = fc
+    .tuple(valid, bodyMutation)
+    .map(([value, mutation]): Payload => ({ kind: 'json', value: applyMutation(value, mutation) }));
+  const wrongType = fc.tuple(valid, pick(WRONG_CONTENT_TYPES)).map(([value, contentType]): Payload => ({
+    kind: 'raw',
+    body: JSON.stringify(value) ?? '',
+    contentType,
+  }));
+  const options: { weight: number; arbitrary: fc.Arbitrary<Payload> }[] = [
+    { weight: 6, arbitrary: json },
+    { weight: 1, arbitrary: wrongType },
+    { weight: 2, arbitrary: junk },
+  ];
+  if (upload) {
+    const fileField = upload === 'files' ? 'file' : 'data';
+    const multipart = fc
+      .record({
+        value: fc.tuple(valid, bodyMutation).map(([value, mutation]) => applyMutation(value, mutation)),
+        file: fc.option(filePart(fileField), { nil: undefined, freq: 4 }),
+        breakage,
+      })
+      .map(({ value, file, breakage: broken }): Payload => {
+        const fields =
+          typeof value === 'object' && value !== null && !Array.isArray(value)
+            ? Object.entries(value).filter(([name]) => name !== 'file' && name !== 'data')
+            : [['title', value] as [string, unknown]];
+        return { kind: 'multipart', fields, file, breakage: broken };
+      });
+    options.push({ weight: 6, arbitrary: multipart });
+  }
+  return fc.oneof(...options);
+}
+
+function caseArbitrary(key: string, spec: Spec, pools: Pools): fc.Arbitrary<Case> {
+  const path = key.split(' ')[1]!;
+  const names = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const pool = spec.params?.(pools) ?? {};
+  const params = fc.record(
+    Object.fromEntries(
+      names.map((name) => [
+        name,
+        fc.oneof(
+          { weight: 3, arbitrary: pick(pool[name] ?? ['1']) },
+          { weight: 2, arbitrary: pick(HOSTILE_PATH_SEGMENTS) },
+        ),
+      ]),
+    ),
+  );
+  const query = fc.oneof(
+    { weight: 4, arbitrary: fc.constant('') },
+    ...(spec.query
+      ? [
+          {
+            weight: 6,
+            arbitrary: fc
+              .tuple(arbitraryOf(spec.query.schema, spec.query.hints?.(pools) ?? {}), bodyMutation)
+              .map(([value, mutation]) => queryString(applyMutation(value, mutation))),
+          },
+        ]
+      : []),
+    { weight: 1, arbitrary: pick(JUNK_QUERIES) },
+  );
+  return fc.record({ params, query, payload: payloadArbitrary(spec, pools) });
+}
+
+function injectOptions(key: string, c: Case, headers: Record<string, string>): InjectOptions {
+  const [method, path] = key.split(' ') as [string, string];
+  let url = path.replace(/:(\w+)/g, (_m, name: string) => c.params[name] ?? '1');
+  if (c.query) url += `?${c.query}`;
+  const options: InjectOptions = { method: method as InjectOptions['method'], url, headers: { ...headers } };
+  const p = c.payload;
+  if (p.kind === 'json') {
+    const text = JSON.stringify(p.value);
+    options.headers!['content-type'] = 'application/json';
+    if (text !== undefined) options.payload = text;
+  } else if (p.kind === 'raw') {
+    if (p.contentType) options.headers!['content-type'] = p.contentType;
+    options.payload = p.body;
+  } else if (p.kind === 'multipart') {
+    const { body, contentType } = multipartBody(p);
+    options.headers!['content-type'] = contentType;
+    options.payload = body;
+  }
+  return options;
+}
+
+/** A short, readable account of a case for failure messages. */
+function describeCase(options: InjectOptions): string {
+  const payload =
+    typeof options.payload === 'string'
+      ? options.payload
+      : Buffer.isBuffer(options.payload)
+        ? options.payload.toString('latin1')
+        : '';
+  const shortened = payload.length > 400 ? `${payload.slice(0, 400)}… (${payload.length} Zeichen)` : payload;
+  return `${options.method} ${String(options.url).slice(0, 200)} [${options.headers?.['content-type'] ?? ''}] ${shortened}`;
+}
+
+/** The fragments every text field of a valid request is tried with (see TAINT_FRAGMENTS). */
+const SWEEP_FRAGMENTS = ['\u0000', "'; DROP TABLE users; --", '../../../etc/passwd', '\uD800', '\u202E😀'];
+
+/** Paths of the texts in a JSON payload: top-level strings and the first item of string lists. */
+function textPaths(payload: unknown): string[] {
+  if (typeof payload !== 'object' || payload === null || Buffer.isBuffer(payload)) return [];
+  return Object.entries(payload).flatMap(([key, value]) =>
+    typeof value === 'string' && !value.startsWith('data:')
+      ? [key]
+      : Array.isArray(value) && typeof value[0] === 'string'
+        ? [`${key}.0`]
+        : [],
+  );
+}
+
+function tainted(payload: unknown, path: string, fragment: string): unknown {
+  const copy = structuredClone(payload) as Record<string, unknown>;
+  const [key, item] = path.split('.') as [string, string | undefined];
+  if (item === undefined) copy[key] = `${copy[key] as string}${fragment}`;
+  else (copy[key] as string[])[0] = `${(copy[key] as string[])[0]!}${fragment}`;
+  return copy;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('hostile input', () => {
+  let t: TestApp;
+  let env: Env;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { MAX_UPLOAD_MB: String(MAX_UPLOAD_MB) } });
+    const actor = await createUser(t, { roles: ['Super-Admin'] });
+    const su = async (options: InjectOptions, status: number) => {
+      const res = await t.app.inject({ ...options, headers: { ...actor.headers, ...options.headers } });
+      expect(res.statusCode, res.body).toBe(status);
+      return res.json();
+    };
+    const folder = async (parent: number | string, title: string) =>
+      String(
+        (
+          await su(
+            { method: 'POST', url: '/api/v1/folders', payload: { folder_id: Number(parent), title } },
+            201,
+          )
+        ).folder.id,
+      );
+    const sandbox = await folder(4, 'Sandkasten');
+    const inner = await folder(sandbox, 'Innen');
+    const file = async () => {
+      const created = (
+        await su(
+          {
+            method: 'POST',
+            url: '/api/v1/files',
+            payload: {
+              title: `Datei ${(serial += 1)}`,
+              file: dataUrl(pdfBytes('x')),
+              permissions: ['Vertreter'],
+              folder_id: Number(inner),
+            },
+          },
+          201,
+        )
+      ).file;
+      return { id: String(created.id), key: created.external as string };
+    };
+    const event = async () => {
+      const created = (
+        await su(
+          {
+            method: 'POST',
+            url: '/api/v1/events',
+            payload: {
+              title: `Event ${(serial += 1)}`,
+              roles: ['Vertreter'],
+              start: '2030-01-01T10:00',
+              end: '2030-01-01T11:00',
+              location: 'Ort',
+              description: 'Text',
+              data: dataUrl(pdfBytes('e')),
+            },
+          },
+          201,
+        )
+      ).event;
+      return { id: String(created.id), key: created.external as string };
+    };
+    const user = async () =>
+      String(
+        (
+          await su(
+            {
+              method: 'POST',
+              url: '/api/v1/user',
+              payload: {
+                title: 'Herr',
+                firstname: 'Ziel',
+                lastname: 'Konto',
+                email: uniqueEmail(),
+                roles: ['Vertreter'],
+              },
+            },
+            201,
+          )
+        ).user.id,
+      );
+    const files = [await file(), await file(), await file()];
+    const events = [await event(), await event(), await event()];
+    const roles = await t.db.kysely.selectFrom('roles').select(['id', 'name']).execute();
+    const spareFiles = [await file(), await file()];
+    const spareEvents = [await event(), await event()];
+    const pools: Pools = {
+      // Index 4 is the sandbox: the valid requests create there.
+      folderIds: [
+        '1',
+        '2',
+        '3',
+        '4',
+        sandbox,
+        inner,
+        await folder(inner, 'Tiefer'),
+        await folder(sandbox, 'Daneben'),
+        NONEXISTENT_ID,
+      ],
+      fileIds: [...files.map((f) => f.id), NONEXISTENT_ID],
+      eventIds: [...events.map((e) => e.id), NONEXISTENT_ID],
+      // Not the actor's own id: a generated role change could demote the actor for all later cases.
+      userIds: [await user(), await user(), await user(), await user(), NONEXISTENT_ID],
+      spareFolderIds: [
+        '1',
+        '2',
+        '3',
+        '4',
+        await folder(sandbox, 'Entbehrlich'),
+        await folder(sandbox, 'Auch entbehrlich'),
+        NONEXISTENT_ID,
+      ],
+      spareFileIds: [...spareFiles.map((f) => f.id), NONEXISTENT_ID],
+      spareEventIds: [...spareEvents.map((e) => e.id), NONEXISTENT_ID],
+      spareUserIds: [await user(), await user(), await user(), String(actor.id), NONEXISTENT_ID],
+      fileKeys: [...files.map((f) => f.key), 'AAAAAAAAAAAAAAAAAAAAAA'],
+      eventKeys: [...events.map((e) => e.key), 'AAAAAAAAAAAAAAAAAAAAAA'],
+      roleRefs: [
+        ...roles.map((r) => r.id),
+        ...roles.map((r) => r.name),
+        ' Vertreter ',
+        'Unbekannt',
+        999,
+        '3',
+      ],
+      emails: [actor.email, 'admin@example.org'],
+    };
+    env = {
+      t,
+      actor,
+      pools,
+      fresh: { folder: () => folder(sandbox, `Wegwerf ${(serial += 1)}`), file, event, user },
+    };
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('has hostile cases for every route of the API', () => {
+    const routes = apiRoutes(t.app)
+      .filter((route) => route.method !== 'HEAD')
+      .map(routeKey);
+    expect(
+      routes.filter((key) => !(key in ENTRIES)),
+      'Routen ohne feindliche Eingaben',
+    ).toEqual([]);
+    expect(
+      Object.keys(ENTRIES).filter((key) => !routes.includes(key)),
+      'Einträge ohne Route',
+    ).toEqual([]);
+  });
+
+  const headersFor = async (spec: Spec): Promise<Record<string, string>> =>
+    spec.principal === 'anonymous'
+      ? {}
+      : spec.freshSession
+        ? { authorization: `Bearer ${await sessionFor(t, env.actor.id)}` }
+        : { ...env.actor.headers };
+
+  it.each(Object.entries(ENTRIES).map(([key], index) => [key, index] as const))(
+    '%s',
+    async (key, index) => {
+      const spec = ENTRIES[key]!;
+      const [method, path] = key.split(' ') as [string, string];
+
+      const headers = () => headersFor(spec);
+      const prepare = async (extra: Partial<InjectOptions>): Promise<InjectOptions> => ({
+        method: method as InjectOptions['method'],
+        url: path,
+        ...extra,
+        headers: { ...(await headers()), ...extra.headers },
+      });
+      /** 2xx, or a 4xx with a German answer that changed nothing. */
+      const expectSafe = async (options: InjectOptions, label: string) => {
+        const before = await snapshot(t);
+        const res = await t.app.inject(options);
+        const what = `${label} → ${res.statusCode} ${res.body.slice(0, 300)}`;
+        const ok = res.statusCode >= 200 && res.statusCode < 300;
+        expect(ok || (res.statusCode >= 400 && res.statusCode < 500), `Status: ${what}`).toBe(true);
+        if (!ok) {
+          expect(errorBodyProblems(res), `Fehlerantwort: ${what}`).toEqual([]);
+          expect(
+            changes(before, await snapshot(t), spec.mayChange),
+            `abgelehnt, aber geändert: ${what}`,
+          ).toEqual(NO_CHANGES);
+        }
+        return res;
+      };
+
+      // A valid request succeeds: the route is reachable and the generators aim at real work.
+      const validRes = await t.app.inject(await prepare(await spec.valid(env)));
+      expect(validRes.statusCode, `gültige Anfrage: ${validRes.body.slice(0, 300)}`).toBeGreaterThanOrEqual(
+        200,
+      );
+      expect(validRes.statusCode, `gültige Anfrage: ${validRes.body.slice(0, 300)}`).toBeLessThan(300);
+
+      // Every text of the valid request, spoilt once with each hostile fragment (the rest valid).
+      const sample = await spec.valid(env);
+      const texts = textPaths(sample.payload);
+      for (const textPath of texts) {
+        for (const fragment of SWEEP_FRAGMENTS) {
+          // Prepared first: a valid request may create the object it changes.
+          const base = await spec.valid(env);
+          const payload = tainted(base.payload, textPath, fragment) as InjectOptions['payload'];
+          await expectSafe(
+            await prepare({ ...base, payload }),
+            `${key} ${textPath} mit ${JSON.stringify(fragment)}: ${JSON.stringify(payload).slice(0, 300)}`,
+          );
+        }
+      }
+
+      await fc.assert(
+        fc.asyncProperty(caseArbitrary(key, spec, env.pools), async (c) => {
+          const options = injectOptions(key, c, await headers());
+          await expectSafe(options, describeCase(options));
+        }),
+        {
+          seed: SEED + index,
+          numRuns: Math.max(3, Math.round(RUNS * (spec.weight ?? 1))),
+          endOnFailure: true,
+        },
+      );
+    },
+    60_000,
+  );
+
+  it('stored nothing outside the storage folder and only server-made names inside it', async () => {
+    const names = await readdir(t.dataDir, { recursive: true });
+    const unexpected = names.filter(
+      (name) =>
+        !/^portal\.sqlite(-wal|-shm|-journal)?$/.test(name) &&
+        name !== 'files' &&
+        name !== 'files/.tmp' &&
+        !/^files\/[A-Za-z0-9_-]{16,64}$/.test(name),
+    );
+    expect(unexpected).toEqual([]);
+    const rows = await t.db.kysely
+      .selectFrom('files')
+      .select(['storage_key', 'format', 'mime_type'])
+      .execute();
+    for (const row of rows) {
+      expect(row.storage_key).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+      expect(row.format).toMatch(/^[a-z0-9]{1,10}$/);
+    }
+    const folders = await t.db.kysely
+      .selectFrom('folders')
+      .select(['id', 'parent_id', 'title', 'breadcrumb'])
+      .execute();
+    const byId = new Map(folders.map((f) => [f.id, f]));
+    for (const folder of folders) {
+      if (folder.parent_id === null) continue;
+      const parent = byId.get(folder.parent_id)!;
+      expect(folder.title).not.toContain('/');
+      expect(folder.breadcrumb).toBe(
+        parent.breadcrumb === '/' ? `/${folder.title}` : `${parent.breadcrumb}/${folder.title}`,
+      );
+    }
+  });
+});

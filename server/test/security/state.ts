@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Database } from '../../src/db/schema.ts';
+import type { TestApp } from '../support/build-test-app.ts';
+
+/** Every table with the columns that identify a row, for a stable order. */
+const TABLES: Record<keyof Database, string[]> = {
+  roles: ['id'],
+  users: ['id'],
+  user_roles: ['user_id', 'role_id'],
+  sessions: ['id'],
+  password_tokens: ['id'],
+  password_requests: ['id'],
+  outbox: ['id'],
+  folders: ['id'],
+  folder_roles: ['folder_id', 'role_id'],
+  files: ['id'],
+  file_roles: ['file_id', 'role_id'],
+  events: ['id'],
+  event_roles: ['event_id', 'role_id'],
+  audit_log: ['id'],
+  change_counters: ['name'],
+  delivery_marks: ['session_id', 'object_kind', 'object_id', 'content_version', 'purpose'],
+};
+export type TableName = keyof Database;
+
+/**
+ * A fingerprint of everything a request could change: each table's rows (a session's
+ * `last_seen_at` aside, which every signed-in request may touch) and the files in the storage
+ * folder, temporary ones included.
+ */
+export interface StateSnapshot {
+  tables: Record<string, string>;
+  storage: string[];
+}
+
+export async function snapshot(t: TestApp): Promise<StateSnapshot> {
+  const tables: Record<string, string> = {};
+  for (const [table, order] of Object.entries(TABLES) as [TableName, string[]][]) {
+    let query = t.db.kysely.selectFrom(table).selectAll();
+    for (const column of order) query = query.orderBy(column as never);
+    const rows = (await query.execute()) as Record<string, unknown>[];
+    const stable = rows.map((row) => {
+      const { last_seen_at: _touched, ...rest } = row;
+      return table === 'sessions' ? rest : row;
+    });
+    tables[table] = createHash('sha256').update(JSON.stringify(stable)).digest('hex');
+  }
+  return { tables, storage: await storageListing(join(t.dataDir, 'files')) };
+}
+
+async function storageListing(root: string, prefix = ''): Promise<string[]> {
+  const entries = await readdir(join(root, prefix), { withFileTypes: true }).catch(() => []);
+  const listing: string[] = [];
+  for (const entry of entries) {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) listing.push(`${path}/`, ...(await storageListing(root, path)));
+    else listing.push(`${path} ${(await stat(join(root, path))).size}`);
+  }
+  return listing.sort();
+}
+
+/** What changed between two snapshots, ignoring the tables a route may write even when it refuses. */
+export function changes(before: StateSnapshot, after: StateSnapshot, allowed: readonly TableName[] = []) {
+  const tables = Object.keys(before.tables).filter(
+    (table) => !allowed.includes(table as TableName) && before.tables[table] !== after.tables[table],
+  );
+  const added = after.storage.filter((entry) => !before.storage.includes(entry));
+  const removed = before.storage.filter((entry) => !after.storage.includes(entry));
+  return { tables, storage: { added, removed } };
+}
+
+export const NO_CHANGES = { tables: [], storage: { added: [], removed: [] } };
+
+// ---------------------------------------------------------------------------------------------
+// German error answers
+
+/** Words of English error texts (Fastify's, zod's default locale, Node's). */
+const ENGLISH =
+  /\b(the|is|are|must|should|expected|invalid|required|unexpected|error|cannot|not found|bad request|unsupported|too large|body|property|received|failed|missing|allowed|method|unknown|limit|reached|payload|content|type|request)\b/i;
+/** At least one German word or letter. */
+const GERMAN =
+  /[äöüßÄÖÜ]|\b(der|die|das|den|dem|des|diese|dieser|dieses|ist|sind|nicht|bitte|ein|eine|einen|zu|kein|keine|darf|muss|kann|wurde|wird|werden|bereits|Sie|Ihr|Ihre|nur|oder|und|mit|von|auf|im|bei|als|hier|noch|gibt|es|Anfrage|Datei|Ordner|Rolle|Eingabe|Eingaben|Link|Passwort|Name|Titel)\b/i;
+
+export function isGerman(text: unknown): boolean {
+  return typeof text === 'string' && text.trim() !== '' && GERMAN.test(text) && !ENGLISH.test(text);
+}
+
+/**
+ * A refusal as the API promises it (product.md P10): a JSON body `{ message, errors? }` whose message
+ * and every field message are German. Returns the problems found, none when all is well.
+ */
+export function errorBodyProblems(res: LightMyRequestResponse): string[] {
+  let body: unknown;
+  try {
+    body = res.json();
+  } catch {
+    return [`kein JSON: ${res.body.slice(0, 120)}`];
+  }
+  if (typeof body !== 'object' || body === null) return ['kein Objekt'];
+  const { message, errors, ...rest } = body as Record<string, unknown>;
+  const problems: string[] = [];
+  if (!isGerman(message)) problems.push(`Meldung nicht deutsch: ${JSON.stringify(message)}`);
+  if (Object.keys(rest).length > 0) problems.push(`weitere Felder: ${Object.keys(rest).join(', ')}`);
+  if (errors !== undefined) {
+    if (typeof errors !== 'object' || errors === null) problems.push('errors ist kein Objekt');
+    else {
+      for (const [field, list] of Object.entries(errors)) {
+        if (!Array.isArray(list) || list.length === 0) problems.push(`errors.${field} ist keine Liste`);
+        else
+          for (const text of list)
+            if (!isGerman(text)) problems.push(`errors.${field}: ${JSON.stringify(text)}`);
+      }
+    }
+  }
+  return problems;
+}

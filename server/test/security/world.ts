@@ -1,0 +1,322 @@
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { RoleName } from '@gremienportal/contracts/common';
+import type { TestApp } from '../support/build-test-app.ts';
+import { createUser, sessionFor, type TestUser } from '../support/factories.ts';
+import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
+
+/**
+ * A portal with content of every visibility, seen by every kind of principal: the fixture of the
+ * authorization matrix and of the session proofs. Everything is created through the API as a
+ * Super-Admin would, so the rules under test also built the data.
+ */
+
+export const PRINCIPALS = [
+  'anonymous',
+  'vertreter',
+  'aufsichtsrat',
+  'admin',
+  'superAdmin',
+  'stripped',
+] as const;
+export type PrincipalKey = (typeof PRINCIPALS)[number];
+export type SignedInKey = Exclude<PrincipalKey, 'anonymous'>;
+
+export const isAdminPrincipal = (p: PrincipalKey) => p === 'admin' || p === 'superAdmin';
+
+/** A title part no other text contains: if it shows up in an answer, the object leaked. */
+export const marker = (label: string) => `${label}-${randomBytes(5).toString('hex')}`;
+
+export interface WorldFolder {
+  id: number;
+  title: string;
+  breadcrumb: string;
+}
+export interface WorldFile {
+  id: number;
+  title: string;
+  external: string;
+  folderId: number;
+}
+export interface WorldEvent {
+  id: number;
+  title: string;
+  external: string;
+}
+
+/** Something whose title (and download key, if any) must reach only the principals named. */
+export interface Secret {
+  name: string;
+  texts: string[];
+  visibleTo: ReadonlySet<PrincipalKey>;
+}
+
+const ADMINS: PrincipalKey[] = ['admin', 'superAdmin'];
+const seenBy = (...principals: PrincipalKey[]) => new Set<PrincipalKey>([...ADMINS, ...principals]);
+
+export interface World {
+  t: TestApp;
+  users: Record<SignedInKey, TestUser & { lastname: string }>;
+  folders: Record<'ar' | 'arVt' | 'vt' | 'mixed' | 'mixedAr' | 'mixedVt', WorldFolder>;
+  files: Record<'ar' | 'arVt' | 'vt' | 'vtInAr' | 'mixedAr' | 'mixedVt' | 'mixedBoth', WorldFile>;
+  events: Record<'ar' | 'vt' | 'both', WorldEvent>;
+  secrets: Secret[];
+  /**
+   * A new title marker for something a test creates, seen by the Aufsichtsrat and admins only
+   * (what the matrix's writes create); registered, so later answers are checked for it too.
+   */
+  newSecret(label: string, visibleTo?: PrincipalKey[]): string;
+  /** When the stripped principal lost its roles (mails after this must not reach it). */
+  strippedAt: number;
+  headers(p: PrincipalKey): Record<string, string>;
+  /** A new session of the principal, for calls that end one (logout). */
+  freshHeaders(p: PrincipalKey): Promise<Record<string, string>>;
+  inject(p: PrincipalKey, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Disposable objects for writes that change or delete what they hit. */
+  fresh: {
+    folder(): Promise<WorldFolder>;
+    file(): Promise<WorldFile>;
+    event(): Promise<WorldEvent>;
+    user(): Promise<{ id: number; email: string }>;
+  };
+}
+
+export const EVENT_TIMES = { start: '2031-03-14T18:00', end: '2031-03-14T20:00' } as const;
+
+export async function buildWorld(t: TestApp): Promise<World> {
+  const make = async (key: SignedInKey, roles: RoleName[]) => {
+    const lastname = marker(`Nutzer${key}`);
+    const user = await createUser(t, { roles, lastname, email: `${lastname.toLowerCase()}@example.org` });
+    return { ...user, lastname };
+  };
+  const users = {
+    vertreter: await make('vertreter', ['Vertreter']),
+    aufsichtsrat: await make('aufsichtsrat', ['Aufsichtsrat']),
+    admin: await make('admin', ['Admin']),
+    superAdmin: await make('superAdmin', ['Super-Admin']),
+    // Starts with every role it will lose; stripped below, after it has used them.
+    stripped: await make('stripped', ['Admin', 'Aufsichtsrat', 'Vertreter']),
+  };
+  const headers = (p: PrincipalKey): Record<string, string> =>
+    p === 'anonymous' ? {} : { ...users[p].headers };
+  const inject = (p: PrincipalKey, options: InjectOptions) =>
+    t.app.inject({ ...options, headers: { ...headers(p), ...(options.headers ?? {}) } });
+  const su = (options: InjectOptions) => inject('superAdmin', options);
+
+  const folder = async (parent: number, title: string, roles?: string[]): Promise<WorldFolder> => {
+    const res = await su({
+      method: 'POST',
+      url: '/api/v1/folders',
+      payload: { folder_id: parent, title, ...(roles ? { roles } : {}) },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json().folder as WorldFolder;
+    return { id: created.id, title, breadcrumb: created.breadcrumb };
+  };
+  const file = async (
+    folderId: number,
+    title: string,
+    roles: string[],
+    notifications: string[] = [],
+  ): Promise<WorldFile> => {
+    const res = await su({
+      method: 'POST',
+      url: '/api/v1/files',
+      payload: {
+        title,
+        file: dataUrl(pdfBytes(title)),
+        permissions: roles,
+        notifications,
+        folder_id: folderId,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json().file as { id: number; external: string };
+    return { id: created.id, title, external: created.external, folderId };
+  };
+  const event = async (title: string, roles: string[], notifications: string[] = []) => {
+    const res = await su({
+      method: 'POST',
+      url: '/api/v1/events',
+      payload: {
+        title,
+        roles,
+        notifications,
+        ...EVENT_TIMES,
+        location: `Ort ${title}`,
+        description: `Beschreibung ${title}`,
+        data: dataUrl(Buffer.from(`Einladung ${title}`), 'text/plain'),
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json().event as { id: number; external: string };
+    return { id: created.id, title, external: created.external };
+  };
+
+  // /Aufsichtsrat (2) and /Mitgliedervertreter (3) are protected folders with those roles;
+  // /Allgemein (4) has both.
+  const folders = {
+    ar: await folder(2, marker('OrdnerAR'), ['Aufsichtsrat']),
+    vt: await folder(3, marker('OrdnerVT'), ['Vertreter']),
+    mixed: await folder(4, marker('OrdnerGemischt'), ['Aufsichtsrat', 'Vertreter']),
+  } as World['folders'];
+  // Role Vertreter, but below a folder only the Aufsichtsrat sees: hidden from both.
+  folders.arVt = await folder(folders.ar.id, marker('OrdnerARVT'), ['Vertreter']);
+  folders.mixedAr = await folder(folders.mixed.id, marker('OrdnerGemischtAR'), ['Aufsichtsrat']);
+  folders.mixedVt = await folder(folders.mixed.id, marker('OrdnerGemischtVT'), ['Vertreter']);
+
+  const files = {
+    ar: await file(folders.ar.id, marker('DateiAR'), ['Aufsichtsrat'], ['Aufsichtsrat']),
+    arVt: await file(folders.arVt.id, marker('DateiARVT'), ['Vertreter'], ['Vertreter']),
+    vt: await file(folders.vt.id, marker('DateiVT'), ['Vertreter'], ['Vertreter']),
+    // Shares the role Vertreter, but lies in a folder a Vertreter cannot see.
+    vtInAr: await file(
+      folders.ar.id,
+      marker('DateiVTimAR'),
+      ['Aufsichtsrat', 'Vertreter'],
+      ['Aufsichtsrat', 'Vertreter'],
+    ),
+    mixedAr: await file(folders.mixed.id, marker('DateiGemischtAR'), ['Aufsichtsrat'], ['Aufsichtsrat']),
+    mixedVt: await file(folders.mixed.id, marker('DateiGemischtVT'), ['Vertreter'], ['Vertreter']),
+    mixedBoth: await file(
+      folders.mixed.id,
+      marker('DateiGemischtBeide'),
+      ['Aufsichtsrat', 'Vertreter'],
+      ['Aufsichtsrat', 'Vertreter'],
+    ),
+  };
+  const events = {
+    ar: await event(marker('EventAR'), ['Aufsichtsrat'], ['Aufsichtsrat']),
+    vt: await event(marker('EventVT'), ['Vertreter'], ['Vertreter']),
+    both: await event(marker('EventBeide'), ['Aufsichtsrat', 'Vertreter'], ['Aufsichtsrat', 'Vertreter']),
+  };
+
+  const secrets: Secret[] = [
+    { name: 'Ordner AR', texts: [folders.ar.title], visibleTo: seenBy('aufsichtsrat') },
+    { name: 'Ordner AR/VT', texts: [folders.arVt.title], visibleTo: seenBy() },
+    { name: 'Ordner VT', texts: [folders.vt.title], visibleTo: seenBy('vertreter') },
+    { name: 'Ordner gemischt', texts: [folders.mixed.title], visibleTo: seenBy('aufsichtsrat', 'vertreter') },
+    { name: 'Ordner gemischt/AR', texts: [folders.mixedAr.title], visibleTo: seenBy('aufsichtsrat') },
+    { name: 'Ordner gemischt/VT', texts: [folders.mixedVt.title], visibleTo: seenBy('vertreter') },
+    { name: 'Datei AR', texts: [files.ar.title, files.ar.external], visibleTo: seenBy('aufsichtsrat') },
+    { name: 'Datei AR/VT', texts: [files.arVt.title, files.arVt.external], visibleTo: seenBy() },
+    { name: 'Datei VT', texts: [files.vt.title, files.vt.external], visibleTo: seenBy('vertreter') },
+    {
+      name: 'Datei VT im AR-Ordner',
+      texts: [files.vtInAr.title, files.vtInAr.external],
+      visibleTo: seenBy('aufsichtsrat'),
+    },
+    {
+      name: 'Datei gemischt/AR',
+      texts: [files.mixedAr.title, files.mixedAr.external],
+      visibleTo: seenBy('aufsichtsrat'),
+    },
+    {
+      name: 'Datei gemischt/VT',
+      texts: [files.mixedVt.title, files.mixedVt.external],
+      visibleTo: seenBy('vertreter'),
+    },
+    {
+      name: 'Datei gemischt/beide',
+      texts: [files.mixedBoth.title, files.mixedBoth.external],
+      visibleTo: seenBy('aufsichtsrat', 'vertreter'),
+    },
+    { name: 'Event AR', texts: [events.ar.title, events.ar.external], visibleTo: seenBy('aufsichtsrat') },
+    { name: 'Event VT', texts: [events.vt.title, events.vt.external], visibleTo: seenBy('vertreter') },
+    {
+      name: 'Event beide',
+      texts: [events.both.title, events.both.external],
+      visibleTo: seenBy('aufsichtsrat', 'vertreter'),
+    },
+    // Other people's accounts are no business of members: only admins see them.
+    ...(Object.keys(users) as SignedInKey[]).map((key) => ({
+      name: `Konto ${key}`,
+      texts: [users[key].lastname, users[key].email],
+      visibleTo: seenBy(key),
+    })),
+  ];
+
+  // The stripped principal uses its roles once, then loses all of them (the API keeps at least
+  // one role, so the removal goes straight to the table, as a concurrent admin change would).
+  const before = await inject('stripped', { method: 'GET', url: `/api/v1/files/${files.ar.id}` });
+  expect(before.statusCode).toBe(200);
+  expect((await inject('stripped', { method: 'GET', url: '/api/v1/user' })).statusCode).toBe(200);
+  await t.flushMail();
+  await t.db.kysely.deleteFrom('user_roles').where('user_id', '=', users.stripped.id).execute();
+  const strippedAt = t.mail.sent.length;
+
+  const newSecret = (label: string, visibleTo: PrincipalKey[] = ['aufsichtsrat']) => {
+    const text = marker(label);
+    secrets.push({ name: label, texts: [text], visibleTo: seenBy(...visibleTo) });
+    return text;
+  };
+  // Disposable objects live below /Aufsichtsrat with its role: secrets for the others too.
+  const remember = <T extends { external?: string }>(item: T, title: string): T => {
+    secrets
+      .find((secret) => secret.texts[0] === title)!
+      .texts.push(...(item.external ? [item.external] : []));
+    return item;
+  };
+  const fresh: World['fresh'] = {
+    folder: async () => {
+      const title = newSecret('Wegwerfordner');
+      return folder(folders.ar.id, title);
+    },
+    file: async () => {
+      const title = newSecret('Wegwerfdatei');
+      return remember(await file(folders.ar.id, title, ['Aufsichtsrat']), title);
+    },
+    event: async () => {
+      const title = newSecret('Wegwerfevent');
+      return remember(await event(title, ['Aufsichtsrat']), title);
+    },
+    async user() {
+      const lastname = newSecret('Wegwerfkonto', []);
+      const email = `${lastname.toLowerCase()}@example.org`;
+      secrets.find((secret) => secret.texts[0] === lastname)!.texts.push(email);
+      const res = await su({
+        method: 'POST',
+        url: '/api/v1/user',
+        payload: { title: 'Herr', firstname: 'Wegwerf', lastname, email, roles: ['Vertreter'] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return { id: res.json().user.id as number, email };
+    },
+  };
+
+  return {
+    t,
+    users,
+    folders,
+    files,
+    events,
+    secrets,
+    newSecret,
+    strippedAt,
+    headers,
+    async freshHeaders(p): Promise<Record<string, string>> {
+      if (p === 'anonymous') return {};
+      return { authorization: `Bearer ${await sessionFor(t, users[p].id)}` };
+    },
+    inject,
+    fresh,
+  };
+}
+
+/** Texts that must not appear anywhere in what this principal receives (body and headers). */
+export function hiddenTexts(world: World, p: PrincipalKey): { name: string; text: string }[] {
+  return world.secrets
+    .filter((secret) => !secret.visibleTo.has(p))
+    .flatMap((secret) => secret.texts.map((text) => ({ name: secret.name, text })));
+}
+
+/** Fails when an answer carries a title, key or name hidden from the principal. */
+export function expectNoLeak(world: World, p: PrincipalKey, res: LightMyRequestResponse, what: string) {
+  const seen = `${JSON.stringify(res.headers)}\n${res.body}`;
+  const leaked = hiddenTexts(world, p).filter(({ text }) => seen.includes(text));
+  expect(
+    leaked.map(({ name }) => name),
+    `${what}: verborgene Inhalte in der Antwort an ${p}`,
+  ).toEqual([]);
+}
