@@ -154,6 +154,27 @@ export default tseslint.config(
   // another feature through its service: no feature imports another's repository, and the old
   // per-feature access modules (files.access and the like) must not come back.
   {
+    // Whether someone is an administrator, and which role rows an object is visible through, is
+    // asked only in policies/ (and set once, in the auth plugin that builds the principal).
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/policies/**', 'server/src/plugins/auth.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(isAdmin|isSuperAdmin)$/]',
+          message: 'Ask server/src/policies/ whether someone may see or change something (decision 120).',
+        },
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(where|orWhere|whereRef|on|onRef)$/][arguments.0.value=/^(folder|file|event)_roles\\.role_id$/]',
+          message:
+            "Filter rows by the viewer's roles with the Kysely filters of server/src/policies/ (decision 120).",
+        },
+      ],
+    },
+  },
+  {
     files: ['server/src/features/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -24,3 +24,6 @@ export function seesSubject(subject: VisibilitySubject): (viewer: Viewer) => boo
   if (subject.type === 'folder') return (viewer) => canSeeFolder(treeOf(viewer), subject.id);
   return (viewer) => canSeeFile(treeOf(viewer), subject.file);
 }
+
+/** Why a viewer sees the subject, as the accesses list names it: as an administrator, or by role. */
+export const seeingReason = (viewer: Viewer): 'admin' | 'roles' => (viewer.isAdmin ? 'admin' : 'roles');

@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.ts';
 import type { AuditRow } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Principal } from '../../plugins/auth.ts';
-import { seesSubject, type VisibilitySubject } from '../../policies/audit.policy.ts';
+import { seeingReason, seesSubject, type VisibilitySubject } from '../../policies/audit.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { eventById } from '../events/events.service.ts';
 import { fileById } from '../files/files.service.ts';
@@ -150,7 +150,7 @@ export function auditService(ctx: AppContext) {
           lastname: user.lastname,
           email: user.email,
           roles: user.roles.map((role) => role.name),
-          reason: viewer.isAdmin ? ('admin' as const) : ('roles' as const),
+          reason: seeingReason(viewer),
         }));
     },
 
