@@ -11,6 +11,9 @@
 // SCAN_WAPITI_ATTACK_SECONDS (30, per module); SCAN_BUILD=0 uses the build as it is, =1 always
 // builds (default: build when a source is newer than the build); SCAN_KEEP_WORK=1 keeps the logs.
 // Exit code 1 when a scanner reports an injection or the portal answered any request with a 5xx.
+//
+// Over 300 lines: one `npm run scan` run from build to summaries; sqlmap and wapiti use the same demo
+// portal, tokens and scanned objects, and both summaries pass through one scrubber of those secrets.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {

@@ -3,6 +3,9 @@
  * the large data set for at least 60 s. Fails when any request fails or when the portal's
  * resident memory at the end is not within 15 % of minute one; writes the per-call figures to
  * bench/RESULTS.md.
+ *
+ * Over 300 lines: one script run; the simulated members and admins, the call statistics and the memory
+ * check share module state (the call map, the RSS samples) from start to report.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';

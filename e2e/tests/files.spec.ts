@@ -1,3 +1,5 @@
+// Over 300 lines: four browser journeys through "Dateien" (admin, /files/new, Vertreter, phone); the admin
+// journey alone is 200 lines, and all share the tree, grid, drop-zone and option helpers.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiToken, expectNoAxeViolations, uploadViaApi, signedInPage, labelled } from './support/fixtures.ts';

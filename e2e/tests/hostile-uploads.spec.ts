@@ -1,3 +1,5 @@
+// Over 300 lines: every way of opening an uploaded document or event file is tried against one fixture of
+// script-carrying uploads and one trace collector (Traces); split, each file would upload the fixture again.
 import {
   expect,
   test,

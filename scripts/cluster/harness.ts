@@ -1,5 +1,8 @@
 // Starts what a scaled-out portal needs, each on a free port with its own temporary folder:
 // PostgreSQL database, Redis, s3rver (S3 protocol), an SMTP sink, portal instances and nginx.
+//
+// Over 300 lines: the one harness of cluster.test.ts; each starter is short and all share waitFor,
+// freePort and startChild, so the test's whole environment is in one place.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';

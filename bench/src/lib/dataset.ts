@@ -1,3 +1,5 @@
+// Over 300 lines: createDataset builds users, folder tree, files and events in order, each step using the ids
+// of the one before and the same seeded random source; split, all of them would be handed around.
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -1,3 +1,5 @@
+// Over 300 lines: backup, restore, their CLI commands and the umask case share the portalData() fixture
+// (migrated SQLite and stored objects); the restore cases read backups that fixture writes.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';

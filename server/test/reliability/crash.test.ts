@@ -1,3 +1,5 @@
+// Over 300 lines: one test of 20 SIGKILL rounds; its workers, kill moments and after-kill checks all read and
+// update one model of acknowledged changes, which split files would have to pass around.
 import { randomBytes, randomInt } from 'node:crypto';
 import { watch } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';

@@ -1,3 +1,5 @@
+// Over 300 lines: the two full-disk cases (document storage, whole data folder) share the WriteWatch plugin
+// and the upload, download and nothing-half-written checks, on tmpfs and injected ENOSPC alike.
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,5 @@
+// Over 300 lines: the schema-derived generators and the hostile values, mutations and raw bodies are the one
+// vocabulary of hostile-input.test.ts; most of the length is the lists of hostile strings and bodies.
 import fc from 'fast-check';
 import type { z } from 'zod';
 

@@ -1,3 +1,5 @@
+// Over 300 lines: every way a session ends (logout, password change and reset, role removal, deletion,
+// expiry) is checked against the same reads, downloads and writes, set up once per describe.
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleName } from '@gremienportal/contracts/common';

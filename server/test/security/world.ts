@@ -1,3 +1,5 @@
+// Over 300 lines: buildWorld creates through the API an object of every visibility for every principal and
+// records who may see it; the matrix and the session proofs need that whole world to agree.
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';

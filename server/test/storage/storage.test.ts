@@ -1,3 +1,5 @@
+// Over 300 lines: one storage contract runs against disk and s3rver (describe.each), next to the
+// failing-store, portal-on-S3 and configuration cases that share the s3rver set-up and the stream helpers.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,5 @@
+// Over 300 lines: it follows api-client.ts, one file on purpose (JSON, downloads and uploads share one token
+// and 401 rule); the uploads part needs its own fake XMLHttpRequest.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockApi } from '../testing/fetch-mock';
 import {

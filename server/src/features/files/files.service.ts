@@ -1,3 +1,5 @@
+// Over 300 lines: create and update each run folder checks, roles, row, audit and notifications in one
+// transaction with the storage clean-up around it; input, mails and queries already have their own files.
 import {
   createFileBodySchema,
   FILE_MESSAGES,

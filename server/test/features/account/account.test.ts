@@ -1,3 +1,5 @@
+// Over 300 lines: GET and PUT /account and the password links an own change revokes share one test app and
+// the account, login and audit helpers; the PUT rules per role are most of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_FIELDS_FORBIDDEN_MESSAGE } from '@gremienportal/contracts/account';
 import { RESET_TOKEN_INVALID_MESSAGE } from '@gremienportal/contracts/auth';

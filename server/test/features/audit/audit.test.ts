@@ -1,3 +1,5 @@
+// Over 300 lines: every /audit route (list and filters, CSV export, accesses, visible-to, my-logins) and the
+// recording through real features share the recorder at a chosen time, the role users and the access table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AUDIT_ACTIONS,

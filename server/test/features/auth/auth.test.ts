@@ -1,3 +1,5 @@
+// Over 300 lines: login with throttling, logout, forgot-password and password-reset are one sign-in flow and
+// share the login, forgot, reset and mailed-link helpers; split, every file would repeat them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FORGOT_PASSWORD_SUCCESS_MESSAGE,

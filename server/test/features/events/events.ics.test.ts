@@ -1,3 +1,5 @@
+// Over 300 lines: the iCalendar writer is checked by an independent RFC 5545 reader (with VTIMEZONE rules)
+// that exists only for these tests and is about a third of the file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { PortalEvent } from '@gremienportal/contracts/events';

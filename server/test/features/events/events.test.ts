@@ -1,3 +1,5 @@
+// Over 300 lines: the events API (roles, shape, visibility, validation, notifications, information file,
+// audit) runs on one test app and shares the multipart, data-URL and storage and outbox counting helpers.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

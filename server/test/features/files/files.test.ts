@@ -1,3 +1,5 @@
+// Over 300 lines: the document routes (upload both ways, replace, update, delete, roles, OpenAPI) share one
+// test app, the upload fixtures and the FailingWrites plugin that fakes a crash before the commit.
 import type {
   KyselyPlugin,
   PluginTransformQueryArgs,

@@ -1,3 +1,5 @@
+// Over 300 lines: the folder routes (create, rename, move, delete, Amtsperiode, access) share one test app
+// and build on its protected folders 1–4; split, each file would set up the app and users again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers, roleIds, type TestUser } from '../../support/factories.ts';

@@ -1,3 +1,5 @@
+// Over 300 lines: all of user administration (/user, invitations, Super-Admin and last-Super-Admin rules) in
+// one file; every part uses the same helpers for creation through the API, audit rows and invitation links.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE,

@@ -1,3 +1,5 @@
+// Over 300 lines: the "Protokoll" page and its parts (MyLogins, VisibleToList, AccessList, search params)
+// share the audit entry and page factories and the mocked API.
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { AuditEntry, AuditListResponse, MyLogin, VisibleUser } from '@gremienportal/contracts/audit';

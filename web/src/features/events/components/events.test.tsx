@@ -1,3 +1,5 @@
+// Over 300 lines: the /events pages (create form, list, show, update) and the table filter share the event
+// factory, the XMLHttpRequest upload stand-in and the date-time picker helpers.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import 'dayjs/locale/de';
