@@ -18,8 +18,16 @@ describe('format', () => {
     expect(formatSizeMb(1.25)).toBe('1,25 MB');
     expect(formatSizeMb(1234.5)).toBe('1.234,50 MB');
     expect(formatSizeMb(1.25 * BYTES_PER_MB, { unit: 'bytes' })).toBe('1,25 MB');
-    expect(formatSizeMb(0)).toBe('0,00 MB');
-    expect(formatSizeMb(100, { unit: 'bytes' })).toBe('< 0,01 MB');
+    expect(formatSizeMb(0.01)).toBe('0,01 MB');
+    expect(formatSizeMb(undefined)).toBe('');
+  });
+
+  it('shows sizes below 0,01 MB in KB or bytes, singular and plural right', () => {
+    expect(formatSizeMb(628, { unit: 'bytes' })).toBe('628 Bytes');
+    expect(formatSizeMb(1, { unit: 'bytes' })).toBe('1 Byte');
+    expect(formatSizeMb(0)).toBe('0 Bytes');
+    expect(formatSizeMb(8704, { unit: 'bytes' })).toBe('8,5 KB');
+    expect(formatSizeMb(0.005)).toBe('5,1 KB');
     expect(formatSizeMb(undefined)).toBe('');
   });
 });

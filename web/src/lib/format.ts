@@ -57,16 +57,22 @@ export function formatDate(value: DateInput): string {
 
 export const BYTES_PER_MB = 1024 * 1024;
 
+const kilobytes = new Intl.NumberFormat('de-DE', { maximumFractionDigits: 1 });
+const wholeNumber = new Intl.NumberFormat('de-DE');
+
 /**
- * "1,25 MB". The API reports sizes in MB (product.md P10.6); pass `{ unit: 'bytes' }` for a byte count,
- * e.g. a file chosen in the browser.
+ * "1,25 MB"; below 0,01 MB, where MB would read "0,00", in KB ("8,5 KB") or bytes ("628 Bytes",
+ * "1 Byte"). The API reports sizes in MB (product.md P10.6); pass `{ unit: 'bytes' }` for a byte
+ * count, e.g. a file chosen in the browser.
  */
 export function formatSizeMb(
   value: number | null | undefined,
   options: { unit?: 'mb' | 'bytes' } = {},
 ): string {
   if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return '';
-  const mb = options.unit === 'bytes' ? value / BYTES_PER_MB : value;
-  if (mb > 0 && mb < 0.005) return `< ${megabytes.format(0.01)} MB`;
-  return `${megabytes.format(mb)} MB`;
+  const bytes = Math.round(options.unit === 'bytes' ? value : value * BYTES_PER_MB);
+  const mb = bytes / BYTES_PER_MB;
+  if (mb >= 0.01) return `${megabytes.format(mb)} MB`;
+  if (bytes >= 1024) return `${kilobytes.format(bytes / 1024)} KB`;
+  return `${wholeNumber.format(bytes)} ${bytes === 1 ? 'Byte' : 'Bytes'}`;
 }
