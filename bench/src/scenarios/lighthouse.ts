@@ -16,26 +16,31 @@ interface Run {
   failedAudits: string[];
 }
 
-async function audit(page: Page, url: string, keepStorage: boolean): Promise<Run> {
+async function audit(
+  page: Page,
+  url: string,
+  keepStorage: boolean,
+  categories = ['performance', 'accessibility'],
+): Promise<Run> {
   // The default configuration is the mobile preset: a mid-range phone, simulated slow 4G and a
   // four times slower CPU.
   const result = await lighthouse(
     url,
-    { onlyCategories: ['performance', 'accessibility'], disableStorageReset: keepStorage, logLevel: 'error' },
+    { onlyCategories: categories, disableStorageReset: keepStorage, logLevel: 'error' },
     undefined,
     page,
   );
   if (!result) throw new Error(`Lighthouse lieferte nichts für ${url}`);
-  const { categories, audits, runtimeError } = result.lhr;
+  const { categories: scored, audits, runtimeError } = result.lhr;
   if (runtimeError) throw new Error(`Lighthouse: ${runtimeError.code} ${runtimeError.message}`);
   return {
-    performance: Math.round((categories.performance?.score ?? 0) * 100),
-    accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
+    performance: Math.round((scored.performance?.score ?? 0) * 100),
+    accessibility: Math.round((scored.accessibility?.score ?? 0) * 100),
     lcp: audits['largest-contentful-paint']?.numericValue ?? NaN,
     cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
     tbt: audits['total-blocking-time']?.numericValue ?? NaN,
     fcp: audits['first-contentful-paint']?.numericValue ?? NaN,
-    failedAudits: (categories.accessibility?.auditRefs ?? [])
+    failedAudits: (scored.accessibility?.auditRefs ?? [])
       .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
       .map((ref) => ref.id),
   };
@@ -105,7 +110,42 @@ function figures(label: string, run: Run, runs: number): Figure[] {
   ];
 }
 
-/** Lighthouse (mobile preset) on the login page and on the explorer showing a folder of 500. */
+/** The signed-in pages whose accessibility is scored too (as an admin, who sees every control). */
+const ACCESSIBILITY_PAGES = ['/events', '/events/show/1', '/account', '/user'];
+
+/**
+ * Lighthouse's accessibility score of each page, signed in as the Super-Admin. The score does not
+ * depend on the machine's speed, so one run per page is the figure.
+ */
+async function accessibilityFigures(
+  ctx: BenchContext,
+  browser: Awaited<ReturnType<typeof puppeteer.launch>>,
+) {
+  const context = await browser.createBrowserContext();
+  try {
+    const { superAdmin } = ctx.dataset;
+    const page = await signIn(context, ctx.portal.url, superAdmin.email, superAdmin.password);
+    const figuresOfPages: Figure[] = [];
+    for (const path of ACCESSIBILITY_PAGES) {
+      const run = await retryOnce(() => audit(page, `${ctx.portal.url}${path}`, true, ['accessibility']));
+      figuresOfPages.push({
+        measure: `${path}: Barrierefreiheit`,
+        value:
+          String(run.accessibility) + (run.failedAudits.length ? ` (${run.failedAudits.join(', ')})` : ''),
+        goal: '100',
+        met: run.accessibility === 100,
+      });
+    }
+    return figuresOfPages;
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Lighthouse (mobile preset) on the login page and on the explorer showing a folder of 500, and
+ * the accessibility score of the other main pages.
+ */
 export async function lighthouseScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const runs = ctx.quick ? 1 : 3;
   const browser = await puppeteer.launch({
@@ -136,8 +176,12 @@ export async function lighthouseScenario(ctx: BenchContext): Promise<ScenarioRes
     }
     return {
       name: 'Lighthouse (Mobil-Voreinstellung, Debian-Chromium)',
-      setup: `Lighthouse ${'12'} mit simuliertem langsamem 4G und vierfach gedrosselter CPU; \`/login\` abgemeldet, \`/files?folder=…\` als Vertreter angemeldet auf einem Ordner mit ${ctx.dataset.mediumFolderItems} Dokumenten (Baum des ganzen Datenbestands).`,
-      figures: [...figures('/login', median(login), runs), ...figures('/files', median(files), runs)],
+      setup: `Lighthouse ${'12'} mit simuliertem langsamem 4G und vierfach gedrosselter CPU; \`/login\` abgemeldet, \`/files?folder=…\` als Vertreter angemeldet auf einem Ordner mit ${ctx.dataset.mediumFolderItems} Dokumenten (Baum des ganzen Datenbestands); Barrierefreiheit außerdem auf ${ACCESSIBILITY_PAGES.map((path) => `\`${path}\``).join(', ')} als Super-Admin.`,
+      figures: [
+        ...figures('/login', median(login), runs),
+        ...figures('/files', median(files), runs),
+        ...(await accessibilityFigures(ctx, browser)),
+      ],
     };
   } finally {
     await browser.close();
