@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import type { FileRowFilter } from '../../policies/files.policy.ts';
 import type { FileRecord, RoleRow } from '../folders/folders.service.ts';
+import { replaceRoleLinks } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -46,15 +47,8 @@ export async function updateFile(db: Executor, id: number, patch: Updateable<Fil
   await db.updateTable('files').set(patch).where('id', '=', id).execute();
 }
 
-export async function setFileRoles(db: Executor, fileId: number, roleIds: readonly number[]): Promise<void> {
-  await db.deleteFrom('file_roles').where('file_id', '=', fileId).execute();
-  if (roleIds.length > 0) {
-    await db
-      .insertInto('file_roles')
-      .values(roleIds.map((role_id) => ({ file_id: fileId, role_id })))
-      .execute();
-  }
-}
+export const setFileRoles = (db: Executor, fileId: number, roleIds: readonly number[]) =>
+  replaceRoleLinks(db, 'file_roles', fileId, roleIds);
 
 export async function deleteFile(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('files').where('id', '=', id).execute();

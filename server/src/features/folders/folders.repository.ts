@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Transaction, type Updateable } 
 import type { Database, FileRow, FoldersTable } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
 import type { FileRowFilter } from '../../policies/files.policy.ts';
+import { replaceRoleLinks } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -170,19 +171,8 @@ export async function updateFolder(db: Executor, id: number, patch: Updateable<F
   await db.updateTable('folders').set(patch).where('id', '=', id).execute();
 }
 
-export async function setFolderRoles(
-  db: Executor,
-  folderId: number,
-  roleIds: readonly number[],
-): Promise<void> {
-  await db.deleteFrom('folder_roles').where('folder_id', '=', folderId).execute();
-  if (roleIds.length > 0) {
-    await db
-      .insertInto('folder_roles')
-      .values(roleIds.map((role_id) => ({ folder_id: folderId, role_id })))
-      .execute();
-  }
-}
+export const setFolderRoles = (db: Executor, folderId: number, roleIds: readonly number[]) =>
+  replaceRoleLinks(db, 'folder_roles', folderId, roleIds);
 
 /**
  * Replaces the first `oldPrefixLength` characters of the given folders' breadcrumbs by
