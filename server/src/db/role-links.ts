@@ -15,6 +15,7 @@ const OBJECT_COLUMN = {
 export type RoleLinkTable = keyof typeof OBJECT_COLUMN;
 
 type Executor = Kysely<Database> | Transaction<Database>;
+type Role = { id: number; name: string };
 
 /** The schema as these helpers see it: any link table, its columns named by `OBJECT_COLUMN`. */
 type LinkDatabase = Pick<Database, 'roles'> & Record<RoleLinkTable, Record<string, number>>;
@@ -25,8 +26,8 @@ export async function rolesByObject(
   db: Executor,
   table: RoleLinkTable,
   objectIds: readonly number[],
-): Promise<Map<number, { id: number; name: string }[]>> {
-  const byObject = new Map<number, { id: number; name: string }[]>();
+): Promise<Map<number, Role[]>> {
+  const byObject = new Map<number, Role[]>();
   if (objectIds.length === 0) return byObject;
   const objectColumn = `${table}.${OBJECT_COLUMN[table]}` as const;
   const rows = await linksIn(db)
@@ -62,4 +63,25 @@ export async function replaceRoleLinks(
     .insertInto(table)
     .values(roleIds.map((role_id) => ({ [objectColumn]: objectId, role_id })))
     .execute();
+}
+
+/** A row of an object joined with one of its roles; the role is null when it has none (left join). */
+type RowWithRole = { id: number; role_id: number | null; role_name: string | null };
+type WithRoles<Row> = Omit<Row, 'role_id' | 'role_name'> & { roles: Role[] };
+
+/**
+ * Folds rows of objects joined with their roles (one row per object and role) into one object per
+ * id with its `roles`, in the order of the rows.
+ */
+export function groupRoles<Row extends RowWithRole>(rows: readonly Row[]): WithRoles<Row>[] {
+  const byId = new Map<number, WithRoles<Row>>();
+  for (const { role_id, role_name, ...object } of rows) {
+    let grouped = byId.get(object.id);
+    if (!grouped) {
+      grouped = { ...object, roles: [] };
+      byId.set(object.id, grouped);
+    }
+    if (role_id !== null && role_name !== null) grouped.roles.push({ id: role_id, name: role_name });
+  }
+  return [...byId.values()];
 }

@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, EventRow, EventsTable } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
 import type { EventRowFilter } from '../../policies/events.policy.ts';
-import { rolesByObject, replaceRoleLinks } from '../../db/role-links.ts';
+import { groupRoles, rolesByObject, replaceRoleLinks } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -58,14 +58,8 @@ async function findOne(
     .where('events.id', 'in', match)
     .orderBy('roles.id')
     .execute();
-  const [first] = rows;
-  if (!first) return undefined;
-  const { role_id: _roleId, role_name: _roleName, ...event } = first;
-  const roles: RoleRow[] = [];
-  for (const row of rows) {
-    if (row.role_id !== null && row.role_name !== null) roles.push({ id: row.role_id, name: row.role_name });
-  }
-  return { ...event, roles };
+  const [event] = groupRoles(rows);
+  return event;
 }
 
 export function findEvent(

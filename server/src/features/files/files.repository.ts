@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import type { FileRowFilter } from '../../policies/files.policy.ts';
-import type { FileRecord, RoleRow } from '../folders/folders.service.ts';
-import { replaceRoleLinks } from '../../db/role-links.ts';
+import type { FileRecord } from '../folders/folders.service.ts';
+import { groupRoles, replaceRoleLinks } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -28,14 +28,8 @@ export async function findFile(
     .where('files.id', 'in', match)
     .orderBy('roles.id')
     .execute();
-  const [first] = rows;
-  if (!first) return undefined;
-  const { role_id: _roleId, role_name: _roleName, ...file } = first;
-  const roles: RoleRow[] = [];
-  for (const row of rows) {
-    if (row.role_id !== null && row.role_name !== null) roles.push({ id: row.role_id, name: row.role_name });
-  }
-  return { ...file, size_bytes: Number(file.size_bytes), roles };
+  const [file] = groupRoles(rows);
+  return file && { ...file, size_bytes: Number(file.size_bytes) };
 }
 
 export async function insertFile(db: Executor, row: Insertable<FilesTable>): Promise<number> {

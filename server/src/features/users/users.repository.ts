@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
-import { rolesByObject } from '../../db/role-links.ts';
+import { groupRoles, rolesByObject } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -189,14 +189,5 @@ export async function usersWithAnyRole(db: Executor, roleIds: readonly number[])
     .orderBy('users.id')
     .orderBy('roles.id')
     .execute();
-  const byId = new Map<number, Recipient>();
-  for (const { role_id, role_name, ...user } of rows) {
-    let recipient = byId.get(user.id);
-    if (!recipient) {
-      recipient = { ...user, roles: [] };
-      byId.set(user.id, recipient);
-    }
-    recipient.roles.push({ id: role_id, name: role_name });
-  }
-  return [...byId.values()];
+  return groupRoles(rows);
 }
