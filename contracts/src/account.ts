@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { emailField, msg, passwordField, requiredText, titleField, MIN_NAME_LENGTH } from './common.ts';
+import {
+  emailField,
+  msg,
+  passwordField,
+  personSchema,
+  requiredText,
+  titleField,
+  MIN_NAME_LENGTH,
+} from './common.ts';
 import { newPasswordField } from './auth.ts';
 
 export const ACCOUNT_UPDATED_MESSAGE = 'Account erfolgreich aktualisiert';
@@ -31,15 +39,7 @@ export const updateAccountBodySchema = z
 export type UpdateAccountBody = z.infer<typeof updateAccountBodySchema>;
 
 /** The signed-in user's own account, as GET /account and PUT /account answer it. */
-export const accountSchema = z.object({
-  id: z.number().int(),
-  title: z.string(),
-  firstname: z.string(),
-  lastname: z.string(),
-  email: z.string(),
-  roles: z.array(z.string()),
-  roles_string: z.string(),
-});
+export const accountSchema = personSchema.extend({ roles_string: z.string() });
 export type Account = z.infer<typeof accountSchema>;
 
 export const updateAccountResponseSchema = z.object({ user: accountSchema });

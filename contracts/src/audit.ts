@@ -1,7 +1,7 @@
 // Over 300 lines because the audit trail's action labels, Berlin time helpers, filter, list,
 // access and export schemas are one contract that server and web read together.
 import { z } from 'zod';
-import { dataOf, idSchema } from './common.ts';
+import { dataOf, idSchema, personSchema } from './common.ts';
 import { fromBerlinLocal, parseEventTime, wallClockInBerlin } from './events.ts';
 
 /**
@@ -285,13 +285,7 @@ export type PageMeta = z.infer<typeof pageMetaSchema>;
 export const auditListResponseSchema = z.object({ data: z.array(auditEntrySchema), meta: pageMetaSchema });
 export type AuditListResponse = z.infer<typeof auditListResponseSchema>;
 
-export const visibleUserSchema = z.object({
-  id: z.number().int(),
-  title: z.string(),
-  firstname: z.string(),
-  lastname: z.string(),
-  email: z.string(),
-  roles: z.array(z.string()),
+export const visibleUserSchema = personSchema.extend({
   /** Why: "admin" (Admins and Super-Admins see everything) or "roles" (shared roles). */
   reason: z.enum(['admin', 'roles']),
 });

@@ -58,6 +58,17 @@ export type RoleRef = z.infer<typeof roleRefSchema>;
 export const roleSchema = z.object({ id: z.number().int(), name: z.string() });
 export type Role = z.infer<typeof roleSchema>;
 
+/** A person as the account, the user list and "visible to" show them; each adds its own fields. */
+export const personSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  /** Role names. */
+  roles: z.array(z.string()),
+});
+
 export const errorBodySchema = z.object({
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),

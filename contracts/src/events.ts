@@ -136,16 +136,20 @@ const LOCAL_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:
 const ABSOLUTE_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-function isRealDate(year: number, month: number, day: number, hour: number, minute: number, second: number) {
+/** Groups 1–6 of a match as date and time, or null when no calendar has it (31 February, 24:00). */
+function realWallClock(match: RegExpExecArray): WallClock | null {
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
+    .slice(1, 7)
+    .map((v) => Number(v ?? 0));
   const probe = new Date(Date.UTC(year, month - 1, day));
-  return (
+  const real =
     probe.getUTCFullYear() === year &&
     probe.getUTCMonth() === month - 1 &&
     probe.getUTCDate() === day &&
     hour <= 23 &&
     minute <= 59 &&
-    second <= 59
-  );
+    second <= 59;
+  return real ? { year, month, day, hour, minute, second } : null;
 }
 
 /**
@@ -157,29 +161,14 @@ export function parseEventTime(value: string): string | null {
   const text = value.trim();
   const local = LOCAL_PATTERN.exec(text);
   if (local) {
-    const [year, month, day, hour, minute, second] = local.slice(1, 7).map((v) => Number(v ?? 0)) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    if (!isRealDate(year, month, day, hour, minute, second)) return null;
+    const wallClock = realWallClock(local);
+    if (!wallClock) return null;
     const ms = Number((local[7] ?? '0').padEnd(3, '0'));
-    return fromBerlinLocal({ year, month, day, hour, minute, second }, ms).toISOString();
+    return fromBerlinLocal(wallClock, ms).toISOString();
   }
   const absolute = ABSOLUTE_PATTERN.exec(text);
   if (absolute) {
-    const [year, month, day, hour, minute, second] = absolute.slice(1, 7).map((v) => Number(v ?? 0)) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    if (!isRealDate(year, month, day, hour, minute, second)) return null;
+    if (!realWallClock(absolute)) return null;
     const parsed = new Date(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
     return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
   }

@@ -3,6 +3,7 @@ import {
   dataOf,
   emailField,
   MIN_NAME_LENGTH,
+  personSchema,
   requiredText,
   roleRefSchema,
   titleField,
@@ -13,14 +14,7 @@ import {
 export const USER_STATUSES = ['aktiv', 'eingeladen'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
-export const userSchema = z.object({
-  id: z.number().int(),
-  title: z.string(),
-  firstname: z.string(),
-  lastname: z.string(),
-  email: z.string(),
-  /** Role names. */
-  roles: z.array(z.string()),
+export const userSchema = personSchema.extend({
   /** Role names joined by ", ". */
   roles_string: z.string(),
   status: z.enum(USER_STATUSES),

@@ -20,12 +20,7 @@ export async function issuePasswordLink(
   purpose: PasswordTokenPurpose,
 ): Promise<string> {
   const now = ctx.clock.now();
-  await db
-    .updateTable('password_tokens')
-    .set({ used_at: now.toISOString() })
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .execute();
+  await markUnusedLinksUsed(db, userId, now.toISOString());
   const token = newToken();
   await db
     .insertInto('password_tokens')
@@ -56,10 +51,19 @@ export async function revokePasswordLinks(
   // Requests first: on PostgreSQL a worker handling one right now holds its row, so this waits
   // for the worker to commit, and the link it issued is then revoked below.
   await db.deleteFrom('password_requests').where('email', '=', user.email).execute();
+  await markUnusedLinksUsed(db, user.id, now);
+}
+
+/** Every unused set-password link of the user counts as used from `now` on: none of them works. */
+export async function markUnusedLinksUsed(
+  db: Kysely<Database> | Transaction<Database>,
+  userId: number,
+  now: string,
+): Promise<void> {
   await db
     .updateTable('password_tokens')
     .set({ used_at: now })
-    .where('user_id', '=', user.id)
+    .where('user_id', '=', userId)
     .where('used_at', 'is', null)
     .execute();
 }

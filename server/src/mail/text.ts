@@ -1,7 +1,7 @@
 /** Pieces every German mail of the portal shares. */
 
 /** "Sehr geehrte Frau Muster," / "Sehr geehrter Herr Muster," — else a neutral greeting. */
-export function salutation(user: { title: string; lastname: string }): string {
+function salutation(user: { title: string; lastname: string }): string {
   if (user.title === 'Frau') return `Sehr geehrte Frau ${user.lastname},`;
   if (user.title === 'Herr') return `Sehr geehrter Herr ${user.lastname},`;
   return 'Guten Tag,';
@@ -9,3 +9,7 @@ export function salutation(user: { title: string; lastname: string }): string {
 
 /** A header must stay on one line, whatever a title holds. */
 export const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
+
+/** A mail's text: the salutation, then `body` (its lines), then the portal's closing. */
+export const mailText = (user: { title: string; lastname: string }, body: string[]) =>
+  [salutation(user), '', ...body, '', 'Mit freundlichen Grüßen', 'Ihr Gremienportal'].join('\n');

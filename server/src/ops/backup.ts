@@ -3,7 +3,7 @@ import { chmod, mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { loadConfig, readDotEnv } from '../config.ts';
+import { loadConfig, readDotEnv, type Config } from '../config.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 import {
   BACKUP_FORMAT,
@@ -198,34 +198,48 @@ function inspectCopy(path: string) {
   }
 }
 
-/** The directory argument of `backup` and `restore`, relative to where the operator ran npm. */
-export function folderArgument(args: string[], usage: string): string {
+/**
+ * What `backup` and `restore` start with: the directory argument, relative to where the operator
+ * ran npm, and the configuration from `.env`, which must name SQLite and local document storage.
+ */
+export function sqliteOpsStart(
+  args: string[],
+  messages: { usage: string; postgres: string },
+): { folder: string; config: Config } {
   let positionals: string[];
   try {
     ({ positionals } = parseArgs({ args, allowPositionals: true, options: {} }));
   } catch {
-    throw new OpsError(usage);
+    throw new OpsError(messages.usage);
   }
-  if (positionals.length !== 1) throw new OpsError(usage);
-  return resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]!);
+  if (positionals.length !== 1) throw new OpsError(messages.usage);
+  const folder = resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]!);
+  readDotEnv();
+  const config = loadConfig();
+  if (config.DATABASE_URL) throw new OpsError(messages.postgres);
+  if (config.STORAGE === 's3') throw new OpsError(S3_BACKUP_MESSAGE);
+  return { folder, config };
 }
+
+/** All rows the manifest counts, over every table. */
+export const totalRows = (manifest: BackupManifest) =>
+  Object.values(manifest.row_counts).reduce((sum, n) => sum + n, 0);
 
 const megabytes = (bytes: number) =>
   `${(bytes / 1024 / 1024).toLocaleString('de-DE', { maximumFractionDigits: 2 })} MB`;
 
 /** `npm run backup -- <verzeichnis>` */
 export async function backupCommand(args: string[]): Promise<void> {
-  const target = folderArgument(args, 'Verwendung: npm run backup -- <verzeichnis>');
-  readDotEnv();
-  const config = loadConfig();
-  if (config.DATABASE_URL) throw new OpsError(POSTGRES_BACKUP_MESSAGE);
-  if (config.STORAGE === 's3') throw new OpsError(S3_BACKUP_MESSAGE);
+  const { folder: target, config } = sqliteOpsStart(args, {
+    usage: 'Verwendung: npm run backup -- <verzeichnis>',
+    postgres: POSTGRES_BACKUP_MESSAGE,
+  });
   const manifest = await backupSqlite({
     dataDir: config.DATA_DIR,
     target,
     log: (line) => process.stdout.write(`${line}\n`),
   });
-  const rows = Object.values(manifest.row_counts).reduce((sum, n) => sum + n, 0);
+  const rows = totalRows(manifest);
   const bytes = manifest.objects.reduce((sum, object) => sum + object.size, 0);
   process.stdout.write(
     [

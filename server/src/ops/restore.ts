@@ -1,7 +1,6 @@
 import { readFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { loadConfig, readDotEnv } from '../config.ts';
 import { migrationsFor } from '../db/migrations/index.ts';
 import { makePrivateDir, PRIVATE_DIR_MODE } from '../private-files.ts';
 import {
@@ -17,7 +16,7 @@ import {
   syncFolder,
   type BackupManifest,
 } from './backup-format.ts';
-import { folderArgument, S3_BACKUP_MESSAGE } from './backup.ts';
+import { sqliteOpsStart, totalRows } from './backup.ts';
 
 export const POSTGRES_RESTORE_MESSAGE =
   'Dieser Befehl stellt nur SQLite-Sicherungen wieder her. Mit PostgreSQL (DATABASE_URL ist gesetzt) ' +
@@ -145,14 +144,13 @@ function checkDatabase(path: string, manifest: BackupManifest): void {
 
 /** `npm run restore -- <verzeichnis>` */
 export async function restoreCommand(args: string[]): Promise<void> {
-  const source = folderArgument(args, 'Verwendung: npm run restore -- <verzeichnis>');
-  readDotEnv();
-  const config = loadConfig();
-  if (config.DATABASE_URL) throw new OpsError(POSTGRES_RESTORE_MESSAGE);
-  if (config.STORAGE === 's3') throw new OpsError(S3_BACKUP_MESSAGE);
+  const { folder: source, config } = sqliteOpsStart(args, {
+    usage: 'Verwendung: npm run restore -- <verzeichnis>',
+    postgres: POSTGRES_RESTORE_MESSAGE,
+  });
   const dataDir = resolve(config.DATA_DIR);
   const manifest = await restoreSqlite({ source, dataDir });
-  const rows = Object.values(manifest.row_counts).reduce((sum, n) => sum + n, 0);
+  const rows = totalRows(manifest);
   process.stdout.write(
     [
       `Sicherung vom ${manifest.created_at} wiederhergestellt nach ${dataDir}`,

@@ -48,6 +48,18 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/** Who changes something, and from where (for the audit log). */
+export interface Actor {
+  principal: Principal;
+  ip: string;
+}
+
+/** The signed-in user of a route that required one, with the client address. */
+export const actorOf = (request: FastifyRequest): Actor => ({
+  principal: principalOf(request),
+  ip: request.ip,
+});
+
 export const authPlugin = fp(async function authPlugin(app: FastifyInstance, options: AuthOptions) {
   const { db, clock } = options;
   const idleMs = options.idleMinutes * MINUTE;

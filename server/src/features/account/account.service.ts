@@ -7,9 +7,9 @@ import { EMAIL_TAKEN_MESSAGE } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
 import { forbidden, invalidField } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { recordAudit } from '../audit/audit-log.service.ts';
+import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
 import { hashPassword } from '../../passwords.ts';
-import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import type { Principal } from '../../plugins/auth.ts';
 import { mayChangeOwnProfile } from '../../policies/users.policy.ts';
 import { endOtherSessions, refuseEmailAsPassword, type Client } from '../auth/auth.service.ts';
 import { revokePasswordLinks } from '../../password-links.ts';
@@ -62,7 +62,6 @@ export function accountService(ctx: AppContext) {
     const changed = [...Object.keys(changes), ...(passwordHash ? ['password'] : [])];
     if (changed.length === 0) return accountOf(updated);
 
-    const label = principalLabel(updated);
     const now = ctx.clock.now().toISOString();
     try {
       await k.transaction().execute(async (trx) => {
@@ -78,12 +77,8 @@ export function accountService(ctx: AppContext) {
         if (passwordHash || changes.email !== undefined) {
           await revokePasswordLinks(trx, { id: principal.id, email: principal.email }, now);
         }
-        await recordAudit(trx, ctx.clock, {
-          actor: { id: principal.id, label },
+        await recordOwnAccountAudit(trx, ctx.clock, updated, {
           action: 'account.updated',
-          objectType: 'user',
-          objectId: principal.id,
-          objectLabel: label,
           details: { changed },
           ip: client.ip,
         });

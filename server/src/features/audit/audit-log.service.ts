@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { MINUTE, type Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import { principalLabel, type Actor, type Principal } from '../../plugins/auth.ts';
 
 /*
  * Writing the audit log. Every feature calls these inside the transaction of the change they
@@ -22,6 +23,12 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
   ip?: string | null;
 }
+
+/** The actor and client address of an entry about a change that `actor` makes. */
+export const auditBy = (actor: Actor): Pick<AuditEntry, 'actor' | 'ip'> => ({
+  actor: { id: actor.principal.id, label: principalLabel(actor.principal) },
+  ip: actor.ip,
+});
 
 /** Keys that must never reach the audit log, whatever a caller passes. */
 const SECRET_KEYS = /pass|token|secret|hash/i;
@@ -52,6 +59,26 @@ export async function recordAudit(
       ip: entry.ip ?? null,
     })
     .execute();
+}
+
+/**
+ * Records what a user did to their own account (signing in or out, a new password, the profile):
+ * they are actor and object at once.
+ */
+export async function recordOwnAccountAudit(
+  db: Kysely<Database> | Transaction<Database>,
+  clock: Clock,
+  user: Pick<Principal, 'id' | 'firstname' | 'lastname' | 'email'>,
+  entry: Pick<AuditEntry, 'action' | 'details' | 'ip'>,
+): Promise<void> {
+  const label = principalLabel(user);
+  await recordAudit(db, clock, {
+    ...entry,
+    actor: { id: user.id, label },
+    objectType: 'user',
+    objectId: user.id,
+    objectLabel: label,
+  });
 }
 
 /**
@@ -95,16 +122,21 @@ export async function countRepeatedAudit(
   });
 }
 
-function parseDetails(text: string | null): Record<string, unknown> | null {
+/**
+ * The stored details as an object. Anything else (never written so, but the column is plain text)
+ * is null, or with `keepOther` kept for display: `{ value }` for other JSON, `{ text }` for no JSON.
+ */
+export function parseDetails(text: string | null, keepOther = false): Record<string, unknown> | null {
   if (!text) return null;
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
+    value = JSON.parse(text);
   } catch {
-    return null;
+    return keepOther ? { text } : null;
   }
+  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (isObject) return value as Record<string, unknown>;
+  return keepOther ? { value } : null;
 }
 
 /**

@@ -24,6 +24,7 @@ import { viewerOfRoles } from '../../policies/principal.ts';
 import { eventById } from '../events/events.service.ts';
 import { fileById } from '../files/files.service.ts';
 import { allFolders } from '../folders/folders.service.ts';
+import { parseDetails } from './audit-log.service.ts';
 import { auditCsvHeader, auditCsvRow } from './audit.csv.ts';
 import {
   countEntries,
@@ -37,20 +38,8 @@ import {
 /** Rows per export batch: small enough for any memory, large enough for few round trips. */
 export const EXPORT_BATCH_SIZE = 500;
 
-function parseDetails(text: string | null): Record<string, unknown> | null {
-  if (!text) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : { value };
-  } catch {
-    return { text };
-  }
-}
-
 export function toAuditEntry(row: AuditRow): AuditEntry {
-  const details = parseDetails(row.details);
+  const details = parseDetails(row.details, true);
   return {
     id: row.id,
     at: row.at,

@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { salutation } from '../../mail/text.ts';
+import { mailText } from '../../mail/text.ts';
 
 interface Recipient {
   title: string;
@@ -11,9 +11,7 @@ export function passwordResetMail(user: Recipient, link: string): OutgoingMail {
   return {
     to: user.email,
     subject: 'Passwort zurücksetzen – Gremienportal',
-    text: [
-      salutation(user),
-      '',
+    text: mailText(user, [
       'für Ihr Konto im Gremienportal wurde ein neues Passwort angefordert. Über den folgenden Link können Sie ein neues Passwort festlegen:',
       '',
       link,
@@ -22,9 +20,6 @@ export function passwordResetMail(user: Recipient, link: string): OutgoingMail {
       'Der Link ist 60 Minuten gültig und kann nur einmal verwendet werden.',
       '',
       'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren – Ihr bisheriges Passwort bleibt dann unverändert.',
-      '',
-      'Mit freundlichen Grüßen',
-      'Ihr Gremienportal',
-    ].join('\n'),
+    ]),
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { markUnusedLinksUsed } from '../../password-links.ts';
 
 /** A transaction is a Kysely instance too: every function here works inside or outside one. */
 type Queryable = Kysely<Database>;
@@ -104,12 +105,7 @@ export async function consumePasswordToken(
     .where('used_at', 'is', null)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return false;
-  await db
-    .updateTable('password_tokens')
-    .set({ used_at: now })
-    .where('user_id', '=', token.userId)
-    .where('used_at', 'is', null)
-    .execute();
+  await markUnusedLinksUsed(db, token.userId, now);
   return true;
 }
 

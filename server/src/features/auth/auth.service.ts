@@ -12,10 +12,10 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { AppError, invalidField } from '../../errors.ts';
-import { recordAudit } from '../audit/audit-log.service.ts';
+import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../passwords.ts';
 import { HashingBusyError } from '../../password-queue.ts';
-import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import type { Principal } from '../../plugins/auth.ts';
 import { hashToken, newToken } from '../../tokens.ts';
 import { enqueuePasswordRequest } from './password-requests.ts';
 import * as repo from './auth.repository.ts';
@@ -77,7 +77,6 @@ export function authService(ctx: AppContext) {
     await attempt.succeeded();
     const token = newToken();
     const now = ctx.clock.now();
-    const label = principalLabel(user);
     const roles = await repo.roleNamesOf(k, user.id);
     await k.transaction().execute(async (trx) => {
       // Sessions of this user that ran out are never presented again; this keeps the table small.
@@ -86,14 +85,7 @@ export function authService(ctx: AppContext) {
         createdBefore: new Date(now.getTime() - ctx.config.SESSION_ABSOLUTE_HOURS * HOUR).toISOString(),
       });
       await repo.insertSession(trx, { userId: user.id, tokenHash: hashToken(token), now: now.toISOString() });
-      await recordAudit(trx, ctx.clock, {
-        actor: { id: user.id, label },
-        action: 'auth.login',
-        objectType: 'user',
-        objectId: user.id,
-        objectLabel: label,
-        ip: client.ip,
-      });
+      await recordOwnAccountAudit(trx, ctx.clock, user, { action: 'auth.login', ip: client.ip });
     });
 
     return {
@@ -112,17 +104,9 @@ export function authService(ctx: AppContext) {
   }
 
   async function logout(principal: Principal, client: Client): Promise<void> {
-    const label = principalLabel(principal);
     await ctx.db.kysely.transaction().execute(async (trx) => {
       await repo.deleteSession(trx, principal.sessionId);
-      await recordAudit(trx, ctx.clock, {
-        actor: { id: principal.id, label },
-        action: 'auth.logout',
-        objectType: 'user',
-        objectId: principal.id,
-        objectLabel: label,
-        ip: client.ip,
-      });
+      await recordOwnAccountAudit(trx, ctx.clock, principal, { action: 'auth.logout', ip: client.ip });
     });
   }
 
@@ -157,19 +141,14 @@ export function authService(ctx: AppContext) {
 
     // Hashing takes a while; it happens before the transaction so that no write waits for it.
     const passwordHash = await hashPassword(body.password);
-    const label = principalLabel(user);
     await k.transaction().execute(async (trx) => {
       if (!(await repo.consumePasswordToken(trx, { id: token.id, userId: user.id }, now))) {
         throw resetTokenInvalid();
       }
       await repo.setPasswordHash(trx, user.id, passwordHash, now);
       await repo.deleteSessionsOfUser(trx, user.id);
-      await recordAudit(trx, ctx.clock, {
-        actor: { id: user.id, label },
+      await recordOwnAccountAudit(trx, ctx.clock, user, {
         action: token.purpose === 'invite' ? 'auth.invitation_accepted' : 'auth.reset_completed',
-        objectType: 'user',
-        objectId: user.id,
-        objectLabel: label,
         ip: client.ip,
       });
     });

@@ -1,6 +1,6 @@
 import { EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { oneLine, salutation } from '../../mail/text.ts';
+import { mailText, oneLine } from '../../mail/text.ts';
 
 export interface NotificationRecipient {
   title: string;
@@ -40,9 +40,7 @@ export function eventNotificationMail(
   return {
     to: user.email,
     subject: `Neues Event im Gremienportal: ${oneLine(event.title)}`,
-    text: [
-      salutation(user),
-      '',
+    text: mailText(user, [
       'im Gremienportal wurde ein neues Event für Sie veröffentlicht:',
       '',
       oneLine(event.title),
@@ -53,9 +51,6 @@ export function eventNotificationMail(
       'Alle Angaben, die Beschreibung und gegebenenfalls eine Informationsdatei finden Sie hier:',
       '',
       `${publicUrl}/events/show/${event.id}`,
-      '',
-      'Mit freundlichen Grüßen',
-      'Ihr Gremienportal',
-    ].join('\n'),
+    ]),
   };
 }

@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, EventRow, EventsTable } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
 import type { EventRowFilter } from '../../policies/events.policy.ts';
+import { groupRoles, rolesByObject, replaceRoleLinks } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -12,27 +13,10 @@ export interface RoleRow {
 
 export type EventRecord = EventRow & { roles: RoleRow[] };
 
-async function rolesByEvent(db: Executor, eventIds: number[]): Promise<Map<number, RoleRow[]>> {
-  const byEvent = new Map<number, RoleRow[]>();
-  if (eventIds.length === 0) return byEvent;
-  const rows = await db
-    .selectFrom('event_roles')
-    .innerJoin('roles', 'roles.id', 'event_roles.role_id')
-    .select(['event_roles.event_id', 'roles.id', 'roles.name'])
-    .where('event_roles.event_id', 'in', eventIds)
-    .orderBy('roles.id')
-    .execute();
-  for (const row of rows) {
-    const list = byEvent.get(row.event_id) ?? [];
-    list.push({ id: row.id, name: row.name });
-    byEvent.set(row.event_id, list);
-  }
-  return byEvent;
-}
-
 async function withRoles(db: Executor, rows: EventRow[]): Promise<EventRecord[]> {
-  const roles = await rolesByEvent(
+  const roles = await rolesByObject(
     db,
+    'event_roles',
     rows.map((row) => row.id),
   );
   return rows.map((row) => ({ ...row, roles: roles.get(row.id) ?? [] }));
@@ -74,14 +58,8 @@ async function findOne(
     .where('events.id', 'in', match)
     .orderBy('roles.id')
     .execute();
-  const [first] = rows;
-  if (!first) return undefined;
-  const { role_id: _roleId, role_name: _roleName, ...event } = first;
-  const roles: RoleRow[] = [];
-  for (const row of rows) {
-    if (row.role_id !== null && row.role_name !== null) roles.push({ id: row.role_id, name: row.role_name });
-  }
-  return { ...event, roles };
+  const [event] = groupRoles(rows);
+  return event;
 }
 
 export function findEvent(
@@ -109,18 +87,8 @@ export async function updateEvent(db: Executor, id: number, patch: Updateable<Ev
   await db.updateTable('events').set(patch).where('id', '=', id).execute();
 }
 
-export async function replaceEventRoles(
-  db: Executor,
-  eventId: number,
-  roleIds: readonly number[],
-): Promise<void> {
-  await db.deleteFrom('event_roles').where('event_id', '=', eventId).execute();
-  if (roleIds.length === 0) return;
-  await db
-    .insertInto('event_roles')
-    .values(roleIds.map((role_id) => ({ event_id: eventId, role_id })))
-    .execute();
-}
+export const replaceEventRoles = (db: Executor, eventId: number, roleIds: readonly number[]) =>
+  replaceRoleLinks(db, 'event_roles', eventId, roleIds);
 
 /** Role links go with the event (foreign key with ON DELETE CASCADE). */
 export async function deleteEvent(db: Executor, id: number): Promise<void> {

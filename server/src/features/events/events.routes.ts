@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,7 +12,7 @@ import {
 } from '@gremienportal/contracts/events';
 import type { AppContext } from '../../context.ts';
 import { AppError, GERMAN } from '../../errors.ts';
-import { principalOf } from '../../plugins/auth.ts';
+import { actorOf, principalOf } from '../../plugins/auth.ts';
 import {
   contentDisposition,
   downloadName,
@@ -21,9 +20,8 @@ import {
   sendDownload,
 } from '../../http/send-download.ts';
 import { discardUpload, multipartOptions, readUpload, type UploadSource } from '../../http/upload-source.ts';
-import { eventsService, type Actor } from './events.service.ts';
+import { eventsService } from './events.service.ts';
 
-const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
 const tags = ['Events'];
 
 const PAYLOAD_DESCRIPTION =

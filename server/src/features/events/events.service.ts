@@ -11,10 +11,10 @@ import {
 } from '@gremienportal/contracts/events';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { recordAudit, recordDelivery, type AuditActor } from '../audit/audit-log.service.ts';
+import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { invalidField, notFound } from '../../errors.ts';
-import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import type { Actor, Principal } from '../../plugins/auth.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
 import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
 import type { StoredUpload } from '../../http/upload-source.ts';
@@ -36,18 +36,7 @@ import {
 } from './events.repository.ts';
 import { usersWithAnyRole } from '../users/users.service.ts';
 
-/** Who acts, and from where (for the audit log). */
-export interface Actor {
-  principal: Principal;
-  ip: string | null;
-}
-
 type Trx = Transaction<Database>;
-
-const auditActor = (actor: Actor): AuditActor => ({
-  id: actor.principal.id,
-  label: principalLabel(actor.principal),
-});
 
 export function toPortalEvent(record: EventRecord): PortalEvent {
   const roleNames = record.roles.map((role) => role.name);
@@ -178,7 +167,7 @@ export function eventsService(ctx: AppContext) {
           ),
         );
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'event.created',
           objectType: 'event',
           objectId: eventId,
@@ -192,7 +181,6 @@ export function eventsService(ctx: AppContext) {
             notified_roles: notified.map((role) => role.name),
             notified_users: recipients.length,
           },
-          ip: actor.ip,
         });
         return eventId;
       });
@@ -244,7 +232,7 @@ export function eventsService(ctx: AppContext) {
         const changed = comparisons.filter(([, old, next]) => old !== next).map(([field]) => field);
         if (file) changed.push('file');
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'event.updated',
           objectType: 'event',
           objectId: id,
@@ -255,7 +243,6 @@ export function eventsService(ctx: AppContext) {
             ...(body.roles ? { roles: roles.map((role) => role.name) } : {}),
             ...(file ? { file: { format: file.format, size: file.size } } : {}),
           },
-          ip: actor.ip,
         });
         return file ? before.file_storage_key : null;
       });
@@ -271,7 +258,7 @@ export function eventsService(ctx: AppContext) {
         if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
         await deleteEvent(trx, id);
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'event.deleted',
           objectType: 'event',
           objectId: id,
@@ -282,7 +269,6 @@ export function eventsService(ctx: AppContext) {
             roles: event.roles.map((role) => role.name),
             had_file: event.file_storage_key !== null,
           },
-          ip: actor.ip,
         });
         return event.file_storage_key;
       });
@@ -310,13 +296,12 @@ export function eventsService(ctx: AppContext) {
           purpose: 'download',
         },
         {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'event.file_downloaded',
           objectType: 'event',
           objectId: event.id,
           objectLabel: event.title,
           details: { format: event.file_format },
-          ip: actor.ip,
         },
       );
     },

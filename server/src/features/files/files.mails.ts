@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { oneLine, salutation } from '../../mail/text.ts';
+import { mailText, oneLine } from '../../mail/text.ts';
 
 export interface FileMailRecipient {
   title: string;
@@ -37,9 +37,7 @@ export function fileNotificationMail(
       kind === 'created'
         ? `Neues Dokument im Gremienportal: ${title}`
         : `Aktualisiertes Dokument im Gremienportal: ${title}`,
-    text: [
-      salutation(user),
-      '',
+    text: mailText(user, [
       kind === 'created'
         ? 'im Gremienportal wurde ein neues Dokument für Sie bereitgestellt:'
         : 'im Gremienportal wurde ein Dokument für Sie aktualisiert:',
@@ -50,9 +48,6 @@ export function fileNotificationMail(
       'Sie finden das Dokument nach der Anmeldung hier:',
       '',
       `${publicUrl}/files/show/${file.id}`,
-      '',
-      'Mit freundlichen Grüßen',
-      'Ihr Gremienportal',
-    ].join('\n'),
+    ]),
   };
 }

@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import type { FileRowFilter } from '../../policies/files.policy.ts';
-import type { FileRecord, RoleRow } from '../folders/folders.service.ts';
+import type { FileRecord } from '../folders/folders.service.ts';
+import { groupRoles, replaceRoleLinks } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -27,14 +28,8 @@ export async function findFile(
     .where('files.id', 'in', match)
     .orderBy('roles.id')
     .execute();
-  const [first] = rows;
-  if (!first) return undefined;
-  const { role_id: _roleId, role_name: _roleName, ...file } = first;
-  const roles: RoleRow[] = [];
-  for (const row of rows) {
-    if (row.role_id !== null && row.role_name !== null) roles.push({ id: row.role_id, name: row.role_name });
-  }
-  return { ...file, size_bytes: Number(file.size_bytes), roles };
+  const [file] = groupRoles(rows);
+  return file && { ...file, size_bytes: Number(file.size_bytes) };
 }
 
 export async function insertFile(db: Executor, row: Insertable<FilesTable>): Promise<number> {
@@ -46,15 +41,8 @@ export async function updateFile(db: Executor, id: number, patch: Updateable<Fil
   await db.updateTable('files').set(patch).where('id', '=', id).execute();
 }
 
-export async function setFileRoles(db: Executor, fileId: number, roleIds: readonly number[]): Promise<void> {
-  await db.deleteFrom('file_roles').where('file_id', '=', fileId).execute();
-  if (roleIds.length > 0) {
-    await db
-      .insertInto('file_roles')
-      .values(roleIds.map((role_id) => ({ file_id: fileId, role_id })))
-      .execute();
-  }
-}
+export const setFileRoles = (db: Executor, fileId: number, roleIds: readonly number[]) =>
+  replaceRoleLinks(db, 'file_roles', fileId, roleIds);
 
 export async function deleteFile(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('files').where('id', '=', id).execute();

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,13 +12,12 @@ import {
   fileResponseSchema,
 } from '@gremienportal/contracts/files';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../plugins/auth.ts';
+import { actorOf, principalOf } from '../../plugins/auth.ts';
 import { downloadResponses, sendDownload } from '../../http/send-download.ts';
 import { multipartOptions, readUpload, type ReadUploadOptions } from '../../http/upload-source.ts';
-import type { Actor, ReadCache } from '../folders/folders.service.ts';
+import type { ReadCache } from '../folders/folders.service.ts';
 import { filesService } from './files.service.ts';
 
-const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
 const fileTags = ['Dateien'];
 const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema };
 const readErrors = { 401: errorBodySchema, 404: errorBodySchema };

@@ -10,8 +10,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
-import type { Principal } from '../../plugins/auth.ts';
+import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
+import type { Actor, Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { canSeeFile, fileFilter, fileRoleFilter } from '../../policies/files.policy.ts';
@@ -23,14 +23,12 @@ import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
 import {
   allFolders,
-  auditActor,
   deleteObjects,
   loadFiles,
   lockFolderTree,
   namesOfRoles,
   resolveRoles,
   toStoredFile,
-  type Actor,
   type FileRecord,
   type ReadCache,
 } from '../folders/folders.service.ts';
@@ -100,12 +98,11 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
           purpose,
         },
         {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
           objectType: 'file',
           objectId: file.id,
           objectLabel: `${file.title}.${file.format}`,
-          ip: actor.ip,
         },
       );
     },
@@ -150,7 +147,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             });
             await repo.setFileRoles(trx, fileId, roleIds);
             await recordAudit(trx, ctx.clock, {
-              actor: auditActor(actor),
+              ...auditBy(actor),
               action: 'file.created',
               objectType: 'file',
               objectId: fileId,
@@ -161,7 +158,6 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                 size_bytes: stored.size,
                 notifications: namesOfRoles(roles, notifyIds),
               },
-              ip: actor.ip,
             });
             await queueNotifications(
               ctx,
@@ -233,7 +229,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             });
             if (input.roleRefs) await repo.setFileRoles(trx, id, roleIds);
             await recordAudit(trx, ctx.clock, {
-              actor: auditActor(actor),
+              ...auditBy(actor),
               action: 'file.updated',
               objectType: 'file',
               objectId: id,
@@ -249,7 +245,6 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                 ...(stored ? { replaced: true, size_bytes: stored.size } : {}),
                 ...(notifyIds.length > 0 ? { notifications: namesOfRoles(roles, notifyIds) } : {}),
               },
-              ip: actor.ip,
             });
             await queueNotifications(
               ctx,
@@ -287,13 +282,12 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
           if (!file || !canSeeFile(tree, file)) throw notFound();
           await repo.deleteFile(trx, id);
           await recordAudit(trx, ctx.clock, {
-            actor: auditActor(actor),
+            ...auditBy(actor),
             action: 'file.deleted',
             objectType: 'file',
             objectId: id,
             objectLabel: `${file.title}.${file.format}`,
             details: { folder: tree.byId.get(file.folder_id)?.breadcrumb, size_bytes: file.size_bytes },
-            ip: actor.ip,
           });
           return file.storage_key;
         });

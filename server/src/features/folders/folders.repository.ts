@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Transaction, type Updateable } 
 import type { Database, FileRow, FoldersTable } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
 import type { FileRowFilter } from '../../policies/files.policy.ts';
+import { groupRoles, replaceRoleLinks } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -46,25 +47,7 @@ export async function loadFolders(db: Executor): Promise<FolderRecord[]> {
     .orderBy('folders.id')
     .orderBy('roles.id')
     .execute();
-  const byId = new Map<number, FolderRecord>();
-  for (const row of rows) {
-    let folder = byId.get(row.id);
-    if (!folder) {
-      folder = {
-        id: row.id,
-        parent_id: row.parent_id,
-        title: row.title,
-        breadcrumb: row.breadcrumb,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        roles: [],
-      };
-      byId.set(row.id, folder);
-    }
-    if (row.role_id !== null && row.role_name !== null)
-      folder.roles.push({ id: row.role_id, name: row.role_name });
-  }
-  return [...byId.values()];
+  return groupRoles(rows);
 }
 
 /**
@@ -170,19 +153,8 @@ export async function updateFolder(db: Executor, id: number, patch: Updateable<F
   await db.updateTable('folders').set(patch).where('id', '=', id).execute();
 }
 
-export async function setFolderRoles(
-  db: Executor,
-  folderId: number,
-  roleIds: readonly number[],
-): Promise<void> {
-  await db.deleteFrom('folder_roles').where('folder_id', '=', folderId).execute();
-  if (roleIds.length > 0) {
-    await db
-      .insertInto('folder_roles')
-      .values(roleIds.map((role_id) => ({ folder_id: folderId, role_id })))
-      .execute();
-  }
-}
+export const setFolderRoles = (db: Executor, folderId: number, roleIds: readonly number[]) =>
+  replaceRoleLinks(db, 'folder_roles', folderId, roleIds);
 
 /**
  * Replaces the first `oldPrefixLength` characters of the given folders' breadcrumbs by

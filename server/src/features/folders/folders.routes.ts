@@ -17,8 +17,7 @@ import {
   treeResponseSchema,
 } from '@gremienportal/contracts/files';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../plugins/auth.ts';
-import type { Actor } from './folders.input.ts';
+import { actorOf, principalOf } from '../../plugins/auth.ts';
 import { foldersService } from './folders.service.ts';
 import { acceptsGzip, type ReadCache, type Serialised } from './tree-cache.ts';
 
@@ -34,7 +33,6 @@ async function sendSerialised(request: FastifyRequest, reply: FastifyReply, answ
   return raw.send(answer.json);
 }
 
-const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
 const folderTags = ['Ordner'];
 const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema };
 const readErrors = { 401: errorBodySchema, 404: errorBodySchema };

@@ -16,8 +16,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
-import { recordAudit } from '../audit/audit-log.service.ts';
-import type { Principal } from '../../plugins/auth.ts';
+import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import type { Actor, Principal } from '../../plugins/auth.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { canSeeFolder, compareTitles, FolderTree } from '../../policies/folders.policy.ts';
 import { viewerOf, type Viewer } from '../../policies/principal.ts';
@@ -29,7 +29,7 @@ import {
   toStoredFile,
   type FilesTree,
 } from './folders.present.ts';
-import { auditActor, namesOfRoles, resolveRoles, type Actor } from './folders.input.ts';
+import { namesOfRoles, resolveRoles } from './folders.input.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './folders.repository.ts';
 import type { ReadCache, Serialised } from './tree-cache.ts';
@@ -41,7 +41,7 @@ import type { ReadCache, Serialised } from './tree-cache.ts';
 export type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts';
 export { loadFiles, lockFolderTree } from './folders.repository.ts';
 export { toStoredFile, type FilesTree } from './folders.present.ts';
-export { auditActor, namesOfRoles, resolveRoles, type Actor } from './folders.input.ts';
+export { namesOfRoles, resolveRoles } from './folders.input.ts';
 export { ReadCache } from './tree-cache.ts';
 
 const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
@@ -212,7 +212,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         });
         await repo.setFolderRoles(trx, folderId, roleIds);
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'folder.created',
           objectType: 'folder',
           objectId: folderId,
@@ -221,7 +221,6 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
             parent_id: parent.id,
             roles: namesOfRoles(roles, roleIds),
           },
-          ip: actor.ip,
         });
         return folderId;
       });
@@ -267,7 +266,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
           roleNames = namesOfRoles(roles, roleIds);
         }
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'folder.updated',
           objectType: 'folder',
           objectId: id,
@@ -280,7 +279,6 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
               : {}),
             ...(roleNames ? { roles: { from: folder.roles.map((r) => r.name), to: roleNames } } : {}),
           },
-          ip: actor.ip,
         });
       });
       return folderFor(viewer, id);
@@ -298,13 +296,12 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         const storageKeys = await repo.storageKeysInFolders(trx, [id, ...below]);
         await repo.deleteFolder(trx, id);
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'folder.deleted',
           objectType: 'folder',
           objectId: id,
           objectLabel: folder.breadcrumb,
           details: { folders: below.length, files: storageKeys.length },
-          ip: actor.ip,
         });
         return storageKeys;
       });
@@ -357,13 +354,12 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
           await ensure(period, String(year));
         }
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'period.created',
           objectType: 'period',
           objectId: period.id,
           objectLabel: period.breadcrumb,
           details: { folder_id: parent.id, start: body.start, end: body.end, created },
-          ip: actor.ip,
         });
         return period.id;
       });

@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { salutation } from '../../mail/text.ts';
+import { mailText } from '../../mail/text.ts';
 
 export interface InvitationRecipient {
   title: string;
@@ -13,9 +13,7 @@ export function invitationMail(user: InvitationRecipient, link: string, publicUr
   return {
     to: user.email,
     subject: 'Einladung zum Gremienportal',
-    text: [
-      salutation(user),
-      '',
+    text: mailText(user, [
       'für Sie wurde ein Zugang zum Gremienportal angelegt, dem geschützten Bereich für die Gremien unserer Genossenschaft.',
       '',
       `Ihre Anmeldung erfolgt mit dieser E-Mail-Adresse: ${user.email}`,
@@ -29,9 +27,6 @@ export function invitationMail(user: InvitationRecipient, link: string, publicUr
       '',
       'Ist der Link abgelaufen, wenden Sie sich bitte an die Geschäftsstelle; sie sendet Ihnen gern eine neue Einladung.',
       'Haben Sie diese E-Mail unerwartet erhalten, können Sie sie ignorieren.',
-      '',
-      'Mit freundlichen Grüßen',
-      'Ihr Gremienportal',
-    ].join('\n'),
+    ]),
   };
 }

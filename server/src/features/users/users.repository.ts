@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
+import { groupRoles, rolesByObject } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -23,23 +24,7 @@ const userColumns = [
   'users.updated_at',
 ] as const;
 
-async function rolesByUser(db: Executor, userIds: number[]) {
-  const byUser = new Map<number, { id: number; name: string }[]>();
-  if (userIds.length === 0) return byUser;
-  const rows = await db
-    .selectFrom('user_roles')
-    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select(['user_roles.user_id', 'roles.id', 'roles.name'])
-    .where('user_roles.user_id', 'in', userIds)
-    .orderBy('roles.id')
-    .execute();
-  for (const row of rows) {
-    const list = byUser.get(row.user_id) ?? [];
-    list.push({ id: row.id, name: row.name });
-    byUser.set(row.user_id, list);
-  }
-  return byUser;
-}
+const rolesByUser = (db: Executor, userIds: number[]) => rolesByObject(db, 'user_roles', userIds);
 
 function toRecord(
   row: Pick<
@@ -204,14 +189,5 @@ export async function usersWithAnyRole(db: Executor, roleIds: readonly number[])
     .orderBy('users.id')
     .orderBy('roles.id')
     .execute();
-  const byId = new Map<number, Recipient>();
-  for (const { role_id, role_name, ...user } of rows) {
-    let recipient = byId.get(user.id);
-    if (!recipient) {
-      recipient = { ...user, roles: [] };
-      byId.set(user.id, recipient);
-    }
-    recipient.roles.push({ id: role_id, name: role_name });
-  }
-  return [...byId.values()];
+  return groupRoles(rows);
 }

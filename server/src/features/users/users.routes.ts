@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema, idParamsSchema, messageSchema } from '@gremienportal/contracts/common';
@@ -11,10 +10,9 @@ import {
   userResponseSchema,
 } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../plugins/auth.ts';
-import { usersService, type Actor } from './users.service.ts';
+import { actorOf } from '../../plugins/auth.ts';
+import { usersService } from './users.service.ts';
 
-const actorOf = (request: FastifyRequest): Actor => ({ principal: principalOf(request), ip: request.ip });
 const tags = ['Nutzer'];
 /** Documented error answers (German `{ message, errors? }`). */
 const errors = { 401: errorBodySchema, 403: errorBodySchema };

@@ -15,11 +15,11 @@ import {
 } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { recordAudit, type AuditActor } from '../audit/audit-log.service.ts';
+import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import { principalLabel, type Actor } from '../../plugins/auth.ts';
 import { SUPER_ADMIN } from '../../policies/principal.ts';
 import {
   holdsSuperAdmin,
@@ -50,21 +50,11 @@ import {
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Who acts, and from where (for the audit log). */
-export interface Actor {
-  principal: Principal;
-  ip: string | null;
-}
-
 type RoleRow = { id: number; name: string };
 type Trx = Transaction<Database>;
 
 const names = (roles: RoleRow[]) => roles.map((role) => role.name);
 const userLabel = (user: Pick<UserRecord, 'firstname' | 'lastname' | 'email'>) => principalLabel(user);
-const auditActor = (actor: Actor): AuditActor => ({
-  id: actor.principal.id,
-  label: principalLabel(actor.principal),
-});
 
 export function toUser(record: UserRecord): User {
   const roleNames = names(record.roles);
@@ -200,7 +190,7 @@ export function usersService(ctx: AppContext) {
           );
           const record = (await findUser(trx, id))!;
           await sendInvitation(ctx, trx, record);
-          const audit = { actor: auditActor(actor), objectType: 'user' as const, objectId: id, ip: actor.ip };
+          const audit = { ...auditBy(actor), objectType: 'user' as const, objectId: id };
           await recordAudit(trx, ctx.clock, {
             ...audit,
             action: 'user.created',
@@ -260,11 +250,10 @@ export function usersService(ctx: AppContext) {
 
           const record = (await findUser(trx, id))!;
           const audit = {
-            actor: auditActor(actor),
+            ...auditBy(actor),
             objectType: 'user' as const,
             objectId: id,
             objectLabel: userLabel(record),
-            ip: actor.ip,
           };
           if (changed.length > 0) {
             await recordAudit(trx, ctx.clock, { ...audit, action: 'user.updated', details: { changed } });
@@ -303,13 +292,12 @@ export function usersService(ctx: AppContext) {
         // The user's sessions go with the row (ON DELETE CASCADE): the next request is a 401.
         await deleteUser(trx, id);
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'user.deleted',
           objectType: 'user',
           objectId: id,
           objectLabel: userLabel(target),
           details: { roles: names(target.roles) },
-          ip: actor.ip,
         });
       });
     },
@@ -321,13 +309,12 @@ export function usersService(ctx: AppContext) {
         if (target.has_password) throw new AppError('validation', ALREADY_ACTIVE_MESSAGE);
         await sendInvitation(ctx, trx, target);
         await recordAudit(trx, ctx.clock, {
-          actor: auditActor(actor),
+          ...auditBy(actor),
           action: 'user.invited',
           objectType: 'user',
           objectId: id,
           objectLabel: userLabel(target),
           details: { reason: 'resent' },
-          ip: actor.ip,
         });
       });
     },
