@@ -17,23 +17,13 @@ type RoleOptions = { data: { value: string; label: string }[] };
 /** Who may see a file, folder or event: a required choice of roles, clearable at once. */
 export function RoleSelect({
   label,
-  description,
-  data,
-  ...field
+  ...props
 }: SelectField<string[]> & RoleOptions & { label: string; description: string }) {
   return (
     <MultiSelect
       label={label}
-      description={description}
       required
-      name={field.name}
-      ref={field.ref}
-      data={data}
-      value={field.value}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={field.error}
-      disabled={field.disabled}
+      {...props}
       clearable
       clearButtonProps={{ 'aria-label': `${label} leeren` }}
     />
@@ -41,23 +31,11 @@ export function RoleSelect({
 }
 
 /** "Benachrichtigung an": which of the chosen roles get an e-mail about something new. */
-export function NotificationSelect({
-  description,
-  data,
-  ...field
-}: SelectField<string[]> & RoleOptions & { description: string }) {
+export function NotificationSelect(props: SelectField<string[]> & RoleOptions & { description: string }) {
   return (
     <MultiSelect
       label="Benachrichtigung an"
-      description={description}
-      name={field.name}
-      ref={field.ref}
-      data={data}
-      value={field.value}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={field.error}
-      disabled={field.disabled}
+      {...props}
       clearable
       clearButtonProps={{ 'aria-label': 'Benachrichtigungen leeren' }}
     />
