@@ -1,16 +1,5 @@
-import type { Ref } from 'react';
 import { MultiSelect } from '@mantine/core';
-
-/** What react-hook-form's Controller hands to a select, plus the spec's timing and error. */
-export interface SelectField<TValue> {
-  name: string;
-  ref: Ref<HTMLInputElement>;
-  value: TValue;
-  onChange: (value: TValue) => void;
-  onBlur: () => void;
-  error?: string;
-  disabled: boolean;
-}
+import type { ControlledField } from '../lib/forms';
 
 type RoleOptions = { data: { value: string; label: string }[] };
 
@@ -18,7 +7,7 @@ type RoleOptions = { data: { value: string; label: string }[] };
 export function RoleSelect({
   label,
   ...props
-}: SelectField<string[]> & RoleOptions & { label: string; description: string }) {
+}: ControlledField<string[]> & RoleOptions & { label: string; description: string }) {
   return (
     <MultiSelect
       label={label}
@@ -30,12 +19,29 @@ export function RoleSelect({
   );
 }
 
+interface NotificationSelectProps extends ControlledField<string[]>, RoleOptions {
+  /** Whether roles are chosen; until then there is no one to notify and the select is off. */
+  rolesChosen: boolean;
+  /** The hint while no roles are chosen, e.g. "Zuerst Rollen wählen". */
+  noRolesHint: string;
+  /** The hint once roles are chosen, e.g. "Diese Rollen erhalten eine E-Mail zum neuen Event". */
+  hint: string;
+}
+
 /** "Benachrichtigung an": which of the chosen roles get an e-mail about something new. */
-export function NotificationSelect(props: SelectField<string[]> & RoleOptions & { description: string }) {
+export function NotificationSelect({
+  rolesChosen,
+  noRolesHint,
+  hint,
+  disabled,
+  ...props
+}: NotificationSelectProps) {
   return (
     <MultiSelect
       label="Benachrichtigung an"
+      description={rolesChosen ? hint : noRolesHint}
       {...props}
+      disabled={disabled || !rolesChosen}
       clearable
       clearButtonProps={{ 'aria-label': 'Benachrichtigungen leeren' }}
     />

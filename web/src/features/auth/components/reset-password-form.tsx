@@ -83,14 +83,12 @@ export function ResetPasswordForm({ id, token }: { id: string; token: string }) 
           label="Neues Passwort"
           autoComplete="new-password"
           required
-          disabled={isSubmitting}
           {...form.field('password')}
         />
         <PasswordInput
           label="Neues Passwort bestätigen"
           autoComplete="new-password"
           required
-          disabled={isSubmitting}
           {...form.field('password_confirmation')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth size="md">

@@ -73,7 +73,7 @@ export function FileEditForm({
       folder_id: String(file.folder_id),
     },
   });
-  const { control, setValue, errorOf } = form;
+  const { control, setValue } = form;
   const [replacement, setReplacement] = useState<File | null>(null);
   const submission = useFileSubmission(failureMessage);
   const { fileError, setFileError } = submission;
@@ -106,28 +106,11 @@ export function FileEditForm({
   return (
     <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label="Datei bearbeiten">
       <Stack gap="md">
-        <TextInput label="Titel" required disabled={busy} data-autofocus {...form.field('title')} />
+        <TextInput label="Titel" required data-autofocus {...form.field('title')} />
         <Controller
           control={control}
           name="permissions"
-          render={({ field }) => (
-            <PermissionsSelect
-              name={field.name}
-              ref={field.ref}
-              data={roleOptions}
-              value={field.value ?? []}
-              onChange={(next) => {
-                field.onChange(next);
-                form.handleFieldChange('permissions');
-              }}
-              onBlur={() => {
-                field.onBlur();
-                form.handleFieldBlur('permissions');
-              }}
-              error={errorOf('permissions')}
-              disabled={busy}
-            />
-          )}
+          render={({ field }) => <PermissionsSelect data={roleOptions} {...form.controlled(field)} />}
         />
         <Controller
           control={control}
@@ -136,19 +119,7 @@ export function FileEditForm({
             <FolderChoice
               label="Verschieben nach"
               options={folderData}
-              name={field.name}
-              ref={field.ref}
-              value={field.value}
-              onChange={(value) => {
-                field.onChange(value);
-                form.handleFieldChange('folder_id');
-              }}
-              onBlur={() => {
-                field.onBlur();
-                form.handleFieldBlur('folder_id');
-              }}
-              error={errorOf('folder_id')}
-              disabled={busy}
+              {...form.controlled(field)}
               onNewFolder={
                 onNewFolder
                   ? () => {

@@ -72,27 +72,16 @@ export function PeriodForm({
         <NumberInput
           label={label}
           required
-          name={field.name}
-          ref={field.ref}
-          value={field.value}
-          onChange={(value) => {
-            field.onChange(value);
-            form.handleFieldChange(name);
+          {...form.controlled(field, () => {
             // "Ende vor Start" may have become right or wrong.
             if (name === 'start' && form.errorOf('end')) void form.trigger('end');
-          }}
-          onBlur={() => {
-            field.onBlur();
-            form.handleFieldBlur(name);
-          }}
+          })}
           min={PERIOD_MIN_YEAR}
           max={PERIOD_MAX_YEAR}
           clampBehavior="none"
           allowDecimal={false}
           allowNegative={false}
           thousandSeparator={false}
-          error={form.errorOf(name)}
-          disabled={busy}
         />
       )}
     />
