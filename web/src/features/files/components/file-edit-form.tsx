@@ -1,6 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { Stack, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
@@ -8,6 +7,7 @@ import { updateFileBodySchema, type UpdateFileBody } from '@gremienportal/contra
 import type { FolderRef } from '@gremienportal/contracts/folders';
 import { UploadDropzone } from '../../../components/upload-dropzone';
 import type { UploadProgress } from '../../../lib/api-client';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import type { StoredFile } from '../files.api';
 import { DOCUMENT_EXTENSIONS } from '../files.rules';
@@ -62,11 +62,7 @@ export function FileEditForm({
   submitLabel = 'Speichern',
 }: FileEditFormProps) {
   const form = useSpecForm<FileEditValues, unknown, UpdateFileBody>({
-    resolver: zodResolver(updateFileBodySchema) as unknown as Resolver<
-      FileEditValues,
-      unknown,
-      UpdateFileBody
-    >,
+    resolver: contractResolver(updateFileBodySchema),
     defaultValues: {
       title: file.title,
       permissions: roleIdsOf(file.roles, roles),

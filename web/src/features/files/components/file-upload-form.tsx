@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
@@ -9,6 +8,7 @@ import type { FolderRef } from '@gremienportal/contracts/folders';
 import { NotificationSelect } from '../../../components/role-selects';
 import { UploadDropzone } from '../../../components/upload-dropzone';
 import type { UploadProgress } from '../../../lib/api-client';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { roleOptionsOf } from '../../../lib/role-ids';
 import { DOCUMENT_EXTENSIONS, defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
@@ -88,11 +88,7 @@ export function FileUploadForm({
     folderId === undefined ? [] : defaultUploadRoleIds(pathOf(folderId), rolesOfFolder(folderId), roles);
 
   const form = useSpecForm<FileUploadValues, unknown, CreateFileBody>({
-    resolver: zodResolver(createFileBodySchema) as unknown as Resolver<
-      FileUploadValues,
-      unknown,
-      CreateFileBody
-    >,
+    resolver: contractResolver(createFileBodySchema),
     defaultValues: {
       title: '',
       permissions: defaultsFor(initialFolderId),

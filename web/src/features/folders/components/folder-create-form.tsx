@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { Stack, Text, TextInput } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import {
@@ -13,6 +12,7 @@ import {
 import { FolderSelect } from '../../../components/folder-select';
 import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { useCreateFolder } from '../folders.api';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
@@ -42,11 +42,7 @@ export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFo
   const createFolder = useCreateFolder();
   const initialParent = parent.kind === 'fixed' ? parent.id : parent.initialId;
   const form = useSpecForm<FolderCreateValues, unknown, CreateFolderBody>({
-    resolver: zodResolver(createFolderBodySchema) as unknown as Resolver<
-      FolderCreateValues,
-      unknown,
-      CreateFolderBody
-    >,
+    resolver: contractResolver(createFolderBodySchema),
     defaultValues: { title: '', folder_id: initialParent === undefined ? '' : String(initialParent) },
   });
   const [generalError, setGeneralError] = useState<GeneralError | null>(null);

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { Stack, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -17,6 +16,7 @@ import { FormFooter } from '../../../components/form-footer';
 import { RoleSelect } from '../../../components/role-selects';
 import { LoadingState } from '../../../components/loading-state';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { moveTargetsQueryOptions, useUpdateFolder } from '../folders.api';
 import { rolesQueryOptions } from '../../../lib/roles';
@@ -59,11 +59,7 @@ function FolderEditFields({
   }) {
   const updateFolder = useUpdateFolder(folder.id);
   const form = useSpecForm<FolderEditValues, unknown, UpdateFolderBody>({
-    resolver: zodResolver(updateFolderBodySchema) as unknown as Resolver<
-      FolderEditValues,
-      unknown,
-      UpdateFolderBody
-    >,
+    resolver: contractResolver(updateFolderBodySchema),
     defaultValues: {
       title: folder.title,
       parent_id: folder.parent_id === null ? '' : String(folder.parent_id),
