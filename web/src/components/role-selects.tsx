@@ -1,63 +1,47 @@
-import type { Ref } from 'react';
 import { MultiSelect } from '@mantine/core';
-
-/** What react-hook-form's Controller hands to a select, plus the spec's timing and error. */
-export interface SelectField<TValue> {
-  name: string;
-  ref: Ref<HTMLInputElement>;
-  value: TValue;
-  onChange: (value: TValue) => void;
-  onBlur: () => void;
-  error?: string;
-  disabled: boolean;
-}
+import type { ControlledField } from '../lib/forms';
 
 type RoleOptions = { data: { value: string; label: string }[] };
 
 /** Who may see a file, folder or event: a required choice of roles, clearable at once. */
 export function RoleSelect({
   label,
-  description,
-  data,
-  ...field
-}: SelectField<string[]> & RoleOptions & { label: string; description: string }) {
+  ...props
+}: ControlledField<string[]> & RoleOptions & { label: string; description: string }) {
   return (
     <MultiSelect
       label={label}
-      description={description}
       required
-      name={field.name}
-      ref={field.ref}
-      data={data}
-      value={field.value}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={field.error}
-      disabled={field.disabled}
+      {...props}
       clearable
       clearButtonProps={{ 'aria-label': `${label} leeren` }}
     />
   );
 }
 
+interface NotificationSelectProps extends ControlledField<string[]>, RoleOptions {
+  /** Whether roles are chosen; until then there is no one to notify and the select is off. */
+  rolesChosen: boolean;
+  /** The hint while no roles are chosen, e.g. "Zuerst Rollen wählen". */
+  noRolesHint: string;
+  /** The hint once roles are chosen, e.g. "Diese Rollen erhalten eine E-Mail zum neuen Event". */
+  hint: string;
+}
+
 /** "Benachrichtigung an": which of the chosen roles get an e-mail about something new. */
 export function NotificationSelect({
-  description,
-  data,
-  ...field
-}: SelectField<string[]> & RoleOptions & { description: string }) {
+  rolesChosen,
+  noRolesHint,
+  hint,
+  disabled,
+  ...props
+}: NotificationSelectProps) {
   return (
     <MultiSelect
       label="Benachrichtigung an"
-      description={description}
-      name={field.name}
-      ref={field.ref}
-      data={data}
-      value={field.value}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={field.error}
-      disabled={field.disabled}
+      description={rolesChosen ? hint : noRolesHint}
+      {...props}
+      disabled={disabled || !rolesChosen}
       clearable
       clearButtonProps={{ 'aria-label': 'Benachrichtigungen leeren' }}
     />

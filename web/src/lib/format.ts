@@ -11,26 +11,10 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
+const DATE_PARTS = { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric' } as const;
+const dateFormat = once(() => new Intl.DateTimeFormat('de-DE', DATE_PARTS));
 const dateTimeFormat = once(
-  () =>
-    new Intl.DateTimeFormat('de-DE', {
-      timeZone: TIME_ZONE,
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-    }),
-);
-
-const dateFormat = once(
-  () =>
-    new Intl.DateTimeFormat('de-DE', {
-      timeZone: TIME_ZONE,
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-    }),
+  () => new Intl.DateTimeFormat('de-DE', { ...DATE_PARTS, hour: '2-digit', minute: '2-digit' }),
 );
 
 const megabytes = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import {
   useForm,
+  type ControllerRenderProps,
   type FieldPath,
   type FieldValues,
   type RegisterOptions,
@@ -27,20 +28,44 @@ export interface SpecForm<TValues extends FieldValues, TContext, TTransformed> e
   TContext,
   TTransformed
 > {
-  /** Props for a text-like input: register plus the spec's validation timing plus its error text. */
+  /**
+   * Props for a text-like input: register plus the spec's validation timing, its error text and
+   * `disabled` while the form submits.
+   */
   field: (
     name: FieldPath<TValues>,
     options?: RegisterOptions<TValues, FieldPath<TValues>>,
   ) => ReturnType<UseFormReturn<TValues, TContext, TTransformed>['register']> & {
     error?: string;
     'aria-invalid'?: true;
+    disabled: boolean;
   };
+  /**
+   * The same for a controlled input (Select, …) from a Controller's `field`: its name, ref and value,
+   * the spec's timing, the error text and `disabled` while the form submits. `afterChange` runs
+   * between the new value and its validation (e.g. to clear a field that depends on it).
+   */
+  controlled: <TName extends FieldPath<TValues>>(
+    field: ControllerRenderProps<TValues, TName>,
+    afterChange?: () => void,
+  ) => ControlledField<ControllerRenderProps<TValues, TName>['value']>;
   /** For controlled inputs (Select, …): call after the value changed. */
   handleFieldChange: (name: FieldPath<TValues>) => void;
   /** For controlled inputs: call when the input lost focus. */
   handleFieldBlur: (name: FieldPath<TValues>) => void;
   /** The error text of a field, for controlled inputs. */
   errorOf: (name: FieldPath<TValues>) => string | undefined;
+}
+
+/** What `controlled` hands to a select (the role and folder selects take exactly this). */
+export interface ControlledField<TValue> {
+  name: string;
+  ref: ControllerRenderProps['ref'];
+  value: TValue;
+  onChange: (value: TValue) => void;
+  onBlur: () => void;
+  error?: string;
+  disabled: boolean;
 }
 
 export function useSpecForm<TValues extends FieldValues, TContext = unknown, TTransformed = TValues>(
@@ -86,10 +111,28 @@ export function useSpecForm<TValues extends FieldValues, TContext = unknown, TTr
       error,
       // Not every input (PasswordInput) marks itself invalid for screen readers.
       'aria-invalid': error ? true : undefined,
+      disabled: formState.isSubmitting,
     };
   };
 
-  return { ...form, field, handleFieldBlur, handleFieldChange, errorOf };
+  const controlled: SpecForm<TValues, TContext, TTransformed>['controlled'] = (field, afterChange) => ({
+    name: field.name,
+    ref: field.ref,
+    value: field.value,
+    onChange: (value) => {
+      field.onChange(value);
+      afterChange?.();
+      handleFieldChange(field.name);
+    },
+    onBlur: () => {
+      field.onBlur();
+      handleFieldBlur(field.name);
+    },
+    error: errorOf(field.name),
+    disabled: formState.isSubmitting,
+  });
+
+  return { ...form, field, controlled, handleFieldBlur, handleFieldChange, errorOf };
 }
 
 /** A resolver that fetches its code when first needed; see `lazyResolver`. */

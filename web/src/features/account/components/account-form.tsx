@@ -157,53 +157,26 @@ export function AccountForm({ account }: { account: Account }) {
             <Controller
               control={form.control}
               name="title"
-              render={({ field, fieldState }) => (
-                <Select
-                  label="Titel"
-                  data={TITLE_OPTIONS}
-                  required
-                  disabled={isSubmitting}
-                  name={field.name}
-                  ref={field.ref}
-                  value={field.value || null}
-                  maw={200}
-                  error={fieldState.error?.message}
-                  onChange={(value) => {
-                    clearMessages();
-                    field.onChange(value ?? '');
-                    form.handleFieldChange('title');
-                  }}
-                  onBlur={() => {
-                    field.onBlur();
-                    form.handleFieldBlur('title');
-                  }}
-                />
-              )}
+              render={({ field }) => {
+                const title = form.controlled(field, clearMessages);
+                return (
+                  <Select
+                    label="Titel"
+                    data={TITLE_OPTIONS}
+                    required
+                    maw={200}
+                    {...title}
+                    value={title.value || null}
+                    onChange={(value) => title.onChange(value ?? '')}
+                  />
+                );
+              }}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label="Vorname"
-                autoComplete="given-name"
-                required
-                disabled={isSubmitting}
-                {...textField('firstname')}
-              />
-              <TextInput
-                label="Nachname"
-                autoComplete="family-name"
-                required
-                disabled={isSubmitting}
-                {...textField('lastname')}
-              />
+              <TextInput label="Vorname" autoComplete="given-name" required {...textField('firstname')} />
+              <TextInput label="Nachname" autoComplete="family-name" required {...textField('lastname')} />
             </SimpleGrid>
-            <TextInput
-              label="E-Mail"
-              type="email"
-              autoComplete="email"
-              required
-              disabled={isSubmitting}
-              {...textField('email')}
-            />
+            <TextInput label="E-Mail" type="email" autoComplete="email" required {...textField('email')} />
           </Stack>
         ) : null}
 
@@ -216,13 +189,11 @@ export function AccountForm({ account }: { account: Account }) {
               label="Neues Passwort"
               description="Leer lassen, um das Passwort zu behalten."
               autoComplete="new-password"
-              disabled={isSubmitting}
               {...textField('password')}
             />
             <PasswordInput
               label="Neues Passwort bestätigen"
               autoComplete="new-password"
-              disabled={isSubmitting}
               {...textField('password_confirmation')}
             />
           </SimpleGrid>

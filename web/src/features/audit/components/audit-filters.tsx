@@ -43,6 +43,25 @@ interface AuditFiltersProps {
 /** Person, action, object type and time range of the log; every change applies at once. */
 export function AuditFilters({ values, onChange, errors = {} }: AuditFiltersProps) {
   const set = (patch: Partial<AuditFilterValues>) => onChange({ ...values, ...patch });
+  /** "Von" and "Bis": a calendar day, bounded by the other end of the range. */
+  const dayInput = (
+    key: 'from' | 'to',
+    label: string,
+    clearLabel: string,
+    bounds: { minDate?: string; maxDate?: string },
+  ) => (
+    <DateInput
+      label={label}
+      placeholder="TT.MM.JJJJ"
+      valueFormat="DD.MM.YYYY"
+      value={values[key] || null}
+      {...bounds}
+      error={errors[key]}
+      clearable
+      clearButtonProps={{ 'aria-label': clearLabel }}
+      onChange={(day) => set({ [key]: day ?? '' })}
+    />
+  );
 
   return (
     <form role="search" aria-label="Protokoll filtern" onSubmit={(event) => event.preventDefault()}>
@@ -79,28 +98,8 @@ export function AuditFilters({ values, onChange, errors = {} }: AuditFiltersProp
           clearButtonProps={{ 'aria-label': 'Objekttyp zurücksetzen' }}
           onChange={(objectType) => set({ objectType: objectType ?? '' })}
         />
-        <DateInput
-          label="Von"
-          placeholder="TT.MM.JJJJ"
-          valueFormat="DD.MM.YYYY"
-          value={values.from || null}
-          maxDate={values.to || undefined}
-          error={errors.from}
-          clearable
-          clearButtonProps={{ 'aria-label': 'Anfangsdatum zurücksetzen' }}
-          onChange={(from) => set({ from: from ?? '' })}
-        />
-        <DateInput
-          label="Bis"
-          placeholder="TT.MM.JJJJ"
-          valueFormat="DD.MM.YYYY"
-          value={values.to || null}
-          minDate={values.from || undefined}
-          error={errors.to}
-          clearable
-          clearButtonProps={{ 'aria-label': 'Enddatum zurücksetzen' }}
-          onChange={(to) => set({ to: to ?? '' })}
-        />
+        {dayInput('from', 'Von', 'Anfangsdatum zurücksetzen', { maxDate: values.to || undefined })}
+        {dayInput('to', 'Bis', 'Enddatum zurücksetzen', { minDate: values.from || undefined })}
       </SimpleGrid>
       {hasFilters(values) ? (
         <Group mt="sm">

@@ -62,7 +62,6 @@ export function ForgotPasswordForm() {
           type="email"
           autoComplete="email"
           required
-          disabled={isSubmitting}
           {...form.field('email')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth size="md">

@@ -68,14 +68,12 @@ export function LoginForm() {
           type="email"
           autoComplete="username"
           required
-          disabled={isSubmitting}
           {...form.field('email')}
         />
         <PasswordInput
           label="Passwort"
           autoComplete="current-password"
           required
-          disabled={isSubmitting}
           {...form.field('password')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth size="md">

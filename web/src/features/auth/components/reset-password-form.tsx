@@ -2,14 +2,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { Resolver } from 'react-hook-form';
 import type { PasswordResetBody } from '@gremienportal/contracts/auth';
 import { passwordResetFormSchema } from '@gremienportal/contracts/auth-forms';
 import { PASSWORD_RESET_SUCCESS_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { isApiError, TRANSPORT_MESSAGES } from '../../../lib/api-client';
 import { applyServerErrors } from '../../../lib/form-errors';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { resetPassword } from '../auth.api';
 
@@ -26,11 +25,7 @@ export function isUsableResetLink(id: string | null, token: string | null): bool
   return shape.id.safeParse(id).success && shape.token.safeParse(token).success;
 }
 
-const resolver = zodResolver(passwordResetFormSchema) as unknown as Resolver<
-  ResetPasswordValues,
-  unknown,
-  PasswordResetBody
->;
+const resolver = contractResolver<ResetPasswordValues, PasswordResetBody>(passwordResetFormSchema);
 
 /** Sets a new password from a reset or invitation link (query parameters id and token). */
 export function ResetPasswordForm({ id, token }: { id: string; token: string }) {
@@ -83,14 +78,12 @@ export function ResetPasswordForm({ id, token }: { id: string; token: string }) 
           label="Neues Passwort"
           autoComplete="new-password"
           required
-          disabled={isSubmitting}
           {...form.field('password')}
         />
         <PasswordInput
           label="Neues Passwort bestätigen"
           autoComplete="new-password"
           required
-          disabled={isSubmitting}
           {...form.field('password_confirmation')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth size="md">

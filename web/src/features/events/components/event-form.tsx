@@ -133,59 +133,44 @@ export function EventForm<M extends 'create' | 'update'>({
     }
   });
 
+  const dateTimeInput = (which: 'start' | 'end', label: 'Beginn' | 'Ende') => (
+    <Controller
+      control={control}
+      name={which}
+      render={({ field }) => (
+        <EventDateTimeInput
+          label={label}
+          name={field.name}
+          required
+          value={typeof field.value === 'string' ? field.value : ''}
+          onChange={(next) => {
+            field.onChange(next);
+            form.handleFieldChange(which);
+            // "Ende vor Beginn" may have become right or wrong.
+            if (which === 'start' && errorOf('end')) void form.trigger('end');
+          }}
+          onClose={() => form.handleFieldBlur(which)}
+          error={errorOf(which)}
+          disabled={busy}
+        />
+      )}
+    />
+  );
+
   return (
     <form onSubmit={handleSubmit} noValidate aria-label={name}>
       <Stack gap="md">
-        <TextInput label="Titel" required disabled={busy} {...form.field('title')} />
+        <TextInput label="Titel" required {...form.field('title')} />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <Controller
-            control={control}
-            name="start"
-            render={({ field }) => (
-              <EventDateTimeInput
-                label="Beginn"
-                name={field.name}
-                required
-                value={typeof field.value === 'string' ? field.value : ''}
-                onChange={(next) => {
-                  field.onChange(next);
-                  form.handleFieldChange('start');
-                  // "Ende vor Beginn" may have become right or wrong.
-                  if (errorOf('end')) void form.trigger('end');
-                }}
-                onClose={() => form.handleFieldBlur('start')}
-                error={errorOf('start')}
-                disabled={busy}
-              />
-            )}
-          />
-          <Controller
-            control={control}
-            name="end"
-            render={({ field }) => (
-              <EventDateTimeInput
-                label="Ende"
-                name={field.name}
-                required
-                value={typeof field.value === 'string' ? field.value : ''}
-                onChange={(next) => {
-                  field.onChange(next);
-                  form.handleFieldChange('end');
-                }}
-                onClose={() => form.handleFieldBlur('end')}
-                error={errorOf('end')}
-                disabled={busy}
-              />
-            )}
-          />
+          {dateTimeInput('start', 'Beginn')}
+          {dateTimeInput('end', 'Ende')}
         </SimpleGrid>
-        <TextInput label="Ort" required disabled={busy} {...form.field('location')} />
+        <TextInput label="Ort" required {...form.field('location')} />
         <Textarea
           label="Beschreibung"
           required
           minRows={4}
           resize="vertical"
-          disabled={busy}
           {...form.field('description')}
         />
         <SimpleGrid cols={{ base: 1, sm: mode === 'create' ? 2 : 1 }} spacing="md">
@@ -196,22 +181,10 @@ export function EventForm<M extends 'create' | 'update'>({
               <RoleSelect
                 label="Rollen"
                 description="Wer das Event sehen darf"
-                name={field.name}
-                ref={field.ref}
                 data={roleOptions}
+                // product.md P4: choosing roles clears the notification choice.
+                {...form.controlled(field, () => setValue('notifications', []))}
                 value={asIdList(field.value)}
-                onChange={(next) => {
-                  field.onChange(next);
-                  // product.md P4: choosing roles clears the notification choice.
-                  setValue('notifications', []);
-                  form.handleFieldChange('roles');
-                }}
-                onBlur={() => {
-                  field.onBlur();
-                  form.handleFieldBlur('roles');
-                }}
-                error={errorOf('roles')}
-                disabled={busy}
               />
             )}
           />
@@ -221,22 +194,13 @@ export function EventForm<M extends 'create' | 'update'>({
               name="notifications"
               render={({ field }) => (
                 <NotificationSelect
-                  description={
-                    chosenRoles.length === 0
-                      ? 'Zuerst Rollen wählen'
-                      : 'Diese Rollen erhalten eine E-Mail zum neuen Event'
-                  }
-                  name={field.name}
-                  ref={field.ref}
+                  rolesChosen={chosenRoles.length > 0}
+                  noRolesHint="Zuerst Rollen wählen"
+                  hint="Diese Rollen erhalten eine E-Mail zum neuen Event"
                   data={notificationOptions}
+                  {...form.controlled(field)}
                   value={asIdList(field.value)}
-                  onChange={(next) => {
-                    field.onChange(next);
-                    form.handleFieldChange('notifications');
-                  }}
                   onBlur={field.onBlur}
-                  error={errorOf('notifications')}
-                  disabled={busy || chosenRoles.length === 0}
                 />
               )}
             />

@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { ActionIcon, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Group, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
 import { EVENT_MESSAGES, type PortalEvent } from '@gremienportal/contracts/events';
@@ -9,6 +8,7 @@ import {
   type SortableColumn,
   type SortStatus,
 } from '../../../components/sortable-table';
+import { RowAction } from '../../../components/row-action';
 import { filterRows, type FilterField, type FilterValues } from '../../../components/table-filters';
 import { formatDateTime } from '../../../lib/format';
 import { downloadEventFile } from '../events.api';
@@ -100,15 +100,12 @@ export function EventsTable({ events, isAdmin, onDelete, pinnedIds, onUnpin, fet
       textAlign: 'center',
       render: (event) =>
         event.external ? (
-          <Tooltip label="Herunterladen">
-            <ActionIcon
-              variant="subtle"
-              onClick={() => void handleDownload(event)}
-              aria-label={`Informationsdatei zu „${event.title}“ herunterladen`}
-            >
-              <IconDownload size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
+          <RowAction
+            tooltip="Herunterladen"
+            icon={IconDownload}
+            onClick={() => void handleDownload(event)}
+            label={`Informationsdatei zu „${event.title}“ herunterladen`}
+          />
         ) : (
           <Text size="sm" c="dimmed">
             –<VisuallyHidden> keine Datei</VisuallyHidden>
@@ -122,38 +119,27 @@ export function EventsTable({ events, isAdmin, onDelete, pinnedIds, onUnpin, fet
       textAlign: 'right',
       render: (event) => (
         <Group gap={4} justify="flex-end" wrap="nowrap">
-          <Tooltip label="Anzeigen">
-            <ActionIcon
-              variant="subtle"
-              component={Link}
-              to={`/events/show/${event.id}`}
-              aria-label={`Event „${event.title}“ anzeigen`}
-            >
-              <IconEye size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
+          <RowAction
+            tooltip="Anzeigen"
+            icon={IconEye}
+            to={`/events/show/${event.id}`}
+            label={`Event „${event.title}“ anzeigen`}
+          />
           {isAdmin ? (
             <>
-              <Tooltip label="Bearbeiten">
-                <ActionIcon
-                  variant="subtle"
-                  component={Link}
-                  to={`/events/update/${event.id}`}
-                  aria-label={`Event „${event.title}“ bearbeiten`}
-                >
-                  <IconPencil size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label="Löschen">
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  onClick={() => onDelete(event)}
-                  aria-label={`Event „${event.title}“ löschen`}
-                >
-                  <IconTrash size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
+              <RowAction
+                tooltip="Bearbeiten"
+                icon={IconPencil}
+                to={`/events/update/${event.id}`}
+                label={`Event „${event.title}“ bearbeiten`}
+              />
+              <RowAction
+                tooltip="Löschen"
+                icon={IconTrash}
+                color="red"
+                onClick={() => onDelete(event)}
+                label={`Event „${event.title}“ löschen`}
+              />
             </>
           ) : null}
         </Group>

@@ -1,6 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { Stack, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
@@ -8,6 +7,7 @@ import { updateFileBodySchema, type UpdateFileBody } from '@gremienportal/contra
 import type { FolderRef } from '@gremienportal/contracts/folders';
 import { UploadDropzone } from '../../../components/upload-dropzone';
 import type { UploadProgress } from '../../../lib/api-client';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import type { StoredFile } from '../files.api';
 import { DOCUMENT_EXTENSIONS } from '../files.rules';
@@ -62,18 +62,14 @@ export function FileEditForm({
   submitLabel = 'Speichern',
 }: FileEditFormProps) {
   const form = useSpecForm<FileEditValues, unknown, UpdateFileBody>({
-    resolver: zodResolver(updateFileBodySchema) as unknown as Resolver<
-      FileEditValues,
-      unknown,
-      UpdateFileBody
-    >,
+    resolver: contractResolver(updateFileBodySchema),
     defaultValues: {
       title: file.title,
       permissions: roleIdsOf(file.roles, roles),
       folder_id: String(file.folder_id),
     },
   });
-  const { control, setValue, errorOf } = form;
+  const { control, setValue } = form;
   const [replacement, setReplacement] = useState<File | null>(null);
   const submission = useFileSubmission(failureMessage);
   const { fileError, setFileError } = submission;
@@ -106,28 +102,11 @@ export function FileEditForm({
   return (
     <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label="Datei bearbeiten">
       <Stack gap="md">
-        <TextInput label="Titel" required disabled={busy} data-autofocus {...form.field('title')} />
+        <TextInput label="Titel" required data-autofocus {...form.field('title')} />
         <Controller
           control={control}
           name="permissions"
-          render={({ field }) => (
-            <PermissionsSelect
-              name={field.name}
-              ref={field.ref}
-              data={roleOptions}
-              value={field.value ?? []}
-              onChange={(next) => {
-                field.onChange(next);
-                form.handleFieldChange('permissions');
-              }}
-              onBlur={() => {
-                field.onBlur();
-                form.handleFieldBlur('permissions');
-              }}
-              error={errorOf('permissions')}
-              disabled={busy}
-            />
-          )}
+          render={({ field }) => <PermissionsSelect data={roleOptions} {...form.controlled(field)} />}
         />
         <Controller
           control={control}
@@ -136,19 +115,7 @@ export function FileEditForm({
             <FolderChoice
               label="Verschieben nach"
               options={folderData}
-              name={field.name}
-              ref={field.ref}
-              value={field.value}
-              onChange={(value) => {
-                field.onChange(value);
-                form.handleFieldChange('folder_id');
-              }}
-              onBlur={() => {
-                field.onBlur();
-                form.handleFieldBlur('folder_id');
-              }}
-              error={errorOf('folder_id')}
-              disabled={busy}
+              {...form.controlled(field)}
               onNewFolder={
                 onNewFolder
                   ? () => {

@@ -1,12 +1,13 @@
 import type { ComponentProps, ReactNode } from 'react';
-import { Button, Group, Select } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import type { FolderRef } from '@gremienportal/contracts/folders';
 import { FormFooter } from '../../../components/form-footer';
-import { RoleSelect, type SelectField } from '../../../components/role-selects';
+import { FolderSelect } from '../../../components/folder-select';
+import { RoleSelect } from '../../../components/role-selects';
 import type { UploadProgress } from '../../../lib/api-client';
-import { folderOptionsOf } from '../../../lib/folder-paths';
 import type { GeneralError } from '../../../lib/form-errors';
+import type { ControlledField } from '../../../lib/forms';
 import { UploadProgressBar } from './upload-progress';
 
 /** "Zugriffsberechtigung" of the upload and the edit form. */
@@ -20,27 +21,14 @@ export function FolderChoice({
   options,
   onNewFolder,
   ...field
-}: SelectField<string> & {
+}: ControlledField<string> & {
   label: string;
   options: readonly FolderRef[];
   onNewFolder?: () => void;
 }) {
   return (
     <Group gap="xs" align="flex-end" wrap="wrap">
-      <Select
-        label={label}
-        required
-        searchable
-        name={field.name}
-        ref={field.ref}
-        data={folderOptionsOf(options)}
-        value={field.value || null}
-        onChange={(value) => field.onChange(value ?? '')}
-        onBlur={field.onBlur}
-        error={field.error}
-        disabled={field.disabled}
-        style={{ flex: '1 1 240px', minWidth: 0 }}
-      />
+      <FolderSelect label={label} options={options} {...field} style={{ flex: '1 1 240px', minWidth: 0 }} />
       {onNewFolder ? (
         <Button
           variant="default"

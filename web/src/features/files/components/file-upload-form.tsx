@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
@@ -9,6 +8,7 @@ import type { FolderRef } from '@gremienportal/contracts/folders';
 import { NotificationSelect } from '../../../components/role-selects';
 import { UploadDropzone } from '../../../components/upload-dropzone';
 import type { UploadProgress } from '../../../lib/api-client';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { roleOptionsOf } from '../../../lib/role-ids';
 import { DOCUMENT_EXTENSIONS, defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
@@ -88,11 +88,7 @@ export function FileUploadForm({
     folderId === undefined ? [] : defaultUploadRoleIds(pathOf(folderId), rolesOfFolder(folderId), roles);
 
   const form = useSpecForm<FileUploadValues, unknown, CreateFileBody>({
-    resolver: zodResolver(createFileBodySchema) as unknown as Resolver<
-      FileUploadValues,
-      unknown,
-      CreateFileBody
-    >,
+    resolver: contractResolver(createFileBodySchema),
     defaultValues: {
       title: '',
       permissions: defaultsFor(initialFolderId),
@@ -100,7 +96,7 @@ export function FileUploadForm({
       folder_id: initialFolderId === undefined ? '' : String(initialFolderId),
     },
   });
-  const { control, setValue, watch, errorOf } = form;
+  const { control, setValue, watch } = form;
   const [file, setFile] = useState<File | null>(null);
   const submission = useFileSubmission(failureMessage);
   const { fileError, setFileError, setGeneralError } = submission;
@@ -149,7 +145,7 @@ export function FileUploadForm({
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={name}>
       <Stack gap="md">
-        <TextInput label="Titel" required disabled={busy} data-autofocus {...form.field('title')} />
+        <TextInput label="Titel" required data-autofocus {...form.field('title')} />
         {target.kind === 'choose' ? (
           <Controller
             control={control}
@@ -158,16 +154,8 @@ export function FileUploadForm({
               <FolderChoice
                 label="Ordner"
                 options={target.options}
-                name={field.name}
-                ref={field.ref}
-                value={field.value}
+                {...form.controlled(field)}
                 onChange={chooseFolder}
-                onBlur={() => {
-                  field.onBlur();
-                  form.handleFieldBlur('folder_id');
-                }}
-                error={errorOf('folder_id')}
-                disabled={busy}
                 onNewFolder={
                   target.onNewFolder
                     ? () => {
@@ -186,23 +174,12 @@ export function FileUploadForm({
             name="permissions"
             render={({ field }) => (
               <PermissionsSelect
-                name={field.name}
-                ref={field.ref}
                 data={roleOptions}
-                value={field.value ?? []}
-                onChange={(next) => {
+                {...form.controlled(field, () => {
                   rolesChosen.current = true;
-                  field.onChange(next);
                   // product.md P4: choosing roles clears the notification choice.
                   setValue('notifications', []);
-                  form.handleFieldChange('permissions');
-                }}
-                onBlur={() => {
-                  field.onBlur();
-                  form.handleFieldBlur('permissions');
-                }}
-                error={errorOf('permissions')}
-                disabled={busy}
+                })}
               />
             )}
           />
@@ -211,22 +188,12 @@ export function FileUploadForm({
             name="notifications"
             render={({ field }) => (
               <NotificationSelect
-                description={
-                  chosenRoles.length === 0
-                    ? 'Zuerst die Zugriffsberechtigung wählen'
-                    : 'Diese Rollen erhalten eine E-Mail zur neuen Datei'
-                }
-                name={field.name}
-                ref={field.ref}
+                rolesChosen={chosenRoles.length > 0}
+                noRolesHint="Zuerst die Zugriffsberechtigung wählen"
+                hint="Diese Rollen erhalten eine E-Mail zur neuen Datei"
                 data={notificationOptions}
-                value={field.value ?? []}
-                onChange={(next) => {
-                  field.onChange(next);
-                  form.handleFieldChange('notifications');
-                }}
+                {...form.controlled(field)}
                 onBlur={field.onBlur}
-                error={errorOf('notifications')}
-                disabled={busy || chosenRoles.length === 0}
               />
             )}
           />

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Select, Stack, Text, TextInput } from '@mantine/core';
+import { Controller } from 'react-hook-form';
+import { Stack, Text, TextInput } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import {
   createFolderBodySchema,
@@ -10,9 +9,10 @@ import {
   type Folder,
   type FolderRef,
 } from '@gremienportal/contracts/folders';
+import { FolderSelect } from '../../../components/folder-select';
 import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
-import { folderOptionsOf } from '../../../lib/folder-paths';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { useCreateFolder } from '../folders.api';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
@@ -42,11 +42,7 @@ export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFo
   const createFolder = useCreateFolder();
   const initialParent = parent.kind === 'fixed' ? parent.id : parent.initialId;
   const form = useSpecForm<FolderCreateValues, unknown, CreateFolderBody>({
-    resolver: zodResolver(createFolderBodySchema) as unknown as Resolver<
-      FolderCreateValues,
-      unknown,
-      CreateFolderBody
-    >,
+    resolver: contractResolver(createFolderBodySchema),
     defaultValues: { title: '', folder_id: initialParent === undefined ? '' : String(initialParent) },
   });
   const [generalError, setGeneralError] = useState<GeneralError | null>(null);
@@ -77,26 +73,16 @@ export function FolderCreateForm({ parent, onCreated, onCancel }: FolderCreateFo
             control={form.control}
             name="folder_id"
             render={({ field }) => (
-              <Select
+              <FolderSelect
                 label="Anlegen in"
-                required
-                searchable
-                name={field.name}
-                ref={field.ref}
-                data={folderOptionsOf(parent.options)}
-                value={field.value || null}
-                onChange={(value) => {
-                  field.onChange(value ?? '');
-                  form.handleFieldChange('folder_id');
-                }}
+                options={parent.options}
+                {...form.controlled(field)}
                 onBlur={field.onBlur}
-                error={form.errorOf('folder_id')}
-                disabled={busy}
               />
             )}
           />
         ) : null}
-        <TextInput label="Name" required disabled={busy} data-autofocus {...form.field('title')} />
+        <TextInput label="Name" required data-autofocus {...form.field('title')} />
         <Text size="sm" c="dimmed">
           Der neue Ordner übernimmt die Zugriffsberechtigung des Ordners, in dem er angelegt wird.
         </Text>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Select, Stack, TextInput } from '@mantine/core';
+import { Controller } from 'react-hook-form';
+import { Stack, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '@gremienportal/contracts/common';
@@ -12,11 +11,12 @@ import {
   type UpdateFolderBody,
 } from '@gremienportal/contracts/folders';
 import { ErrorState } from '../../../components/error-state';
+import { FolderSelect } from '../../../components/folder-select';
 import { FormFooter } from '../../../components/form-footer';
 import { RoleSelect } from '../../../components/role-selects';
 import { LoadingState } from '../../../components/loading-state';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
-import { folderOptionsOf } from '../../../lib/folder-paths';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { moveTargetsQueryOptions, useUpdateFolder } from '../folders.api';
 import { rolesQueryOptions } from '../../../lib/roles';
@@ -59,11 +59,7 @@ function FolderEditFields({
   }) {
   const updateFolder = useUpdateFolder(folder.id);
   const form = useSpecForm<FolderEditValues, unknown, UpdateFolderBody>({
-    resolver: zodResolver(updateFolderBodySchema) as unknown as Resolver<
-      FolderEditValues,
-      unknown,
-      UpdateFolderBody
-    >,
+    resolver: contractResolver(updateFolderBodySchema),
     defaultValues: {
       title: folder.title,
       parent_id: folder.parent_id === null ? '' : String(folder.parent_id),
@@ -93,29 +89,19 @@ function FolderEditFields({
       aria-label={variant === 'full' ? 'Ordner bearbeiten' : 'Ordner umbenennen'}
     >
       <Stack gap="md">
-        <TextInput label="Name" required disabled={busy} data-autofocus {...form.field('title')} />
+        <TextInput label="Name" required data-autofocus {...form.field('title')} />
         {variant === 'full' ? (
           <>
             <Controller
               control={form.control}
               name="parent_id"
               render={({ field }) => (
-                <Select
+                <FolderSelect
                   label="Verschieben nach"
                   description="Der Ordner, in dem dieser Ordner liegt"
-                  required
-                  searchable
-                  name={field.name}
-                  ref={field.ref}
-                  data={folderOptionsOf(moveTargets)}
-                  value={field.value || null}
-                  onChange={(value) => {
-                    field.onChange(value ?? '');
-                    form.handleFieldChange('parent_id');
-                  }}
+                  options={moveTargets}
+                  {...form.controlled(field)}
                   onBlur={field.onBlur}
-                  error={form.errorOf('parent_id')}
-                  disabled={busy}
                 />
               )}
             />
@@ -126,20 +112,9 @@ function FolderEditFields({
                 <RoleSelect
                   label="Zugriffsberechtigung"
                   description="Wer den Ordner sehen darf"
-                  name={field.name}
-                  ref={field.ref}
                   data={roleOptionsOf(roles)}
+                  {...form.controlled(field)}
                   value={field.value ?? []}
-                  onChange={(next) => {
-                    field.onChange(next);
-                    form.handleFieldChange('roles');
-                  }}
-                  onBlur={() => {
-                    field.onBlur();
-                    form.handleFieldBlur('roles');
-                  }}
-                  error={form.errorOf('roles')}
-                  disabled={busy}
                 />
               )}
             />

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Controller, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import {
@@ -14,6 +13,7 @@ import {
 } from '@gremienportal/contracts/folders';
 import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { useCreatePeriod } from '../folders.api';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
@@ -46,7 +46,7 @@ export function PeriodForm({
 }: PeriodFormProps) {
   const createPeriod = useCreatePeriod();
   const form = useSpecForm<PeriodValues, unknown, PeriodBody>({
-    resolver: zodResolver(periodBodySchema) as unknown as Resolver<PeriodValues, unknown, PeriodBody>,
+    resolver: contractResolver(periodBodySchema),
     defaultValues: { folder_id: folderId, start: currentYear, end: currentYear },
   });
   const [generalError, setGeneralError] = useState<GeneralError | null>(null);
@@ -72,27 +72,16 @@ export function PeriodForm({
         <NumberInput
           label={label}
           required
-          name={field.name}
-          ref={field.ref}
-          value={field.value}
-          onChange={(value) => {
-            field.onChange(value);
-            form.handleFieldChange(name);
+          {...form.controlled(field, () => {
             // "Ende vor Start" may have become right or wrong.
             if (name === 'start' && form.errorOf('end')) void form.trigger('end');
-          }}
-          onBlur={() => {
-            field.onBlur();
-            form.handleFieldBlur(name);
-          }}
+          })}
           min={PERIOD_MIN_YEAR}
           max={PERIOD_MAX_YEAR}
           clampBehavior="none"
           allowDecimal={false}
           allowNegative={false}
           thousandSeparator={false}
-          error={form.errorOf(name)}
-          disabled={busy}
         />
       )}
     />

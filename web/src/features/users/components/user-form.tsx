@@ -96,62 +96,37 @@ export function UserForm({
             <Controller
               control={form.control}
               name="title"
-              render={({ field, fieldState }) => (
+              render={({ field }) => (
                 <Select
                   label={titleLabel}
                   placeholder="Bitte wählen"
                   data={USER_TITLE_OPTIONS}
                   required
-                  disabled={isSubmitting}
-                  name={field.name}
-                  ref={field.ref}
+                  {...form.controlled(field)}
                   value={field.value ?? null}
-                  error={fieldState.error?.message}
+                  // Cleared, the title is undefined again, as in EMPTY_USER_VALUES (not '').
                   onChange={(value) => {
                     field.onChange(value ?? undefined);
                     form.handleFieldChange('title');
-                  }}
-                  onBlur={() => {
-                    field.onBlur();
-                    form.handleFieldBlur('title');
                   }}
                 />
               )}
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, md: 5 }}>
-            <TextInput
-              label="Vorname"
-              autoComplete="off"
-              required
-              disabled={isSubmitting}
-              {...form.field('firstname')}
-            />
+            <TextInput label="Vorname" autoComplete="off" required {...form.field('firstname')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, md: 5 }}>
-            <TextInput
-              label="Nachname"
-              autoComplete="off"
-              required
-              disabled={isSubmitting}
-              {...form.field('lastname')}
-            />
+            <TextInput label="Nachname" autoComplete="off" required {...form.field('lastname')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label="E-Mail"
-              type="email"
-              autoComplete="off"
-              required
-              disabled={isSubmitting}
-              {...form.field('email')}
-            />
+            <TextInput label="E-Mail" type="email" autoComplete="off" required {...form.field('email')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 12, md: 6 }}>
             <Controller
               control={form.control}
               name="roles"
-              render={({ field, fieldState }) => (
+              render={({ field }) => (
                 <MultiSelect
                   label="Rollen"
                   placeholder={field.value.length === 0 ? 'Rollen wählen' : undefined}
@@ -162,19 +137,8 @@ export function UserForm({
                   searchable
                   clearable
                   clearButtonProps={{ 'aria-label': 'Alle Rollen entfernen' }}
-                  disabled={isSubmitting}
-                  name={field.name}
-                  ref={field.ref}
+                  {...form.controlled(field)}
                   value={field.value.map(String)}
-                  error={fieldState.error?.message}
-                  onChange={(value) => {
-                    field.onChange(value);
-                    form.handleFieldChange('roles');
-                  }}
-                  onBlur={() => {
-                    field.onBlur();
-                    form.handleFieldBlur('roles');
-                  }}
                 />
               )}
             />

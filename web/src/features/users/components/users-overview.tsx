@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Alert, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
   INVITATION_FAILED_MESSAGE,
@@ -11,6 +10,7 @@ import {
   type User,
 } from '@gremienportal/contracts/users';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
+import { DismissibleError } from '../../../components/dismissible-error';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
 import { errorMessage } from '../../../lib/api-client';
@@ -80,19 +80,11 @@ export function UsersOverview({ pinnedIds, onUnpin }: UsersOverviewProps) {
       <Title order={2} size="h3" id="users-overview-heading">
         {OVERVIEW_HEADING}
       </Title>
-      {deleteError !== null ? (
-        <Alert
-          color="red"
-          variant="light"
-          role="alert"
-          icon={<IconAlertTriangle aria-hidden />}
-          title={USER_DELETE_FAILED_MESSAGE}
-          withCloseButton
-          onClose={() => setDeleteError(null)}
-        >
-          {deleteError || null}
-        </Alert>
-      ) : null}
+      <DismissibleError
+        title={USER_DELETE_FAILED_MESSAGE}
+        error={deleteError}
+        onClose={() => setDeleteError(null)}
+      />
       {users.isPending ? (
         <LoadingState />
       ) : users.isError ? (

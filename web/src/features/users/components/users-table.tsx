@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { ActionIcon, Badge, Group, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Text } from '@mantine/core';
 import { IconEye, IconMailForward, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { User } from '@gremienportal/contracts/users';
 import {
@@ -8,6 +7,7 @@ import {
   type SortableColumn,
   type SortStatus,
 } from '../../../components/sortable-table';
+import { RowAction } from '../../../components/row-action';
 import { filterRows, type FilterField } from '../../../components/table-filters';
 import { canDeleteUser, canManageUser } from '../users.permissions';
 
@@ -96,50 +96,36 @@ export function UsersTable({
         const manage = canManageUser(actor, user);
         return (
           <Group gap={4} justify="flex-end" wrap="nowrap">
-            <Tooltip label="Anzeigen">
-              <ActionIcon
-                component={Link}
-                to={`/user/show/${user.id}`}
-                variant="subtle"
-                aria-label={`${name} anzeigen`}
-              >
-                <IconEye size={18} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction
+              tooltip="Anzeigen"
+              icon={IconEye}
+              to={`/user/show/${user.id}`}
+              label={`${name} anzeigen`}
+            />
             {manage ? (
-              <Tooltip label="Bearbeiten">
-                <ActionIcon
-                  component={Link}
-                  to={`/user/update/${user.id}`}
-                  variant="subtle"
-                  aria-label={`${name} bearbeiten`}
-                >
-                  <IconPencil size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
+              <RowAction
+                tooltip="Bearbeiten"
+                icon={IconPencil}
+                to={`/user/update/${user.id}`}
+                label={`${name} bearbeiten`}
+              />
             ) : null}
             {manage && user.status === 'eingeladen' ? (
-              <Tooltip label="Einladung erneut senden">
-                <ActionIcon
-                  variant="subtle"
-                  aria-label={`Einladung erneut senden an ${name}`}
-                  onClick={() => onResendInvitation(user)}
-                >
-                  <IconMailForward size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
+              <RowAction
+                tooltip="Einladung erneut senden"
+                icon={IconMailForward}
+                label={`Einladung erneut senden an ${name}`}
+                onClick={() => onResendInvitation(user)}
+              />
             ) : null}
             {canDeleteUser(actor, user) ? (
-              <Tooltip label="Löschen">
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`${name} löschen`}
-                  onClick={() => onDelete(user)}
-                >
-                  <IconTrash size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
+              <RowAction
+                tooltip="Löschen"
+                icon={IconTrash}
+                color="red"
+                label={`${name} löschen`}
+                onClick={() => onDelete(user)}
+              />
             ) : null}
           </Group>
         );
