@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { queryClient } from '../lib/query-client';
+
+// A page's first render loads its lazy modules; on a busy two-core machine that can take longer
+// than Testing Library's default of one second. Waiting longer changes no assertion.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks what Mantine measures with.
 const { getComputedStyle } = window;
