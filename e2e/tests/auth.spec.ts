@@ -29,7 +29,9 @@ test.describe('Anmeldung und Konto', () => {
     await expect(page.getByRole('link', { name: 'Impressum' })).toHaveCount(0);
   });
 
-  test('a wrong password shows the German message and resets the form', async ({ page }) => {
+  test('a wrong password shows the German message, keeps the e-mail and clears the password', async ({
+    page,
+  }) => {
     await page.goto('/login');
     await page.getByLabel('E-Mail-Adresse').fill(ACCOUNTS.aufsichtsrat.email);
     await page.getByLabel(/^Passwort\s*\*?$/).fill('falsches-passwort');
@@ -37,6 +39,7 @@ test.describe('Anmeldung und Konto', () => {
     await expect(
       page.getByText('Die eingegebenen Zugangsdaten sind nicht korrekt. Bitte versuchen Sie es erneut!'),
     ).toBeVisible();
+    await expect(page.getByLabel('E-Mail-Adresse')).toHaveValue(ACCOUNTS.aufsichtsrat.email);
     await expect(page.getByLabel(/^Passwort\s*\*?$/)).toHaveValue('');
     await expect(page).toHaveURL(/\/login/);
   });
