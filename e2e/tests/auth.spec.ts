@@ -20,16 +20,22 @@ test.describe('Anmeldung und Konto', () => {
     await expect(nav.getByRole('link', { name: 'Events' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Nutzerverwaltung' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Impressum' })).toBeVisible();
-    await page.getByRole('button', { name: 'Abmelden' }).first().click();
+    // The desktop header names who is signed in; the name opens Abmelden (issue 16).
+    await page.getByRole('button', { name: 'Angemeldet als Vera Treter' }).click();
+    await page.getByRole('menuitem', { name: 'Abmelden' }).click();
     // Signed out, the start page is the welcome page with the way to sign in again.
     await expect(page.getByRole('heading', { name: 'Willkommen im Gremienportal' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
     await page.goto('/files');
     await expect(page).toHaveURL(/\/login/);
-    await expect(page.getByRole('link', { name: 'Impressum' })).toHaveCount(0);
+    // Impressum and Datenschutz on the signed-out pages too (§ 5 DDG, Art. 13 DSGVO; issue 16).
+    await expect(page.getByRole('link', { name: 'Impressum' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Datenschutz' })).toBeVisible();
   });
 
-  test('a wrong password shows the German message and resets the form', async ({ page }) => {
+  test('a wrong password shows the German message, keeps the e-mail and clears the password', async ({
+    page,
+  }) => {
     await page.goto('/login');
     await page.getByLabel('E-Mail-Adresse').fill(ACCOUNTS.aufsichtsrat.email);
     await page.getByLabel(/^Passwort\s*\*?$/).fill('falsches-passwort');
@@ -37,6 +43,7 @@ test.describe('Anmeldung und Konto', () => {
     await expect(
       page.getByText('Die eingegebenen Zugangsdaten sind nicht korrekt. Bitte versuchen Sie es erneut!'),
     ).toBeVisible();
+    await expect(page.getByLabel('E-Mail-Adresse')).toHaveValue(ACCOUNTS.aufsichtsrat.email);
     await expect(page.getByLabel(/^Passwort\s*\*?$/)).toHaveValue('');
     await expect(page).toHaveURL(/\/login/);
   });

@@ -1,5 +1,6 @@
 import './mantine-public.css';
 import './global.css';
+import './mantine-overrides.css';
 
 import type { ReactNode } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';

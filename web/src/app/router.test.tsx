@@ -175,7 +175,9 @@ describe('sign-out', () => {
     const app = renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    await app.user.click(within(nav).getByRole('button', { name: 'Abmelden' }));
+    // "Abmelden" sits in the menu under the signed-in user's name (issue 16).
+    await app.user.click(within(nav).getByRole('button', { name: /^Angemeldet als/ }));
+    await app.user.click(await screen.findByRole('menuitem', { name: 'Abmelden' }));
 
     expect(await screen.findByRole('heading', { name: 'Einloggen' })).toBeInTheDocument();
     const logout = requests.find((request) => request.url === '/api/v1/auth/logout');
@@ -192,7 +194,8 @@ describe('sign-out', () => {
     mockApi({ 'POST /api/v1/auth/logout': () => Promise.reject(new TypeError('offline')) });
     const app = renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
-    await app.user.click(within(nav).getByRole('button', { name: 'Abmelden' }));
+    await app.user.click(within(nav).getByRole('button', { name: /^Angemeldet als/ }));
+    await app.user.click(await screen.findByRole('menuitem', { name: 'Abmelden' }));
     expect(await screen.findByRole('heading', { name: 'Einloggen' })).toBeInTheDocument();
     expect(window.localStorage.getItem('access_token')).toBeNull();
   });

@@ -14,6 +14,12 @@ const brand: MantineColorsTuple = [
   '#0a6650',
 ];
 
+const MODAL_TITLE = {
+  fontSize: 'var(--mantine-h3-font-size)',
+  fontWeight: 650,
+  lineHeight: 'var(--mantine-h3-line-height)',
+} as const;
+
 export const theme = createTheme({
   primaryColor: 'brand',
   colors: { brand },
@@ -26,18 +32,38 @@ export const theme = createTheme({
   focusRing: 'auto',
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
-  headings: { fontWeight: '650' },
+  // 14 px is the smallest text anywhere (issue 16): "xs" texts, badges and small buttons included.
+  fontSizes: { xs: '0.875rem', sm: '0.875rem', md: '1rem', lg: '1.125rem', xl: '1.25rem' },
+  // Sizes from global.css: smaller on phones, so that a long German title stays within three lines.
+  headings: {
+    fontWeight: '650',
+    sizes: {
+      h1: { fontSize: 'var(--app-h1-size)', lineHeight: '1.25' },
+      h2: { fontSize: 'var(--app-h2-size)', lineHeight: '1.3' },
+      h3: { fontSize: 'var(--app-h3-size)', lineHeight: '1.35' },
+      h4: { fontSize: 'var(--app-h4-size)', lineHeight: '1.4' },
+    },
+  },
   // Plain objects rather than `Select.extend(…)`: referencing the components here would pull
   // them all into the first bundle the login page loads.
   components: {
     // 16 px text in every input: easier to read, and phones do not zoom in on focus.
     Input: { defaultProps: { size: 'md' } },
     InputWrapper: { defaultProps: { size: 'md' } },
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Schließen' } } },
+    Modal: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Schließen' } },
+      // A dialog's title is its heading: larger than the text below it.
+      styles: { title: MODAL_TITLE },
+    },
     // A <header> inside a dialog would count as a second page banner for screen readers.
     ModalHeader: { defaultProps: { component: 'div' } },
     DrawerHeader: { defaultProps: { component: 'div' } },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Schließen' } } },
+    Drawer: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Schließen' } },
+      styles: { title: MODAL_TITLE },
+    },
+    // Role labels look the same everywhere; size, case and wrapping come from mantine-overrides.css.
+    Badge: { defaultProps: { variant: 'light', color: 'brand', radius: 'xl', size: 'lg' } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Schließen' } } },
     Alert: { defaultProps: { closeButtonLabel: 'Schließen' } },
     PasswordInput: {

@@ -2,6 +2,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PortalSettings } from '@gremienportal/contracts/account';
 import { api } from './api-client';
 
+// Also for the signed-out pages, which must not load the data layer: kept in legal-links.ts.
+export { safeExternalUrl } from './legal-links';
+
 export type { PortalSettings };
 
 /** Portal settings from the configuration (product.md P2.4): footer links, contact addresses, upload limit. */
@@ -24,15 +27,4 @@ export const DEFAULT_MAX_UPLOAD_MB = 100;
 export function useMaxUploadMb(): number {
   const { data } = useQuery(settingsQueryOptions());
   return data?.max_upload_mb ?? DEFAULT_MAX_UPLOAD_MB;
-}
-
-/** Only http(s) addresses become links; anything else from the configuration is ignored. */
-export function safeExternalUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
 }

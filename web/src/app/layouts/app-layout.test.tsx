@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { forgetLegalLinks } from '../../lib/legal-links';
 import { json, mockApi } from '../../testing/fetch-mock';
 import { adminUser, signIn, vertreterUser } from '../../testing/factories';
 import { renderApp } from '../../testing/render';
@@ -32,20 +33,24 @@ const linkNames = (container: HTMLElement) =>
     .map((link) => link.textContent);
 
 describe('app layout', () => {
-  it('shows admins every area, with the logout', async () => {
+  beforeEach(forgetLegalLinks);
+
+  it('shows admins every area, and who is signed in with the account and the logout', async () => {
     signIn(adminUser());
-    renderApp('/events');
+    const { user } = renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    expect(linkNames(nav)).toEqual([
-      'Dateien',
-      'Events',
-      'Nutzerverwaltung',
-      'Protokoll',
-      'Accountverwaltung',
-    ]);
-    expect(within(nav).getByRole('button', { name: 'Abmelden' })).toBeInTheDocument();
+    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Nutzerverwaltung', 'Protokoll']);
     expect(screen.getByRole('link', { name: 'Gremienportal' })).toHaveAttribute('href', '/');
+
+    // The name opens Accountverwaltung and Abmelden (issue 16).
+    await user.click(within(nav).getByRole('button', { name: 'Angemeldet als Anna Admin' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Accountverwaltung' })).toHaveAttribute(
+      'href',
+      '/account',
+    );
+    expect(within(menu).getByRole('menuitem', { name: 'Abmelden' })).toBeInTheDocument();
   });
 
   it('hides the user administration and the audit log from other roles', async () => {
@@ -53,7 +58,8 @@ describe('app layout', () => {
     renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Accountverwaltung']);
+    expect(linkNames(nav)).toEqual(['Dateien', 'Events']);
+    expect(within(nav).getByRole('button', { name: /^Angemeldet als/ })).toBeInTheDocument();
   });
 
   it('marks the current area', async () => {
@@ -136,9 +142,32 @@ describe('app layout', () => {
     expect(within(footer).queryByRole('link', { name: 'Impressum' })).not.toBeInTheDocument();
   });
 
-  it('has no footer when signed out', async () => {
+  it('shows imprint and privacy links on the signed-out pages too (issue 16)', async () => {
+    mockApi({ 'GET /api/v1/settings': json(200, { data: settings }) });
     renderApp('/login');
     await screen.findByRole('heading', { name: 'Einloggen' });
-    expect(screen.queryByRole('contentinfo')).not.toBeInTheDocument();
+
+    const footer = screen.getByRole('contentinfo');
+    expect(await within(footer).findByRole('link', { name: 'Impressum' })).toHaveAttribute(
+      'href',
+      settings.imprint_url,
+    );
+    expect(within(footer).getByRole('link', { name: 'Datenschutz' })).toHaveAttribute(
+      'href',
+      settings.privacy_url,
+    );
+  });
+
+  it('keeps the signed-out footer without links when the server answers only signed-in users', async () => {
+    mockApi({ 'GET /api/v1/settings': json(401, { message: 'Bitte melden Sie sich an.' }) });
+    renderApp('/forgot-password');
+    await screen.findByRole('heading', { name: 'Passwort zurücksetzen' });
+
+    const footer = screen.getByRole('contentinfo');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(within(footer).queryByRole('link')).not.toBeInTheDocument();
+    expect(
+      screen.queryByText('Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.'),
+    ).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
 import { Outlet, Link, useLocation } from 'react-router';
-import { Box, Burger, Container, Divider, Drawer, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Box, Burger, Container, Divider, Drawer, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { useAuth } from '../../lib/auth';
@@ -7,12 +7,12 @@ import { SignedInProviders } from '../signed-in-providers';
 import { AppFooter } from './app-footer';
 import { BrandLink } from './brand-link';
 import { MainContent } from './main-content';
-import { navItemsFor, NAV_ITEMS, type NavItem } from './nav-items';
+import { navItemsFor, type NavItem } from './nav-items';
 import { SkipLink } from './skip-link';
+import { UserMenu } from './user-menu';
 import { classes } from './layout-classes';
 
 const MOBILE_NAV_ID = 'mobile-navigation';
-const EVENTS_ITEM = NAV_ITEMS.find((item) => item.to === '/events')!;
 
 function NavEntry({
   item,
@@ -37,12 +37,17 @@ function NavEntry({
   );
 }
 
-/** The signed-in frame: header with navigation (burger menu on small screens), content, footer. */
+/**
+ * The signed-in frame: header with the areas and the signed-in user's menu (Accountverwaltung,
+ * Abmelden); on small screens everything sits in the burger menu. Then content and footer.
+ */
 export default function AppLayout() {
   const { user, isAdmin, logout } = useAuth();
   const { pathname } = useLocation();
   const [menuOpened, menu] = useDisclosure(false);
   const items = navItemsFor(isAdmin);
+  // Wide screens: the account page and the sign-out sit in the menu under the user's name.
+  const areaItems = items.filter((item) => item.to !== '/account');
 
   const handleLogout = () => {
     menu.close();
@@ -58,25 +63,26 @@ export default function AppLayout() {
           <Container size="xl" className={classes.headerInner}>
             <BrandLink />
             <Box component="nav" aria-label="Hauptnavigation" className={classes.desktopNav} visibleFrom="md">
-              {items.map((item) => (
+              {areaItems.map((item) => (
                 <NavEntry key={item.to} item={item} pathname={pathname} className={classes.navLink} />
               ))}
-              <UnstyledButton className={classes.navLink} onClick={handleLogout}>
-                <IconLogout size={18} aria-hidden />
-                Abmelden
-              </UnstyledButton>
+              {user ? (
+                <UserMenu
+                  name={user.name}
+                  current={pathname === '/account' || pathname.startsWith('/account/')}
+                  onLogout={handleLogout}
+                />
+              ) : null}
             </Box>
-            <Group gap={4} hiddenFrom="md" wrap="nowrap">
-              {/* Events stay reachable on every width (product.md P2.1). */}
-              <NavEntry item={EVENTS_ITEM} pathname={pathname} className={classes.navLink} />
-              <Burger
-                opened={menuOpened}
-                onClick={menu.toggle}
-                aria-label={menuOpened ? 'Menü schließen' : 'Menü öffnen'}
-                aria-expanded={menuOpened}
-                aria-controls={MOBILE_NAV_ID}
-              />
-            </Group>
+            {/* One way in on small screens: every entry, Events included, is in the menu. */}
+            <Burger
+              hiddenFrom="md"
+              opened={menuOpened}
+              onClick={menu.toggle}
+              aria-label={menuOpened ? 'Menü schließen' : 'Menü öffnen'}
+              aria-expanded={menuOpened}
+              aria-controls={MOBILE_NAV_ID}
+            />
           </Container>
         </header>
 

@@ -8,6 +8,7 @@ type LayoutClass =
   | 'brand'
   | 'desktopNav'
   | 'navLink'
+  | 'userName'
   | 'drawerLink'
   | 'main'
   | 'pageLoading'

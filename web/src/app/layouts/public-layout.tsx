@@ -2,10 +2,14 @@ import { Outlet } from 'react-router';
 import { Container, Paper } from '@mantine/core';
 import { BrandLink } from './brand-link';
 import { MainContent } from './main-content';
+import { PublicFooter } from './public-footer';
 import { SkipLink } from './skip-link';
 import { classes } from './layout-classes';
 
-/** The signed-out frame: the logo on top and one centred card (login, password pages, 404). */
+/**
+ * The signed-out frame: the logo on top, one centred card (login, password pages, 404) and the
+ * footer with Impressum and Datenschutz.
+ */
 export function PublicLayout() {
   return (
     <div className={classes.page}>
@@ -22,6 +26,7 @@ export function PublicLayout() {
           </Paper>
         </Container>
       </MainContent>
+      <PublicFooter />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import {
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../../components/data-table-defaults';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
+import { plural } from '../../../lib/plural';
 import { auditListQueryOptions, type AuditFilters as AuditQueryFilters } from '../audit.api';
 import { AuditExportButton } from './audit-export-button';
 import { AuditFilters, hasFilters, type AuditFilterValues } from './audit-filters';
@@ -128,7 +129,7 @@ export function AuditOverview() {
             </Pill>
           ) : null}
           <Text size="sm" c="dimmed" aria-live="polite">
-            {log.data ? `${log.data.meta.total.toLocaleString('de-DE')} Einträge` : ''}
+            {log.data ? plural(log.data.meta.total, 'Eintrag', 'Einträge') : ''}
           </Text>
         </Group>
         <AuditExportButton filters={filters} disabled={errors !== null} />

@@ -3,6 +3,7 @@ import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { auditObjectTypeLabel, formatAuditDetails, type AuditEntry } from '@gremienportal/contracts/audit';
 import { dataTableDefaults, paginationDefaults, PAGE_SIZES } from '../../../components/data-table-defaults';
 import { formatDateTime } from '../../../lib/format';
+import { PathText } from '../../../components/path-text';
 
 /** Failed sign-ins stand out: they are what an admin looks for first. */
 const ALERT_ACTIONS = new Set(['auth.login_failed']);
@@ -27,10 +28,11 @@ function PersonLabel({ label, size = 'sm' }: { label: string | null; size?: 'sm'
   const { name, email } = splitLabel(label);
   return (
     <Stack gap={0}>
-      <Text size={size} style={{ overflowWrap: 'anywhere' }}>
-        {name}
+      <Text size={size}>
+        <PathText text={name} />
       </Text>
       {email ? (
+        // An address is no word: it may break anywhere rather than widen the table.
         <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {email}
         </Text>
@@ -74,13 +76,13 @@ function EntryCard({ entry, withObject = true }: { entry: AuditEntry; withObject
         </Text>
       ) : null}
       {withObject && (entry.object_label || entry.object_type) ? (
-        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {objectKind(entry)}: {entry.object_label ?? '–'}
+        <Text size="sm" c="dimmed">
+          {objectKind(entry)}: <PathText text={entry.object_label ?? '–'} />
         </Text>
       ) : null}
       {details ? (
-        <Text size="xs" c="dimmed" lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
-          {details}
+        <Text size="xs" c="dimmed" lineClamp={3}>
+          <PathText text={details} />
         </Text>
       ) : null}
     </Stack>
@@ -121,8 +123,8 @@ const detailsColumn: DataTableColumn<AuditEntry> = {
   render: (entry) => {
     const text = formatAuditDetails(entry.details);
     return (
-      <Text size="sm" lineClamp={3} title={text || undefined} style={{ overflowWrap: 'anywhere' }}>
-        {text || '–'}
+      <Text size="sm" lineClamp={3} title={text || undefined}>
+        <PathText text={text || '–'} />
       </Text>
     );
   },

@@ -320,6 +320,26 @@ describe('VisibleToList ("Sichtbar für")', () => {
     expect(requests[0]!.url).toBe('/api/v1/audit/visible-to/file/9');
   });
 
+  it('says "1 Person … sieht" for one member, with German table texts only', async () => {
+    signIn(adminUser());
+    mockApi({
+      'GET /api/v1/audit/visible-to/event/5': json(200, {
+        data: [
+          person(1, 'admin', ['Admin']),
+          person(2, 'admin', ['Super-Admin']),
+          person(3, 'roles', ['Vertreter']),
+        ],
+      }),
+    });
+    renderWithProviders(<VisibleToList type="event" id={5} />, { signedIn: true });
+    expect(
+      await screen.findByText(
+        '1 Person aus den Gremien sieht dieses Event, dazu 2 Personen mit der Rolle Admin oder Super-Admin.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('No records')).not.toBeInTheDocument();
+  });
+
   it('says when only the office can see it', async () => {
     signIn(adminUser());
     mockApi({

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Group, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_MESSAGES, type VisibleToType, type VisibleUser } from '@gremienportal/contracts/audit';
@@ -10,6 +10,8 @@ import {
 } from '../../../components/data-table-defaults';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
+import { RoleBadges } from '../../../components/role-badges';
+import { forCount, plural } from '../../../lib/plural';
 import { visibleToQueryOptions } from '../audit.api';
 
 export const NOBODY_MESSAGE = 'Niemand außer der Geschäftsstelle';
@@ -20,7 +22,7 @@ const TYPE_TEXT: Record<VisibleToType, string> = {
   event: 'dieses Event',
 };
 
-const countText = (count: number) => (count === 1 ? '1 Person' : `${count.toLocaleString('de-DE')} Personen`);
+const persons = (count: number) => plural(count, 'Person', 'Personen');
 
 const columns: DataTableColumn<VisibleUser>[] = [
   {
@@ -31,7 +33,8 @@ const columns: DataTableColumn<VisibleUser>[] = [
         <Text size="sm">
           {user.firstname} {user.lastname}
         </Text>
-        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {/* An address is no word: it may break anywhere rather than widen the table. */}
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {user.email}
         </Text>
       </Stack>
@@ -40,15 +43,7 @@ const columns: DataTableColumn<VisibleUser>[] = [
   {
     accessor: 'roles',
     title: 'Rollen',
-    render: (user) => (
-      <Group gap={4}>
-        {user.roles.map((role) => (
-          <Badge key={role} size="sm" variant="light" tt="none">
-            {role}
-          </Badge>
-        ))}
-      </Group>
-    ),
+    render: (user) => <RoleBadges roles={user.roles} />,
   },
 ];
 
@@ -91,8 +86,8 @@ export function VisibleToList({ type, id, headingOrder = 2 }: VisibleToListProps
         <>
           <Text size="sm">
             {members.length === 0
-              ? `${NOBODY_MESSAGE}: Nur Admins und Super-Admins (${countText(admins)}) sehen ${TYPE_TEXT[type]}.`
-              : `${countText(members.length)} aus den Gremien sehen ${TYPE_TEXT[type]}, dazu ${countText(admins)} mit der Rolle Admin oder Super-Admin.`}
+              ? `${NOBODY_MESSAGE}: Nur Admins und Super-Admins (${persons(admins)}) sehen ${TYPE_TEXT[type]}.`
+              : `${persons(members.length)} aus den Gremien ${forCount(members.length, 'sieht', 'sehen')} ${TYPE_TEXT[type]}, dazu ${persons(admins)} mit der Rolle Admin oder Super-Admin.`}
           </Text>
           {members.length > 0 ? (
             <DataTable<VisibleUser>
@@ -103,6 +98,7 @@ export function VisibleToList({ type, id, headingOrder = 2 }: VisibleToListProps
               columns={columns}
               idAccessor="id"
               fetching={readers.isFetching}
+              noRecordsText={NOBODY_MESSAGE}
               totalRecords={members.length}
               page={currentPage}
               onPageChange={setPage}

@@ -115,7 +115,7 @@ describe('login page', () => {
     await waitFor(() => expect(emailField()).toBeEnabled());
   });
 
-  it('on wrong credentials shows the German message and resets the form', async () => {
+  it('on wrong credentials shows the German message, keeps the e-mail and clears the password', async () => {
     mockApi({
       'POST /api/v1/auth/login': json(401, { message: 'Die Zugangsdaten sind falsch.' }),
     });
@@ -125,11 +125,11 @@ describe('login page', () => {
     await app.user.click(screen.getByRole('button', { name: 'Einloggen' }));
 
     expect(await screen.findByText(LOGIN_FAILED_MESSAGE)).toBeInTheDocument();
-    expect(emailField()).toHaveValue('');
+    expect(emailField()).toHaveValue('erika@example.org');
     expect(passwordField()).toHaveValue('');
     expect(window.localStorage.getItem('access_token')).toBeNull();
     expect(app.router.state.location.pathname).toBe('/login');
-    await waitFor(() => expect(emailField()).toHaveFocus());
+    await waitFor(() => expect(passwordField()).toHaveFocus());
   });
 
   it("shows the server's German message when throttled (429)", async () => {

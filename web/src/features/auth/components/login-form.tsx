@@ -23,21 +23,22 @@ const resolver = lazyResolver<LoginValues, unknown, LoginBody>(() =>
 
 /**
  * Signs in. On success the auth state changes and the login route sends the user on to where
- * they came from; on wrong credentials the form is reset (product.md P4).
+ * they came from; on wrong credentials only the password is cleared, so nobody has to type the
+ * e-mail address again (issue 16).
  */
 export function LoginForm() {
   const { login } = useAuth();
   const [generalError, setGeneralError] = useState<string | string[] | null>(null);
-  const [focusRequest, setFocusRequest] = useState(0);
+  const [focusRequest, setFocusRequest] = useState<{ field: keyof LoginValues } | null>(null);
   const form = useSpecForm<LoginValues, unknown, LoginBody>({
     resolver,
     defaultValues: { email: '', password: '' },
   });
   const { isSubmitting } = form.formState;
 
-  // The loading button took the focus away; after a failure it goes back to the first field.
+  // The loading button took the focus away; after a failure it goes back to the field to fix.
   useEffect(() => {
-    if (focusRequest > 0 && !isSubmitting) form.setFocus('email');
+    if (focusRequest && !isSubmitting) form.setFocus(focusRequest.field);
   }, [focusRequest, isSubmitting, form]);
 
   const handleSubmit = form.handleSubmit(async (values) => {
@@ -47,15 +48,16 @@ export function LoginForm() {
     } catch (error) {
       // Only a 422 places field errors; a 401 or a network error leaves the fields alone.
       const placed = applyFieldErrors(error, form.setError, LOGIN_FIELDS);
-      if (isApiError(error) && error.status === 401) {
-        form.reset();
+      const wrongCredentials = isApiError(error) && error.status === 401;
+      if (wrongCredentials) {
+        form.resetField('password');
         setGeneralError(LOGIN_FAILED_MESSAGE);
       } else if (placed) {
         setGeneralError(placed.unplaced.length > 0 ? placed.unplaced : null);
       } else {
         setGeneralError(errorMessage(error, LOGIN_FAILED_MESSAGE));
       }
-      setFocusRequest((count) => count + 1);
+      setFocusRequest({ field: wrongCredentials ? 'password' : 'email' });
     }
   });
 
