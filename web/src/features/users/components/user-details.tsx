@@ -1,7 +1,7 @@
 import { Box, Text } from '@mantine/core';
 import type { User } from '@gremienportal/contracts/users';
 import { formatDateTime } from '../../../lib/format';
-import { EmailText } from './email-text';
+import { EmailText } from '../../../components/email-text';
 
 function Entry({ label, children }: { label: string; children: React.ReactNode }) {
   return (

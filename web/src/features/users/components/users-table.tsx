@@ -10,7 +10,7 @@ import {
 } from '../../../components/sortable-table';
 import { filterRows, type FilterField } from '../../../components/table-filters';
 import { canDeleteUser, canManageUser } from '../users.permissions';
-import { EmailText } from './email-text';
+import { EmailText } from '../../../components/email-text';
 
 export const NO_USERS_MESSAGE = 'Kein Nutzer vorhanden';
 export const NO_MATCHING_USERS_MESSAGE = 'Keine Nutzer passt zu deinen Filtern!';
