@@ -55,9 +55,12 @@ test.describe('Nutzerverwaltung', () => {
     };
     await loginAs(page, 'admin');
     await page.goto('/user');
-    await expect(page.getByRole('heading', { name: 'Nutzer anlegen' })).toBeVisible();
+    // The table comes first; "Nutzer anlegen" opens the form in a drawer.
     await expect(page.getByRole('heading', { name: 'Übersicht Benutzerkonten' })).toBeVisible();
     await expect(bodyRows(page).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Nutzer anlegen' }).click();
+    await expect(page.getByRole('heading', { name: 'Nutzer anlegen' })).toBeVisible();
+    await expect(control(page, 'combobox', 'Anrede')).toBeVisible();
     await expectNoAxeViolations(page);
 
     const since = Date.now() - 1000;
@@ -67,15 +70,22 @@ test.describe('Nutzerverwaltung', () => {
     await control(page, 'textbox', 'E-Mail').fill(account.email.toUpperCase());
     await choose(page, 'Rollen', 'Vertreter');
     await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'Anlegen' }).click();
+    await page.getByRole('button', { name: 'Anlegen', exact: true }).click();
 
     await expect(page.getByText('Nutzer wurde erfolgreich angelegt.', { exact: false })).toBeVisible();
-    // The new user is at the top of the table; the form and its selects are empty again.
+    // The drawer closes onto the table with the new user at the top; opened again, the form and
+    // its selects are empty.
+    await expect(page.getByRole('form', { name: 'Nutzer anlegen' })).toBeHidden();
     await expect(bodyRows(page).first()).toContainText(account.lastname);
     await expect(bodyRows(page).first()).toContainText(account.email);
     await expect(bodyRows(page).first()).toContainText('eingeladen');
+    await page.getByRole('button', { name: 'Nutzer anlegen' }).click();
     await expect(control(page, 'textbox', 'Vorname')).toHaveValue('');
     await expect(control(page, 'combobox', 'Anrede')).toHaveValue('');
+    await page
+      .getByRole('dialog', { name: 'Nutzer anlegen' })
+      .getByRole('button', { name: 'Schließen' })
+      .click();
 
     const mail = await waitForMail(account.email, since);
     expect(mail).toContain('Sehr geehrte Frau');
@@ -251,6 +261,7 @@ test.describe('Nutzerverwaltung', () => {
     ]);
     await loginAs(page, 'admin');
     await page.goto('/user');
+    await page.getByRole('button', { name: 'Nutzer anlegen' }).click();
     await expect(
       page.getByText('Die Rollen Admin und Super-Admin kann nur ein Super-Admin vergeben.'),
     ).toBeVisible();
@@ -264,6 +275,10 @@ test.describe('Nutzerverwaltung', () => {
       'true',
     );
     await page.keyboard.press('Escape');
+    await page
+      .getByRole('dialog', { name: 'Nutzer anlegen' })
+      .getByRole('button', { name: 'Schließen' })
+      .click();
     // The Super-Admin's row offers a plain Admin no edit or delete.
     await page.getByLabel('E-Mail enthält').fill(ACCOUNTS.superAdmin.email);
     const superRow = rowOf(page, ACCOUNTS.superAdmin.email);
@@ -273,9 +288,15 @@ test.describe('Nutzerverwaltung', () => {
 
     await loginAs(page, 'superAdmin');
     await page.goto('/user');
+    await page.getByRole('button', { name: 'Nutzer anlegen' }).click();
+    await expect(control(page, 'combobox', 'Anrede')).toBeVisible();
     await expect(
       page.getByText('Die Rollen Admin und Super-Admin kann nur ein Super-Admin vergeben.'),
     ).toHaveCount(0);
+    await page
+      .getByRole('dialog', { name: 'Nutzer anlegen' })
+      .getByRole('button', { name: 'Schließen' })
+      .click();
     await page.getByLabel('E-Mail enthält').fill(`rollen-${id}@`);
     await rowOf(page, `rollen-${id}@`)
       .getByRole('link', { name: /bearbeiten/ })

@@ -1,15 +1,22 @@
 import { useId, useMemo, useState } from 'react';
 import { Group, Stack, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
-import { dataTableDefaults, DEFAULT_PAGE_SIZE, paginationDefaults } from './data-table-defaults';
+import {
+  dataTableDefaults,
+  DEFAULT_PAGE_SIZE,
+  paginationDefaults,
+  paginationTextFor,
+  SMALL_SCREEN_QUERY,
+  type CountNoun,
+} from './data-table-defaults';
+import { RowCard, SortSelect, type RowCardOptions, type SortableColumn } from './sortable-table-card';
 import classes from './sortable-table.module.css';
 import { activeFilterCount, TableFilters, type FilterField, type FilterValues } from './table-filters';
 
+export type { RowCardOptions, SortableColumn } from './sortable-table-card';
 export type SortStatus<T> = DataTableSortStatus<T>;
-
-/** A column with a plain-text title; a `sortable` one gets a German sort button as its header. */
-export type SortableColumn<T> = DataTableColumn<T> & { title: string };
 
 const collator = new Intl.Collator('de-DE', { sensitivity: 'base', numeric: true });
 
@@ -50,6 +57,17 @@ function SortButton({
 
 const NO_PINS: readonly number[] = [];
 
+/** Cards bring their own frame: no table border, stripes or row lines around them. */
+const CARD_LOOK = {
+  noHeader: true,
+  withTableBorder: false,
+  striped: false,
+  highlightOnHover: false,
+  withRowBorders: false,
+  horizontalSpacing: 0,
+  verticalSpacing: 6,
+} as const;
+
 interface SortableTableProps<T extends { id: number }, K extends string> {
   /** The table's name, e.g. "Events". */
   'aria-label': string;
@@ -70,11 +88,18 @@ interface SortableTableProps<T extends { id: number }, K extends string> {
   pinnedIds?: readonly number[];
   /** A changed sort or filter lets go of the pinned records. */
   onUnpin?: () => void;
+  /** Phones show each row as a card: its heading links to the record. */
+  card: RowCardOptions<T>;
+  /** The records' noun for the pager, in the dative: ['Event', 'Events'] → "1–10 von 12 Events". */
+  countNoun?: CountNoun;
 }
+
+const NO_NOUN: CountNoun = ['Eintrag', 'Einträgen'];
 
 /**
  * A table filtered, sorted and paged on the client, with the portal's look and German texts
- * everywhere: filters, sort buttons, pager and "Einträge pro Seite" (product.md P13.2).
+ * everywhere: filters, sort buttons, pager and "Einträge pro Seite" (product.md P13.2). Below the
+ * `sm` breakpoint every row is a card and the sort a choice above them: no table wider than a phone.
  */
 export function SortableTable<T extends { id: number }, K extends string>({
   'aria-label': label,
@@ -90,8 +115,11 @@ export function SortableTable<T extends { id: number }, K extends string>({
   fetching,
   pinnedIds = NO_PINS,
   onUnpin,
+  card,
+  countNoun = NO_NOUN,
 }: SortableTableProps<T, K>) {
   const filtersId = useId();
+  const smallScreen = useMediaQuery(SMALL_SCREEN_QUERY, false, { getInitialValueInEffect: false });
   const [sortStatus, setSortStatus] = useState(initialSort);
   const [filters, setFilters] = useState(() => emptyFilters(filterFields));
   const [page, setPage] = useState(1);
@@ -122,30 +150,52 @@ export function SortableTable<T extends { id: number }, K extends string>({
     onUnpin?.();
   };
 
-  const sortBy = (accessor: SortableColumn<T>['accessor']) => {
-    const again = sortStatus.columnAccessor === accessor;
-    setSortStatus({
-      columnAccessor: accessor,
-      direction: again && sortStatus.direction === 'asc' ? 'desc' : 'asc',
-    });
+  const changeSort = (next: SortStatus<T>) => {
+    setSortStatus(next);
     setPage(1);
     onUnpin?.();
   };
 
-  const tableColumns: DataTableColumn<T>[] = columns.map((column) => ({
-    ...column,
-    // The table's own sort header stays off (it would make the header cell a button).
-    sortable: false,
-    title: column.sortable ? (
-      <SortButton
-        label={column.title}
-        direction={sortStatus.columnAccessor === column.accessor ? sortStatus.direction : undefined}
-        onClick={() => sortBy(column.accessor)}
-      />
-    ) : (
-      column.title
-    ),
-  }));
+  const sortBy = (accessor: SortableColumn<T>['accessor']) => {
+    const again = sortStatus.columnAccessor === accessor;
+    changeSort({
+      columnAccessor: accessor,
+      direction: again && sortStatus.direction === 'asc' ? 'desc' : 'asc',
+    });
+  };
+
+  const tableColumns: DataTableColumn<T>[] = columns.map(
+    ({ hiddenInCard: _hidden, renderInCard: _render, ...column }) => ({
+      ...column,
+      // The table's own sort header stays off (it would make the header cell a button).
+      sortable: false,
+      title: column.sortable ? (
+        <SortButton
+          label={column.title}
+          direction={sortStatus.columnAccessor === column.accessor ? sortStatus.direction : undefined}
+          onClick={() => sortBy(column.accessor)}
+        />
+      ) : (
+        column.title
+      ),
+    }),
+  );
+
+  const cardColumns: DataTableColumn<T>[] = [
+    {
+      accessor: 'card',
+      title: label,
+      render: (record, index) => (
+        <RowCard
+          record={record}
+          index={index}
+          columns={columns}
+          options={card}
+          pinned={pinnedIds.includes(record.id)}
+        />
+      ),
+    },
+  ];
 
   return (
     <Stack gap="sm">
@@ -157,12 +207,15 @@ export function SortableTable<T extends { id: number }, K extends string>({
         onChange={(key, value) => changeFilters({ ...filters, [key]: value })}
         onReset={() => changeFilters(emptyFilters(filterFields))}
       />
+      {smallScreen ? <SortSelect columns={columns} value={sortStatus} onChange={changeSort} /> : null}
       <DataTable<T>
         {...dataTableDefaults}
         {...paginationDefaults}
+        {...(smallScreen ? CARD_LOOK : null)}
+        paginationText={paginationTextFor(countNoun)}
         aria-label={label}
-        className={classes.table}
-        columns={tableColumns}
+        className={smallScreen ? classes.cards : classes.table}
+        columns={smallScreen ? cardColumns : tableColumns}
         records={rows.slice((currentPage - 1) * pageSize, currentPage * pageSize)}
         fetching={fetching}
         totalRecords={rows.length}
@@ -175,7 +228,9 @@ export function SortableTable<T extends { id: number }, K extends string>({
         }}
         noRecordsText={records.length > 0 && filtering ? filteredEmptyText : emptyText}
         rowStyle={(row) =>
-          pinnedIds.includes(row.id) ? { backgroundColor: 'var(--mantine-color-brand-0)' } : undefined
+          !smallScreen && pinnedIds.includes(row.id)
+            ? { backgroundColor: 'var(--mantine-color-brand-0)' }
+            : undefined
         }
       />
     </Stack>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconFilter, IconFilterOff } from '@tabler/icons-react';
+import { SMALL_SCREEN_QUERY } from './data-table-defaults';
 
 export type FilterValues<K extends string> = Record<K, string>;
 
@@ -57,7 +58,7 @@ export function TableFilters<K extends string>({
   onReset,
 }: TableFiltersProps<K>) {
   const active = activeFilterCount(values);
-  const smallScreen = useMediaQuery('(max-width: 47.99em)');
+  const smallScreen = useMediaQuery(SMALL_SCREEN_QUERY);
   const [open, setOpen] = useState(false);
   const shown = !smallScreen || open || active > 0;
 

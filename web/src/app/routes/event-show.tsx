@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { Stack } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
@@ -25,7 +25,16 @@ function EventShow({ id }: { id: number }) {
 
   return (
     <Stack gap="lg" maw={960}>
-      <PageTitle documentTitle={title}>{title}</PageTitle>
+      <PageTitle documentTitle={title}>
+        {/* A long title takes two lines on a phone rather than three or four. */}
+        {title.length > 28 ? (
+          <Text span inherit fz={{ base: 22, sm: 'inherit' }}>
+            {title}
+          </Text>
+        ) : (
+          title
+        )}
+      </PageTitle>
       <DeleteErrorBanner error={deleteError} onClose={clearDeleteError} />
       {event.isPending ? (
         <LoadingState />

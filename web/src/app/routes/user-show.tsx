@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Button, Group, Paper, Stack } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
@@ -19,7 +19,16 @@ function UserShow({ id }: { id: number }) {
 
   return (
     <Stack gap="lg" maw={860}>
-      <PageTitle documentTitle={name}>{name}</PageTitle>
+      <PageTitle documentTitle={name}>
+        {/* A long name takes two lines on a phone rather than three or four. */}
+        {name.length > 28 ? (
+          <Text span inherit fz={{ base: 22, sm: 'inherit' }}>
+            {name}
+          </Text>
+        ) : (
+          name
+        )}
+      </PageTitle>
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         {user.isPending ? (
           <LoadingState />

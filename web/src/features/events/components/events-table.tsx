@@ -1,4 +1,5 @@
-import { Group, Text, VisuallyHidden } from '@mantine/core';
+import { Link } from 'react-router';
+import { Anchor, Button, Group, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
 import { EVENT_MESSAGES, type PortalEvent } from '@gremienportal/contracts/events';
@@ -56,6 +57,32 @@ export function sortEvents(events: readonly PortalEvent[], status: EventSortStat
   });
 }
 
+/** A phone card's buttons; the card itself opens the event. */
+function CardActions({ event, onDelete }: { event: PortalEvent; onDelete: (event: PortalEvent) => void }) {
+  return (
+    <>
+      <Button
+        variant="default"
+        component={Link}
+        to={`/events/update/${event.id}`}
+        leftSection={<IconPencil size={18} aria-hidden />}
+        aria-label={`Event „${event.title}“ bearbeiten`}
+      >
+        Bearbeiten
+      </Button>
+      <Button
+        variant="outline"
+        color="red.9"
+        leftSection={<IconTrash size={18} aria-hidden />}
+        onClick={() => onDelete(event)}
+        aria-label={`Event „${event.title}“ löschen`}
+      >
+        Löschen
+      </Button>
+    </>
+  );
+}
+
 interface EventsTableProps {
   events: readonly PortalEvent[];
   isAdmin: boolean;
@@ -77,8 +104,19 @@ export function EventsTable({ events, isAdmin, onDelete, pinnedIds, onUnpin, fet
   };
 
   const columns: SortableColumn<PortalEvent>[] = [
-    { accessor: 'title', title: 'Titel', sortable: true },
-    // No wrapping: on narrow screens the table scrolls sideways instead of breaking dates apart.
+    {
+      accessor: 'title',
+      title: 'Titel',
+      sortable: true,
+      // The phone card has the title as its heading.
+      hiddenInCard: true,
+      render: (event) => (
+        <Anchor component={Link} to={`/events/show/${event.id}`} size="sm">
+          {event.title}
+        </Anchor>
+      ),
+    },
+    // No wrapping: dates stay whole (phones show cards instead of the table).
     {
       accessor: 'start',
       title: 'Beginn',
@@ -111,12 +149,27 @@ export function EventsTable({ events, isAdmin, onDelete, pinnedIds, onUnpin, fet
             –<VisuallyHidden> keine Datei</VisuallyHidden>
           </Text>
         ),
+      renderInCard: (event) =>
+        event.external ? (
+          <Button
+            variant="light"
+            size="sm"
+            leftSection={<IconDownload size={18} aria-hidden />}
+            onClick={() => void handleDownload(event)}
+            aria-label={`Informationsdatei zu „${event.title}“ herunterladen`}
+          >
+            Herunterladen
+          </Button>
+        ) : (
+          'keine'
+        ),
     },
     { accessor: 'roles_string', title: 'Rollen', sortable: true, hidden: !isAdmin },
     {
       accessor: 'actions',
       title: 'Aktionen',
       textAlign: 'right',
+      hiddenInCard: true,
       render: (event) => (
         <Group gap={4} justify="flex-end" wrap="nowrap">
           <RowAction
@@ -162,6 +215,12 @@ export function EventsTable({ events, isAdmin, onDelete, pinnedIds, onUnpin, fet
       fetching={fetching}
       pinnedIds={pinnedIds}
       onUnpin={onUnpin}
+      countNoun={['Event', 'Events']}
+      card={{
+        title: (event) => event.title,
+        href: (event) => `/events/show/${event.id}`,
+        actions: isAdmin ? (event) => <CardActions event={event} onDelete={onDelete} /> : undefined,
+      }}
     />
   );
 }

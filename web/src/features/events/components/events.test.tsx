@@ -111,7 +111,14 @@ async function pickDateTime(
   time: string,
 ) {
   await user.click(within(scope).getByRole('button', { name: labelled(label) }));
-  const dialog = await screen.findByRole('dialog');
+  // The picker is a dialog of its own beside the create drawer.
+  const dialog = await waitFor(() => {
+    const picker = screen
+      .getAllByRole('dialog')
+      .find((candidate) => within(candidate).queryByRole('button', { name: `${label} übernehmen` }));
+    if (!picker) throw new Error(`Kein Kalender für ${label}`);
+    return picker;
+  });
   const dayLabel = dayjs().locale('de').date(day).format('D MMMM YYYY');
   await user.click(within(dialog).getByRole('button', { name: dayLabel }));
   const [hours, minutes] = time.split(':') as [string, string];
@@ -128,8 +135,10 @@ function eventsApi(overrides: Record<string, MockHandler | ReturnType<typeof jso
   });
 }
 
+/** Opens /events and the create drawer ("Event erstellen" above the list). */
 async function openEventsPage() {
   const app = renderApp('/events');
+  await app.user.click(await screen.findByRole('button', { name: 'Event erstellen' }, { timeout: 5000 }));
   await screen.findByRole('form', { name: 'Event erstellen' }, { timeout: 5000 });
   return app;
 }
@@ -196,7 +205,7 @@ describe('/events: create form (admins)', () => {
     expect(within(scope).getByText('Aufsichtsrat', { selector: '.mantine-Pill-label' })).toBeInTheDocument();
   });
 
-  it('uploads multipart with Berlin times as UTC, role ids and the file; then resets the form', async () => {
+  it('uploads multipart with Berlin times as UTC, role ids and the file; then closes and empties the form', async () => {
     signIn(adminUser());
     const created = makeEvent({ id: 77, title: 'Sommerfest' });
     eventsApi();
@@ -235,11 +244,17 @@ describe('/events: create form (admins)', () => {
     expect(upload!.body.getAll('notifications')).toEqual(['4']);
     expect((upload!.body.get('file') as File).name).toBe('programm.pdf');
 
-    await waitFor(() => expect(field(scope, 'Titel')).toHaveValue(''));
-    expect(field(scope, 'Ort')).toHaveValue('');
-    expect(within(scope).queryByText(/programm\.pdf/)).not.toBeInTheDocument();
+    // The drawer closes onto the list; opened again, the form is empty (product.md P4.2).
+    await waitFor(() =>
+      expect(screen.queryByRole('form', { name: 'Event erstellen' })).not.toBeInTheDocument(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Event erstellen' }));
+    const again = await screen.findByRole('form', { name: 'Event erstellen' });
+    expect(field(again, 'Titel')).toHaveValue('');
+    expect(field(again, 'Ort')).toHaveValue('');
+    expect(within(again).queryByText(/programm\.pdf/)).not.toBeInTheDocument();
     expect(
-      within(scope).queryByText('Vertreter', { selector: '.mantine-Pill-label' }),
+      within(again).queryByText('Vertreter', { selector: '.mantine-Pill-label' }),
     ).not.toBeInTheDocument();
   }, 30_000);
 
@@ -309,6 +324,7 @@ describe('/events for members', () => {
     ).toBeInTheDocument();
     expect(await screen.findByRole('textbox', { name: 'Titel enthält' })).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Event erstellen' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Event erstellen' })).not.toBeInTheDocument();
     expect(screen.queryByRole('textbox', { name: 'Rollen enthalten' })).not.toBeInTheDocument();
     expect(requests.some((r) => r.url === '/api/v1/roles')).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { Box, Text } from '@mantine/core';
 import type { User } from '@gremienportal/contracts/users';
 import { formatDateTime } from '../../../lib/format';
+import { EmailText } from '../../../components/email-text';
 
 function Entry({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -8,7 +9,7 @@ function Entry({ label, children }: { label: string; children: React.ReactNode }
       <Text component="dt" size="sm" c="dimmed" fw={500}>
         {label}
       </Text>
-      <Text component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
+      <Text component="dd" m={0} style={{ overflowWrap: 'break-word' }}>
         {children}
       </Text>
     </div>
@@ -30,7 +31,9 @@ export function UserDetails({ user }: { user: User }) {
       <Entry label="Anrede">{user.title}</Entry>
       <Entry label="Vorname">{user.firstname}</Entry>
       <Entry label="Nachname">{user.lastname}</Entry>
-      <Entry label="E-Mail">{user.email}</Entry>
+      <Entry label="E-Mail">
+        <EmailText email={user.email} />
+      </Entry>
       <Entry label="Rollen">{user.roles_string || 'Keine Rolle'}</Entry>
       <Entry label="Status">
         {user.status === 'eingeladen' ? 'Eingeladen – Passwort noch nicht festgelegt' : 'Aktiv'}

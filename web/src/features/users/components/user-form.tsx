@@ -27,6 +27,8 @@ export const EMPTY_USER_VALUES: DefaultValues<UserFormValues> = {
   roles: [],
 };
 
+const FORM_BREAKPOINTS = { xs: '20em', sm: '28em', md: '44em', lg: '60em', xl: '75em' };
+
 /** Role ids travel as numbers (product.md P10: ids in requests). */
 const withNumericRoleIds = (body: CreateUserBody): CreateUserBody => ({
   ...body,
@@ -91,8 +93,9 @@ export function UserForm({
   return (
     <form onSubmit={handleSubmit} noValidate aria-label={name}>
       <Stack gap="md">
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, sm: 6, md: 2 }}>
+        {/* Laid out by the form's own width: it sits in a drawer on /user and on its own page. */}
+        <Grid gap="md" type="container" breakpoints={FORM_BREAKPOINTS}>
+          <Grid.Col span={{ base: 12, sm: 4, md: 2 }}>
             <Controller
               control={form.control}
               name="title"
@@ -113,16 +116,17 @@ export function UserForm({
               )}
             />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6, md: 5 }}>
+          <Grid.Col span={{ base: 12, sm: 8, md: 5 }}>
             <TextInput label="Vorname" autoComplete="off" required {...form.field('firstname')} />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6, md: 5 }}>
+          <Grid.Col span={{ base: 12, md: 5 }}>
             <TextInput label="Nachname" autoComplete="off" required {...form.field('lastname')} />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
+          {/* Long addresses need the room. */}
+          <Grid.Col span={12}>
             <TextInput label="E-Mail" type="email" autoComplete="off" required {...form.field('email')} />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 12, md: 6 }}>
+          <Grid.Col span={12}>
             <Controller
               control={form.control}
               name="roles"

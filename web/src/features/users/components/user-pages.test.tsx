@@ -49,10 +49,11 @@ async function choose(user: ReturnType<typeof renderApp>['user'], box: string, o
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-/** Opens /user and waits until the roles are loaded and the form is there. */
+/** Opens /user and its create drawer, and waits until the roles are loaded and the form is there. */
 async function openUsersPage() {
   const app = renderApp('/user');
   // The first render loads the page's chunk, which takes a moment on a cold start.
+  await app.user.click(await screen.findByRole('button', { name: 'Nutzer anlegen' }, { timeout: 5000 }));
   await screen.findByRole('combobox', { name: /^Anrede/ }, { timeout: 5000 });
   return app;
 }
@@ -89,7 +90,7 @@ describe('/user: create form "Nutzer anlegen"', () => {
     expect(await screen.findByText('Nachname muss mindestens 3 Zeichen lang sein.')).toBeInTheDocument();
   });
 
-  it('creates the user with role ids, shows a toast and clears the form and the selects', async () => {
+  it('creates the user with role ids, shows a toast, closes and empties the form and the selects', async () => {
     signIn(superAdmin());
     const created = makeUserRecord({
       id: 99,
@@ -119,6 +120,11 @@ describe('/user: create form "Nutzer anlegen"', () => {
       email: 'bernd@example.org',
       roles: [3, 4],
     });
+    // The drawer closes onto the table; opened again, the form and its selects are empty.
+    await waitFor(() =>
+      expect(screen.queryByRole('form', { name: 'Nutzer anlegen' })).not.toBeInTheDocument(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Nutzer anlegen' }));
     await waitFor(() => expect(field('Vorname')).toHaveValue(''));
     expect(field('Nachname')).toHaveValue('');
     expect(field('E-Mail')).toHaveValue('');

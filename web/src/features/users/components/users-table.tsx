@@ -1,4 +1,5 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { Anchor, Badge, Button, Group } from '@mantine/core';
 import { IconEye, IconMailForward, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { User } from '@gremienportal/contracts/users';
 import {
@@ -10,6 +11,7 @@ import {
 import { RowAction } from '../../../components/row-action';
 import { filterRows, type FilterField } from '../../../components/table-filters';
 import { canDeleteUser, canManageUser } from '../users.permissions';
+import { EmailText } from '../../../components/email-text';
 
 export const NO_USERS_MESSAGE = 'Kein Nutzer vorhanden';
 export const NO_MATCHING_USERS_MESSAGE = 'Keine Nutzer passt zu deinen Filtern!';
@@ -43,6 +45,54 @@ export function sortUsers(users: readonly User[], sort: SortStatus<User>): User[
   );
 }
 
+/** A phone card's buttons; the card itself opens the user's page. */
+function CardActions({
+  user,
+  actor,
+  onDelete,
+  onResendInvitation,
+}: Pick<UsersTableProps, 'actor' | 'onDelete' | 'onResendInvitation'> & { user: User }) {
+  const name = fullName(user);
+  const manage = canManageUser(actor, user);
+  if (!manage && !canDeleteUser(actor, user)) return null;
+  return (
+    <>
+      {manage ? (
+        <Button
+          variant="default"
+          component={Link}
+          to={`/user/update/${user.id}`}
+          leftSection={<IconPencil size={18} aria-hidden />}
+          aria-label={`${name} bearbeiten`}
+        >
+          Bearbeiten
+        </Button>
+      ) : null}
+      {manage && user.status === 'eingeladen' ? (
+        <Button
+          variant="default"
+          leftSection={<IconMailForward size={18} aria-hidden />}
+          aria-label={`Einladung erneut senden an ${name}`}
+          onClick={() => onResendInvitation(user)}
+        >
+          Einladung erneut senden
+        </Button>
+      ) : null}
+      {canDeleteUser(actor, user) ? (
+        <Button
+          variant="outline"
+          color="red.9"
+          leftSection={<IconTrash size={18} aria-hidden />}
+          aria-label={`${name} löschen`}
+          onClick={() => onDelete(user)}
+        >
+          Löschen
+        </Button>
+      ) : null}
+    </>
+  );
+}
+
 interface UsersTableProps {
   users: readonly User[];
   /** The signed-in user: decides which row actions are offered. */
@@ -65,32 +115,57 @@ export function UsersTable({
   onDelete,
   onResendInvitation,
 }: UsersTableProps) {
+  const nameLink = (user: User, text: string) => (
+    <Anchor component={Link} to={`/user/show/${user.id}`} size="sm">
+      {text}
+    </Anchor>
+  );
+  const invitedBadge = (user: User) =>
+    user.status === 'eingeladen' ? (
+      <Badge size="sm" variant="outline" color="gray.8">
+        eingeladen
+      </Badge>
+    ) : null;
+
+  // The phone card is headed by the full name; first and last name are not repeated in it.
+  // Long names and addresses wrap (addresses after the "@" and before dots): the table fits the screen.
   const columns: SortableColumn<User>[] = [
-    // No wrapping: on narrow screens the table scrolls sideways instead of breaking addresses apart.
     { accessor: 'title', title: 'Titel', sortable: true, noWrap: true },
-    { accessor: 'firstname', title: 'Vorname', sortable: true, noWrap: true },
-    { accessor: 'lastname', title: 'Nachname', sortable: true, noWrap: true },
+    {
+      accessor: 'firstname',
+      title: 'Vorname',
+      sortable: true,
+      hiddenInCard: true,
+      render: (user) => nameLink(user, user.firstname),
+    },
+    {
+      accessor: 'lastname',
+      title: 'Nachname',
+      sortable: true,
+      hiddenInCard: true,
+      render: (user) => nameLink(user, user.lastname),
+    },
     {
       accessor: 'email',
       title: 'E-Mail',
       sortable: true,
-      noWrap: true,
       render: (user) => (
-        <Group gap={6} wrap="nowrap">
-          <Text size="sm">{user.email}</Text>
-          {user.status === 'eingeladen' ? (
-            <Badge size="sm" variant="outline" color="gray.8">
-              eingeladen
-            </Badge>
-          ) : null}
-        </Group>
+        <>
+          <EmailText email={user.email} anywhere={false} /> {invitedBadge(user)}
+        </>
+      ),
+      renderInCard: (user) => (
+        <>
+          <EmailText email={user.email} /> {invitedBadge(user)}
+        </>
       ),
     },
-    { accessor: 'roles_string', title: 'Rollen', sortable: true, noWrap: true },
+    { accessor: 'roles_string', title: 'Rollen', sortable: true },
     {
       accessor: 'actions',
       title: 'Aktionen',
       textAlign: 'right',
+      hiddenInCard: true,
       render: (user) => {
         const name = fullName(user);
         const manage = canManageUser(actor, user);
@@ -148,6 +223,19 @@ export function UsersTable({
       fetching={fetching}
       pinnedIds={pinnedIds}
       onUnpin={onUnpin}
+      countNoun={['Nutzer', 'Nutzern']}
+      card={{
+        title: fullName,
+        href: (user) => `/user/show/${user.id}`,
+        actions: (user) => (
+          <CardActions
+            user={user}
+            actor={actor}
+            onDelete={onDelete}
+            onResendInvitation={onResendInvitation}
+          />
+        ),
+      }}
     />
   );
 }
