@@ -57,3 +57,10 @@ export const portalSettingsSchema = z.object({
   max_upload_mb: z.number().int().positive(),
 });
 export type PortalSettings = z.infer<typeof portalSettingsSchema>;
+
+/**
+ * Impressum and Datenschutz, for every page including the signed-out ones (§ 5 DDG, Art. 13
+ * DSGVO; decision 124). The rest of the settings stays for signed-in users.
+ */
+export const legalLinksSchema = portalSettingsSchema.pick({ imprint_url: true, privacy_url: true });
+export type LegalLinks = z.infer<typeof legalLinksSchema>;

@@ -96,6 +96,10 @@ const ENTRIES: Record<string, Entry> = {
     access: 'public',
     check: (_c, res) => expect(res.json()).toEqual({ status: 'ok' }),
   },
+  'GET /api/v1/legal-links': {
+    access: 'public',
+    check: (_c, res) => expect(Object.keys(res.json().data).sort()).toEqual(['imprint_url', 'privacy_url']),
+  },
   'POST /api/v1/auth/login': {
     access: 'public',
     ok: 401,

@@ -1,4 +1,4 @@
-import type { PortalSettings } from '@gremienportal/contracts/account';
+import type { LegalLinks } from '@gremienportal/contracts/account';
 import { api } from './api-client';
 
 /*
@@ -6,19 +6,19 @@ import { api } from './api-client';
  * that the signed-out pages can show them too (§ 5 DDG, Art. 13 DSGVO).
  */
 
-export type LegalLinks = Pick<PortalSettings, 'imprint_url' | 'privacy_url'>;
+export type { LegalLinks };
 
 let legalLinks: Promise<LegalLinks | undefined> | null = null;
 
 /**
- * Impressum and Datenschutz for the signed-out pages, asked for once. A refusal (a server that
- * answers signed-in users only) or a failure leaves the footer without links and signs nobody
- * out; the next page asks again.
+ * Impressum and Datenschutz for the signed-out pages, asked for once from the public
+ * `/legal-links`. A failure leaves the footer without links and signs nobody out; the next page
+ * asks again.
  */
 export function loadLegalLinks(): Promise<LegalLinks | undefined> {
   legalLinks ??= api
-    .get<{ data: LegalLinks }>('/settings', { signOutOn401: false })
-    .then((body) => ({ imprint_url: body.data.imprint_url, privacy_url: body.data.privacy_url }))
+    .get<{ data: LegalLinks }>('/legal-links', { signOutOn401: false })
+    .then((body) => body.data)
     .catch(() => {
       legalLinks = null;
       return undefined;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { portalSettingsSchema } from '@gremienportal/contracts/account';
+import { legalLinksSchema, portalSettingsSchema } from '@gremienportal/contracts/account';
 import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 
@@ -24,5 +24,19 @@ export const settingsRoutes =
         },
       },
       async () => ({ data }),
+    );
+    const legal = { imprint_url: data.imprint_url, privacy_url: data.privacy_url };
+    app.get(
+      '/legal-links',
+      {
+        // Public: the imprint and the privacy notice must be reachable from the sign-in page too.
+        config: { access: 'public' },
+        schema: {
+          tags: ['Einstellungen'],
+          summary: 'Impressum und Datenschutz, auch ohne Anmeldung',
+          response: { 200: dataOf(legalLinksSchema) },
+        },
+      },
+      async () => ({ data: legal }),
     );
   };

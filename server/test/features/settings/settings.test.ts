@@ -77,6 +77,17 @@ describe('GET /api/v1/settings', () => {
     expect(res.json()).toEqual({ message: 'Bitte melden Sie sich an.' });
   });
 
+  it('answers Impressum and Datenschutz, and nothing else, without a sign-in', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/v1/legal-links' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      data: {
+        imprint_url: 'https://konsum.example/impressum',
+        privacy_url: 'https://konsum.example/datenschutz',
+      },
+    });
+  });
+
   it('has sensible defaults', async () => {
     const plain = await buildTestApp();
     try {

@@ -143,7 +143,7 @@ describe('app layout', () => {
   });
 
   it('shows imprint and privacy links on the signed-out pages too (issue 16)', async () => {
-    mockApi({ 'GET /api/v1/settings': json(200, { data: settings }) });
+    mockApi({ 'GET /api/v1/legal-links': json(200, { data: settings }) });
     renderApp('/login');
     await screen.findByRole('heading', { name: 'Einloggen' });
 
@@ -158,8 +158,8 @@ describe('app layout', () => {
     );
   });
 
-  it('keeps the signed-out footer without links when the server answers only signed-in users', async () => {
-    mockApi({ 'GET /api/v1/settings': json(401, { message: 'Bitte melden Sie sich an.' }) });
+  it('keeps the signed-out footer without links when the links cannot be loaded', async () => {
+    mockApi({ 'GET /api/v1/legal-links': json(401, { message: 'Bitte melden Sie sich an.' }) });
     renderApp('/forgot-password');
     await screen.findByRole('heading', { name: 'Passwort zurücksetzen' });
 
