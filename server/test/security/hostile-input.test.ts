@@ -228,6 +228,7 @@ const uniqueEmail = () => `feindlich${(serial += 1)}-${Date.now()}@example.org`;
 
 const ENTRIES: Record<string, Spec> = {
   'GET /api/v1/health': { principal: 'anonymous', weight: 0.2, valid: () => ({}) },
+  'GET /api/v1/legal-links': { principal: 'anonymous', weight: 0.2, valid: () => ({}) },
   'POST /api/v1/auth/login': {
     principal: 'anonymous',
     mayChange: ['audit_log', 'sessions'],
