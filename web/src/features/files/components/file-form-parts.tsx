@@ -25,9 +25,14 @@ export function FolderChoice({
   options: readonly FolderRef[];
   onNewFolder?: () => void;
 }) {
+  const chosen = options.find((option) => String(option.id) === field.value)?.breadcrumb;
   return (
     <Group gap="xs" align="flex-end" wrap="wrap">
       <Select
+        // A long path does not fit the field on a phone: it is repeated in full below it (issue 16).
+        description={chosen && chosen.length > 30 ? chosen : undefined}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        styles={{ description: { overflowWrap: 'break-word', marginTop: 4 } }}
         label={label}
         required
         searchable
@@ -47,8 +52,8 @@ export function FolderChoice({
           leftSection={<IconFolderPlus size={18} aria-hidden />}
           disabled={field.disabled}
           onClick={onNewFolder}
-          // Keeps the button on the select's line when the select shows an error.
-          mb={field.error ? 22 : 0}
+          // Keeps the button on the select's line when the select shows an error or the path.
+          mb={field.error ? 22 : chosen && chosen.length > 30 ? 24 : 0}
         >
           Neuer Ordner
         </Button>
