@@ -31,8 +31,11 @@ const columns: DataTableColumn<VisibleUser>[] = [
         <Text size="sm">
           {user.firstname} {user.lastname}
         </Text>
-        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {user.email}
+        {/* Breaks after the "@" only, never before ".org" (issue 16). */}
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'break-word' }}>
+          {user.email.slice(0, user.email.indexOf('@') + 1)}
+          <wbr />
+          {user.email.slice(user.email.indexOf('@') + 1)}
         </Text>
       </Stack>
     ),
