@@ -9,6 +9,7 @@ import { PageTitle } from '../../components/page-title';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { ExplorerGrid } from '../explorer/explorer-grid';
 import { FileDialog } from '../../features/files/components/file-dialog';
+import { BreakablePath } from '../../features/files/components/recent-overview';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { folderItemsQueryOptions, folderQueryOptions } from '../../features/folders/folders.api';
 import type { StoredFile } from '../../features/files/files.api';
@@ -55,9 +56,12 @@ function FolderShow({ id }: { id: number }) {
       ) : (
         <>
           <Group justify="space-between" gap="sm" align="flex-start">
-            <Stack gap={4}>
+            <Stack gap={4} style={{ flex: '1 1 16rem', minWidth: 0 }}>
               <Text style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
-                Ordner: <strong>{folder.data.breadcrumb}</strong>
+                Ordner:{' '}
+                <strong>
+                  <BreakablePath path={folder.data.breadcrumb} />
+                </strong>
               </Text>
               <Group gap="md">
                 {folder.data.parent ? (

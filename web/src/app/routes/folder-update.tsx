@@ -9,6 +9,7 @@ import { PageTitle } from '../../components/page-title';
 import { AdminAccessAccordion } from '../explorer/admin-access-accordion';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { Detail, RoleBadges } from '../../features/files/components/file-details';
+import { BreakablePath } from '../../features/files/components/recent-overview';
 import { FolderEditForm } from '../../features/folders/components/folder-edit-form';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { folderQueryOptions } from '../../features/folders/folders.api';
@@ -51,11 +52,13 @@ function FolderUpdate({ id }: { id: number }) {
           <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
             <Stack gap="lg">
               <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
-                <Detail label="Pfad">{folder.data.breadcrumb}</Detail>
+                <Detail label="Pfad">
+                  <BreakablePath path={folder.data.breadcrumb} />
+                </Detail>
                 <Detail label="Übergeordneter Ordner">
                   {folder.data.parent ? (
                     <Anchor component={Link} to={`/folders/show/${folder.data.parent.id}`}>
-                      {folder.data.parent.breadcrumb}
+                      <BreakablePath path={folder.data.parent.breadcrumb} />
                     </Anchor>
                   ) : (
                     'keiner'

@@ -5,6 +5,7 @@ import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-reac
 import { FileIcon, fileKindOf } from '../../../components/file-icon';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import { fileNameOf, type StoredFile } from '../files.api';
+import { BreakablePath } from './recent-overview';
 import { useOpenFile } from './use-open-file';
 
 /** One term of a description list: dl > div > (dt, dd), as HTML allows. */
@@ -114,7 +115,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
           <Detail label="Ordner">
             {file.folder ? (
               <Anchor component={Link} to={`/folders/show/${file.folder.id}`}>
-                {file.folder.breadcrumb}
+                <BreakablePath path={file.folder.breadcrumb} />
               </Anchor>
             ) : (
               '/'

@@ -21,7 +21,7 @@ export function newestItems(items: readonly ExplorerItem[], limit: number): Expl
 export const paddingCount = (count: number) => (ITEMS_PER_ROW - (count % ITEMS_PER_ROW)) % ITEMS_PER_ROW;
 
 /** A folder path that may break after each "/" rather than inside a name. */
-function BreakablePath({ path }: { path: string }) {
+export function BreakablePath({ path }: { path: string }) {
   const parts = path.split('/');
   return (
     <>
