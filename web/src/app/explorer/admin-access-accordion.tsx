@@ -9,7 +9,11 @@ interface AdminAccessAccordionProps {
   id: number;
 }
 
-const SUBJECT = { file: 'die Datei', folder: 'den Ordner' } as const;
+/** Folders have no access list, only who can see them. */
+const TITLE = {
+  file: 'Wer die Datei sehen kann und wer sie geöffnet hat',
+  folder: 'Wer den Ordner sehen kann',
+} as const;
 
 /**
  * Below a file's or a folder's page, for admins only: who opened it and who can see it. Folded
@@ -30,7 +34,7 @@ export function AdminAccessAccordion({ type, id }: AdminAccessAccordionProps) {
     >
       <Accordion.Item value="access">
         <Accordion.Control icon={<IconShieldLock size={20} aria-hidden />}>
-          <Text fw={600}>Wer {SUBJECT[type]} sehen kann und wer sie geöffnet hat</Text>
+          <Text fw={600}>{TITLE[type]}</Text>
           <Text size="sm" c="dimmed">
             Nur für Admins sichtbar
           </Text>

@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { AdminAccessAccordion } from '../explorer/admin-access-accordion';
+import touch from '../explorer/touch.module.css';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { Detail, RoleBadges } from '../../features/files/components/file-details';
 import { BreakablePath } from '../../features/files/components/recent-overview';
@@ -57,7 +58,11 @@ function FolderUpdate({ id }: { id: number }) {
                 </Detail>
                 <Detail label="Übergeordneter Ordner">
                   {folder.data.parent ? (
-                    <Anchor component={Link} to={`/folders/show/${folder.data.parent.id}`}>
+                    <Anchor
+                      component={Link}
+                      to={`/folders/show/${folder.data.parent.id}`}
+                      className={touch.textLink}
+                    >
                       <BreakablePath path={folder.data.parent.breadcrumb} />
                     </Anchor>
                   ) : (
