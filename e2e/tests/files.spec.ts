@@ -23,11 +23,21 @@ const toast = (page: Page, text: string) =>
   page.locator('.mantine-Notification-root').filter({ hasText: text });
 
 async function openInTree(page: Page, name: string) {
-  await tree(page).getByRole('button', { name, exact: true }).click();
+  // On its own row: an expanded treeitem also holds its children's rows.
+  await tree(page).getByRole('treeitem', { name, exact: true }).click({ position: { x: 60, y: 12 } });
   await expect(
     page.getByRole('navigation', { name: 'Aktueller Pfad' }).getByText(name, { exact: true }),
   ).toHaveAttribute('aria-current', 'location');
 }
+
+/** Opens the explorer's "⋯" menu and chooses an action in it. */
+async function moreAction(page: Page, name: string) {
+  await page.getByRole('button', { name: 'Weitere Aktionen' }).click();
+  await page.getByRole('menuitem', { name }).click();
+}
+
+/** The entries of the open menu. */
+const menuEntries = (page: Page) => page.getByRole('menu').getByRole('menuitem');
 
 async function chooseOption(page: Page, scope: Locator, box: string, option: string) {
   await scope.getByRole('combobox', { name: labelled(box) }).click({ force: true });
@@ -64,19 +74,47 @@ test.describe('Dateien', () => {
     const project = `Projekt ${id}`;
     const archive = `Archiv ${id}`;
 
-    await test.step('the explorer at the root: buttons that cannot be used say why', async () => {
+    await test.step('the explorer at the root offers only what applies there (issue 16)', async () => {
       await page.goto('/files');
       await expect(page.getByRole('heading', { name: 'Dateien', level: 1 })).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Neuer Ordner' })).toBeDisabled();
-      await expect(page.getByRole('button', { name: 'Datei hochladen' })).toBeDisabled();
-      await expect(page.getByRole('button', { name: 'Ordner löschen' })).toBeDisabled();
-      await expect(page.getByText('Im Hauptordner können keine Dateien hochgeladen')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Neuer Ordner' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Datei hochladen' })).toHaveCount(0);
+      await expect(page.getByText('Im Hauptordner können keine Dateien hochgeladen')).toHaveCount(0);
+      await page.getByRole('button', { name: 'Weitere Aktionen' }).click();
+      await expect(menuEntries(page)).toHaveText(['Amtsperiode erstellen']);
+      await page.keyboard.press('Escape');
       await expectNoAxeViolations(page);
+    });
+
+    await test.step('the folder tree works with the arrow keys (WAI-ARIA tree view)', async () => {
+      const root = tree(page).getByRole('treeitem', { name: 'Hauptordner' });
+      await root.focus();
+      await expect(root).toHaveAttribute('tabindex', '0');
+      await page.keyboard.press('ArrowDown');
+      const general = tree(page).getByRole('treeitem', { name: 'Allgemein', exact: true });
+      await expect(general).toBeFocused();
+      await page.keyboard.press('End');
+      await expect(tree(page).getByRole('treeitem', { name: 'Mitgliedervertreter' })).toBeFocused();
+      await page.keyboard.press('Home');
+      await expect(root).toBeFocused();
+      await page.keyboard.press('ArrowLeft');
+      await expect(root).toHaveAttribute('aria-expanded', 'false');
+      await page.keyboard.press('ArrowRight');
+      await expect(root).toHaveAttribute('aria-expanded', 'true');
+      await page.keyboard.press('ArrowRight');
+      await expect(general).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(/\?folder=4$/);
+      await expect(general).toHaveAttribute('aria-selected', 'true');
+      await expect(tree(page).locator('[role="treeitem"][tabindex="0"]')).toHaveCount(1);
     });
 
     await test.step('creates two folders in /Allgemein', async () => {
       await openInTree(page, 'Allgemein');
-      await expect(page.getByRole('button', { name: 'Ordner bearbeiten' })).toBeDisabled();
+      // A protected folder: nothing to edit or delete in the menu.
+      await page.getByRole('button', { name: 'Weitere Aktionen' }).click();
+      await expect(menuEntries(page)).toHaveText(['Amtsperiode erstellen']);
+      await page.keyboard.press('Escape');
       for (const name of [project, archive]) {
         await page.getByRole('button', { name: 'Neuer Ordner' }).click();
         const dialog = page.getByRole('dialog', { name: 'Ordner erstellen' });
@@ -88,7 +126,7 @@ test.describe('Dateien', () => {
         await expect(grid(page).getByRole('link', { name })).toBeVisible();
       }
       // The tree reloaded as well.
-      await expect(tree(page).getByRole('button', { name: project })).toBeVisible();
+      await expect(tree(page).getByRole('treeitem', { name: project })).toBeVisible();
     });
 
     await test.step('uploads with the file picker; the roles start as the folder’s', async () => {
@@ -109,7 +147,7 @@ test.describe('Dateien', () => {
       await dialog.getByRole('button', { name: 'Hochladen' }).click();
       await expect(dialog).toBeHidden();
       await expect(toast(page, 'Datei wurde erfolgreich hochgeladen').first()).toBeVisible();
-      await expect(grid(page).getByRole('button', { name: `Bericht ${id}` })).toBeVisible();
+      await expect(grid(page).getByRole('button', { name: `Bericht ${id}`, exact: true })).toBeVisible();
     });
 
     await test.step('uploads by drag and drop, with a notification limited to the chosen roles', async () => {
@@ -128,13 +166,22 @@ test.describe('Dateien', () => {
       await dropFile(page, dialog, 'foto.png', 'image/png', PNG);
       await dialog.getByRole('button', { name: 'Hochladen' }).click();
       await expect(dialog).toBeHidden();
-      await expect(grid(page).getByRole('button', { name: `Foto ${id}` })).toBeVisible();
+      await expect(grid(page).getByRole('button', { name: `Foto ${id}`, exact: true })).toBeVisible();
       await expectNoAxeViolations(page);
+    });
+
+    await test.step('each row has a ⋮ menu with what applies to it', async () => {
+      await grid(page)
+        .getByRole('button', { name: `Aktionen für „Foto ${id}“` })
+        .click();
+      await expect(menuEntries(page)).toHaveText(['Ansehen', 'Herunterladen', 'Bearbeiten', 'Löschen']);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('menu')).toBeHidden();
     });
 
     await test.step('views and downloads in the browser, with the token only in a header', async () => {
       await grid(page)
-        .getByRole('button', { name: `Foto ${id}` })
+        .getByRole('button', { name: `Foto ${id}`, exact: true })
         .click();
       const dialog = page.getByRole('dialog', { name: 'Datei ausgewählt' });
       await expect(dialog).toContainText('Eine der folgenden Funktionen auswählen.');
@@ -157,7 +204,7 @@ test.describe('Dateien', () => {
 
     await test.step('edits a file: new title, moved to another folder, content replaced', async () => {
       await grid(page)
-        .getByRole('button', { name: `Bericht ${id}` })
+        .getByRole('button', { name: `Bericht ${id}`, exact: true })
         .click();
       await page
         .getByRole('dialog', { name: 'Datei ausgewählt' })
@@ -177,11 +224,11 @@ test.describe('Dateien', () => {
       await dialog.getByRole('button', { name: 'Speichern' }).click();
       await expect(dialog).toBeHidden();
       await expect(toast(page, 'Datei erfolgreich aktualisiert').first()).toBeVisible();
-      await expect(grid(page).getByRole('button', { name: `Bericht ${id}` })).toHaveCount(0);
+      await expect(grid(page).getByRole('button', { name: `Bericht ${id}`, exact: true })).toHaveCount(0);
 
       await openInTree(page, archive);
       await grid(page)
-        .getByRole('button', { name: `Bericht ${id} final` })
+        .getByRole('button', { name: `Bericht ${id} final`, exact: true })
         .click();
       const downloadPromise = page.waitForEvent('download');
       await page
@@ -195,9 +242,10 @@ test.describe('Dateien', () => {
 
     await test.step('renames and moves a folder; the path follows the returned breadcrumb', async () => {
       await openInTree(page, project);
-      await page.getByRole('button', { name: 'Ordner bearbeiten' }).click();
+      await moreAction(page, 'Ordner bearbeiten');
       const dialog = page.getByRole('dialog', { name: 'Ordner bearbeiten' });
       await expect(dialog).toContainText('Der derzeit aktive Ordner wird bearbeitet.');
+      await expect(dialog).toContainText(`Aktiver Ordner: /Allgemein/${project}`);
       await dialog.getByRole('textbox', { name: labelled('Name') }).fill(`${project} neu`);
       await chooseOption(page, dialog, 'Verschieben nach', `/Allgemein/${archive}`);
       await dialog.getByRole('button', { name: 'Speichern' }).click();
@@ -206,12 +254,12 @@ test.describe('Dateien', () => {
       const path = page.getByRole('navigation', { name: 'Aktueller Pfad' });
       await expect(path).toContainText(archive);
       await expect(path).toContainText(`${project} neu`);
-      await expect(grid(page).getByRole('button', { name: `Foto ${id}` })).toBeVisible();
+      await expect(grid(page).getByRole('button', { name: `Foto ${id}`, exact: true })).toBeVisible();
     });
 
     await test.step('creates an Amtsperiode with one folder per year', async () => {
       await openInTree(page, archive);
-      await page.getByRole('button', { name: 'Amtsperiode erstellen' }).click();
+      await moreAction(page, 'Amtsperiode erstellen');
       const dialog = page.getByRole('dialog', { name: 'Amtsperiode erstellen' });
       await expect(dialog).toContainText(
         'Mit dem Festlegen des Starts und des Ends einer Amtsperiode werden alle benötigten Ordner erstellt',
@@ -230,7 +278,7 @@ test.describe('Dateien', () => {
     await test.step('deletes a file after asking', async () => {
       await openInTree(page, `${project} neu`);
       await grid(page)
-        .getByRole('button', { name: `Foto ${id}` })
+        .getByRole('button', { name: `Foto ${id}`, exact: true })
         .click();
       await page
         .getByRole('dialog', { name: 'Datei ausgewählt' })
@@ -245,7 +293,7 @@ test.describe('Dateien', () => {
     await test.step('deletes a folder after saying what it contains; the view moves to the parent', async () => {
       await openInTree(page, archive);
       const archiveUrl = page.url();
-      await page.getByRole('button', { name: 'Ordner löschen' }).click();
+      await moreAction(page, 'Ordner löschen');
       const confirm = page.getByRole('dialog', { name: 'Ordner löschen' });
       // Inside: the moved project folder, the period with three years; the edited report.
       await expect(confirm).toContainText('Der Ordner enthält 5 Ordner und 1 Datei. Alles wird gelöscht.');
@@ -254,7 +302,7 @@ test.describe('Dateien', () => {
       await expect(toast(page, 'Ordner wurde erfolgreich gelöscht').first()).toBeVisible();
       await expect(page).toHaveURL(/\?folder=4$/);
       expect(page.url()).not.toBe(archiveUrl);
-      await expect(tree(page).getByRole('button', { name: archive })).toHaveCount(0);
+      await expect(tree(page).getByRole('treeitem', { name: archive })).toHaveCount(0);
     });
 
     await page.context().close();
@@ -293,21 +341,25 @@ test.describe('Dateien', () => {
     });
     await form.getByRole('button', { name: 'Hochladen' }).click();
     await expect(page).toHaveURL(/\/files\?folder=\d+$/);
-    await expect(grid(page).getByRole('button', { name: `Einladung ${id}` })).toBeVisible();
+    await expect(grid(page).getByRole('button', { name: `Einladung ${id}`, exact: true })).toBeVisible();
 
     await grid(page)
-      .getByRole('button', { name: `Einladung ${id}` })
+      .getByRole('button', { name: `Einladung ${id}`, exact: true })
       .click();
     await page.getByRole('link', { name: 'Details anzeigen' }).click();
     await expect(page).toHaveURL(/\/files\/show\/\d+$/);
     await expect(page.getByRole('heading', { name: `Einladung ${id}`, level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: `/Mitgliedervertreter/Versammlung ${id}` })).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Datei bearbeiten' })).toBeVisible();
+    // Issue 16: editing is behind "Bearbeiten", the access tables are folded away.
+    await expect(page.getByRole('heading', { name: 'Datei bearbeiten' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Zugriffe' })).toBeHidden();
+    await page.getByRole('button', { name: /Wer die Datei sehen kann/ }).click();
     await expect(page.getByRole('heading', { name: 'Zugriffe' })).toBeVisible();
     await expectNoAxeViolations(page);
     const fileUrl = page.url();
 
-    await page.goto(fileUrl.replace('/show/', '/update/'));
+    await page.getByRole('link', { name: 'Bearbeiten', exact: true }).click();
+    await expect(page).toHaveURL(fileUrl.replace('/show/', '/update/'));
     await expect(
       page.getByRole('heading', { name: `Datei bearbeiten: Einladung ${id}`, level: 1 }),
     ).toBeVisible();
@@ -315,7 +367,9 @@ test.describe('Dateien', () => {
     await page.getByRole('textbox', { name: labelled('Titel') }).fill(`Einladung ${id} korrigiert`);
     await page.getByRole('button', { name: 'Speichern' }).click();
     await expect(page).toHaveURL(/\/files\?folder=\d+$/);
-    await expect(grid(page).getByRole('button', { name: `Einladung ${id} korrigiert` })).toBeVisible();
+    await expect(
+      grid(page).getByRole('button', { name: `Einladung ${id} korrigiert`, exact: true }),
+    ).toBeVisible();
 
     const folderId = new URL(page.url()).searchParams.get('folder');
     await page.goto(`/folders/show/${folderId}`);
@@ -336,7 +390,9 @@ test.describe('Dateien', () => {
     await expect(page.getByRole('heading', { name: 'Übersicht aktueller Dateien', level: 1 })).toBeVisible();
     await expectNoAxeViolations(page);
     const downloadPromise = page.waitForEvent('download');
-    await page.getByRole('button', { name: `Einladung ${id} korrigiert.pdf herunterladen` }).click();
+    await page
+      .getByRole('button', { name: `Einladung ${id} korrigiert.pdf herunterladen`, exact: true })
+      .click();
     expect((await downloadPromise).suggestedFilename()).toBe(`Einladung ${id} korrigiert.pdf`);
     await page
       .getByRole('link', { name: `Ordner /Mitgliedervertreter/Versammlung ${id} Juni öffnen` })
@@ -372,15 +428,16 @@ test.describe('Dateien', () => {
 
     const page = await signedInPage(browser, 'vertreter');
     await page.goto('/files');
-    await expect(tree(page).getByRole('button', { name: 'Mitgliedervertreter' })).toBeVisible();
-    await expect(tree(page).getByRole('button', { name: 'Allgemein' })).toBeVisible();
-    await expect(tree(page).getByRole('button', { name: 'Aufsichtsrat' })).toHaveCount(0);
+    await expect(tree(page).getByRole('treeitem', { name: 'Mitgliedervertreter' })).toBeVisible();
+    await expect(tree(page).getByRole('treeitem', { name: 'Allgemein' })).toBeVisible();
+    await expect(tree(page).getByRole('treeitem', { name: 'Aufsichtsrat' })).toHaveCount(0);
     for (const name of [
       'Neuer Ordner',
       'Ordner bearbeiten',
       'Ordner löschen',
       'Datei hochladen',
       'Amtsperiode erstellen',
+      'Weitere Aktionen',
     ]) {
       await expect(page.getByRole('button', { name })).toHaveCount(0);
     }
@@ -391,7 +448,7 @@ test.describe('Dateien', () => {
 
     await openInTree(page, 'Mitgliedervertreter');
     await grid(page)
-      .getByRole('button', { name: `Rundschreiben ${id}` })
+      .getByRole('button', { name: `Rundschreiben ${id}`, exact: true })
       .click();
     const dialog = page.getByRole('dialog', { name: 'Datei ausgewählt' });
     await expect(dialog.getByRole('button', { name: 'Bearbeiten' })).toHaveCount(0);
@@ -405,6 +462,7 @@ test.describe('Dateien', () => {
     await expect(page.getByRole('heading', { name: `Rundschreiben ${id}`, level: 1 })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Löschen' })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Datei bearbeiten' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Bearbeiten', exact: true })).toHaveCount(0);
     await expectNoAxeViolations(page);
 
     await page.goto(`/files/show/${secret.id}`);
@@ -425,10 +483,13 @@ test.describe('Dateien', () => {
     await expect(tree(page)).toBeHidden();
     await page.getByRole('button', { name: 'Ordnerbaum öffnen' }).click();
     const drawer = page.getByRole('dialog', { name: 'Ordnerbaum' });
-    await drawer.getByRole('button', { name: 'Aufsichtsrat', exact: true }).click();
+    await drawer.getByRole('treeitem', { name: 'Aufsichtsrat', exact: true }).click();
     await expect(drawer).toBeHidden();
     await expect(page).toHaveURL(/\?folder=2$/);
-    await expect(page.getByRole('heading', { name: 'Aufsichtsrat', level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Aufsichtsrat', level: 2 })).toBeAttached();
+    await expect(
+      page.getByRole('navigation', { name: 'Aktueller Pfad' }).getByText('Aufsichtsrat', { exact: true }),
+    ).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await expectNoAxeViolations(page);

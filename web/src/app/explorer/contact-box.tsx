@@ -4,6 +4,7 @@ import { IconMail } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { isAdmin } from '@gremienportal/contracts/common';
 import { settingsQueryOptions, type PortalSettings } from '../../lib/settings';
+import touch from './touch.module.css';
 
 type Committee = keyof PortalSettings['contacts'];
 
@@ -46,7 +47,9 @@ export function ContactBox({ roles }: { roles: readonly string[] }) {
                 <Anchor
                   href={`mailto:${address}`}
                   size="sm"
-                  style={{ display: 'inline-flex', alignItems: 'center', gap: 4, overflowWrap: 'anywhere' }}
+                  className={touch.link}
+                  // Only an address wider than the box breaks, and then as late as possible.
+                  style={{ overflowWrap: 'break-word', maxWidth: '100%' }}
                 >
                   <IconMail size={16} aria-hidden />
                   {address}

@@ -1,22 +1,14 @@
 import { memo, useMemo, useState, type MouseEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { Group, Pagination, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { Group, Pagination, Stack, Table, Text } from '@mantine/core';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
-import { FileIcon } from '../../components/file-icon';
 import { SkeletonBar } from '../../components/skeleton-bar';
-import { formatDateTime } from '../../lib/format';
 import type { ExplorerItem, StoredFile } from '../../features/files/files.api';
 import type { Folder } from '../../features/folders/folders.api';
 import classes from './explorer-grid.module.css';
-import {
-  sizeLabel,
-  sortItems,
-  SORT_BY_NAME,
-  typeLabel,
-  type SortColumn,
-  type SortStatus,
-} from './explorer-sort';
+import { COLUMNS, GridHead, GridRow, rowKey } from './explorer-grid-parts';
+import type { RowActionHandler } from './explorer-row-menu';
+import { sortItems, SORT_BY_NAME, type SortColumn, type SortStatus } from './explorer-sort';
 
 /**
  * Up to this many items show at once; a bigger folder gets a pager, so a folder of 500 items
@@ -24,107 +16,7 @@ import {
  */
 export const EXPLORER_PAGE_SIZE = 50;
 
-const COLUMNS: readonly { column: SortColumn; title: string; align?: 'right' }[] = [
-  { column: 'title', title: 'Name' },
-  { column: 'format', title: 'Dateityp' },
-  { column: 'size', title: 'Größe', align: 'right' },
-  { column: 'updated_at', title: 'Änderung' },
-];
-
 const PAGER_LABELS = { first: 'Beginn', last: 'Ende', previous: 'Zurück', next: 'Weiter' } as const;
-
-interface GridHeadProps {
-  sortStatus: SortStatus;
-  /** Without it (the skeleton) the titles are plain text rather than sort buttons. */
-  onSort?: (column: SortColumn) => void;
-}
-
-function GridHead({ sortStatus, onSort }: GridHeadProps) {
-  return (
-    <Table.Thead>
-      <Table.Tr>
-        {COLUMNS.map(({ column, title, align }) => {
-          const active = sortStatus.column === column;
-          const SortGlyph = !active
-            ? IconArrowsSort
-            : sortStatus.direction === 'asc'
-              ? IconArrowUp
-              : IconArrowDown;
-          const content = (
-            <>
-              {title}
-              <SortGlyph size={14} aria-hidden className={active ? undefined : classes.sortIdle} />
-            </>
-          );
-          return (
-            <Table.Th
-              key={column}
-              visibleFrom={column === 'title' ? undefined : 'sm'}
-              ta={align}
-              aria-sort={
-                onSort && active ? (sortStatus.direction === 'asc' ? 'ascending' : 'descending') : undefined
-              }
-            >
-              {onSort ? (
-                <UnstyledButton className={classes.sortButton} onClick={() => onSort(column)}>
-                  {content}
-                </UnstyledButton>
-              ) : (
-                <span className={classes.sortButton}>{content}</span>
-              )}
-            </Table.Th>
-          );
-        })}
-      </Table.Tr>
-    </Table.Thead>
-  );
-}
-
-const rowKey = (item: ExplorerItem) => `${item.type}-${item.id}`;
-
-interface GridRowProps {
-  item: ExplorerItem;
-  /** Where the folder's name leads; files have none. */
-  href?: string;
-}
-
-/**
- * One row of the grid in plain table markup styled by the module: a 500-item folder shows 50 of
- * these, and with a dozen Mantine components each they made the explorer's longest task
- * (decision 114). Memoised, so a re-render of the explorer (the tree arriving, a dialog opening)
- * leaves the rows alone. Clicks are handled once for the whole body, see `ExplorerGrid`.
- */
-const GridRow = memo(function GridRow({ item, href }: GridRowProps) {
-  const type = typeLabel(item);
-  const size = sizeLabel(item);
-  const changed = formatDateTime(item.updated_at);
-  return (
-    <tr className={classes.row} data-key={rowKey(item)} data-type={item.type}>
-      <td className={classes.cell}>
-        <div className={classes.nameCell}>
-          <FileIcon format={item.type === 'folder' ? 'folder' : item.format} />
-          <div className={classes.nameStack}>
-            {href !== undefined ? (
-              <Link to={href} className={classes.name}>
-                {item.title}
-              </Link>
-            ) : (
-              <button type="button" className={classes.name} aria-haspopup="dialog">
-                {item.title}
-              </button>
-            )}
-            <p className={`${classes.meta} ${classes.narrowOnly}`}>
-              {[type, size, changed].filter(Boolean).join(' · ')}
-            </p>
-          </div>
-        </div>
-      </td>
-      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap}`}>{type}</td>
-      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap} ${classes.end}`}>{size}</td>
-      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap}`}>{changed}</td>
-    </tr>
-  );
-});
 
 interface ExplorerGridProps {
   items: readonly ExplorerItem[];
@@ -135,6 +27,10 @@ interface ExplorerGridProps {
   label: string;
   /** While a reload runs, the table is dimmed. */
   fetching?: boolean;
+  /** Gives every row a "⋮" menu; stable, like `onOpenFile`. */
+  onRowAction?: RowActionHandler;
+  /** Admins' rows offer editing and deleting. */
+  isAdmin?: boolean;
 }
 
 /**
@@ -151,9 +47,12 @@ export const ExplorerGrid = memo(function ExplorerGrid({
   onOpenFile,
   label,
   fetching,
+  onRowAction,
+  isAdmin = false,
 }: ExplorerGridProps) {
   const navigate = useNavigate();
   const [sortStatus, setSortStatus] = useState<SortStatus>(SORT_BY_NAME);
+  const [activeMenus, setActiveMenus] = useState<ReadonlySet<string>>(() => new Set());
   const [page, setPage] = useState(1);
 
   const rows = useMemo(() => sortItems(items, sortStatus), [items, sortStatus]);
@@ -168,7 +67,14 @@ export const ExplorerGrid = memo(function ExplorerGrid({
     if (target.closest('a')) return;
     const key = target.closest<HTMLElement>('tr[data-key]')?.dataset.key;
     const item = shown.find((candidate) => rowKey(candidate) === key);
-    if (!item) return;
+    if (!item || key === undefined) return;
+    // The "⋮" button: its first click swaps in the real menu; after that the menu handles itself.
+    if (target.closest('[data-row-menu]')) {
+      if (!activeMenus.has(key)) setActiveMenus((current) => new Set(current).add(key));
+      return;
+    }
+    // A click inside an open menu's dropdown (rendered elsewhere, bubbling through React).
+    if (!event.currentTarget.contains(target)) return;
     if (item.type === 'folder') navigate(folderLink(item));
     else onOpenFile(item);
   };
@@ -194,11 +100,11 @@ export const ExplorerGrid = memo(function ExplorerGrid({
           className={classes.table}
           data-fetching={fetching || undefined}
         >
-          <GridHead sortStatus={sortStatus} onSort={sortBy} />
+          <GridHead sortStatus={sortStatus} onSort={sortBy} withActions={onRowAction !== undefined} />
           <tbody className={classes.body} onClick={handleBodyClick}>
             {shown.length === 0 ? (
               <tr>
-                <td className={classes.cell} colSpan={COLUMNS.length}>
+                <td className={classes.cell} colSpan={COLUMNS.length + (onRowAction ? 1 : 0)}>
                   <Text c="dimmed" ta="center" py="md">
                     {FOLDER_MESSAGES.empty}
                   </Text>
@@ -210,6 +116,9 @@ export const ExplorerGrid = memo(function ExplorerGrid({
                   key={rowKey(item)}
                   item={item}
                   href={item.type === 'folder' ? folderLink(item) : undefined}
+                  onAction={onRowAction}
+                  isAdmin={isAdmin}
+                  menuActive={activeMenus.has(rowKey(item))}
                 />
               ))
             )}

@@ -1,5 +1,14 @@
 import { lazy, Suspense } from 'react';
-import { Modal, Stack, Text } from '@mantine/core';
+import { Group, Modal, Stack, Text } from '@mantine/core';
+import {
+  IconCalendarPlus,
+  IconFolder,
+  IconFolderCog,
+  IconFolderPlus,
+  IconPencil,
+  IconUpload,
+  type Icon,
+} from '@tabler/icons-react';
 import { LoadingState } from '../../components/loading-state';
 import type { ExplorerModalsProps } from './explorer-modal.types';
 
@@ -21,6 +30,18 @@ export const EXPLORER_MODAL_TEXTS = {
   },
 } as const;
 
+/** The same icon as on the button that opens the modal, so button and dialog visibly belong together. */
+const MODAL_ICONS: Record<keyof typeof EXPLORER_MODAL_TEXTS, Icon> = {
+  'create-folder': IconFolderPlus,
+  'edit-folder': IconFolderCog,
+  upload: IconUpload,
+  'edit-file': IconPencil,
+  period: IconCalendarPlus,
+};
+
+/** The modals that act on the active folder name it below their text (issue 16). */
+const NAMES_ACTIVE_FOLDER = new Set<string>(['create-folder', 'edit-folder', 'upload', 'period']);
+
 // The forms, the drop zone and the validation load only when an admin opens a modal.
 const ExplorerModalBody = lazy(() =>
   import('./explorer-modal-body').then((module) => ({ default: module.ExplorerModalBody })),
@@ -33,17 +54,36 @@ const ExplorerModalBody = lazy(() =>
  */
 export function ExplorerModals({ modal, onClose, ...props }: ExplorerModalsProps) {
   const texts = modal ? EXPLORER_MODAL_TEXTS[modal.kind] : null;
+  const TitleIcon = modal ? MODAL_ICONS[modal.kind] : null;
   return (
     <Modal
       opened={modal !== null}
       onClose={onClose}
-      title={texts?.title}
+      title={
+        texts && TitleIcon ? (
+          <Group component="span" gap={8} wrap="nowrap">
+            <TitleIcon size={20} aria-hidden style={{ flexShrink: 0 }} />
+            {texts.title}
+          </Group>
+        ) : null
+      }
       size={modal?.kind === 'upload' || modal?.kind === 'edit-file' ? 'lg' : 'md'}
       centered
     >
       {modal && texts ? (
         <Stack gap="md">
           <Text>{texts.text}</Text>
+          {NAMES_ACTIVE_FOLDER.has(modal.kind) ? (
+            <Group gap={8} wrap="nowrap" align="flex-start">
+              <IconFolder size={18} aria-hidden style={{ flexShrink: 0, marginTop: 3 }} />
+              <Text fw={600} style={{ overflowWrap: 'break-word', minWidth: 0 }}>
+                <Text span c="dimmed" fw={400}>
+                  Aktiver Ordner:{' '}
+                </Text>
+                {props.folder.breadcrumb === '/' ? 'Hauptordner' : props.folder.breadcrumb}
+              </Text>
+            </Group>
+          ) : null}
           <Suspense fallback={<LoadingState />}>
             <ExplorerModalBody modal={modal} onClose={onClose} {...props} />
           </Suspense>

@@ -2,9 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../testing/render';
 import { PROTECTED_DISABLED_REASON, ROOT_DISABLED_REASON } from '../../features/folders/folders.rules';
-import { ExplorerToolbar } from './explorer-toolbar';
-
-const button = (name: string) => screen.getByRole('button', { name });
+import { ExplorerToolbar, MORE_ACTIONS_LABEL } from './explorer-toolbar';
 
 function renderToolbar(folderId: number) {
   const onAction = vi.fn();
@@ -12,48 +10,51 @@ function renderToolbar(folderId: number) {
   return { ...result, onAction };
 }
 
-describe('ExplorerToolbar (product.md P4 button enabling)', () => {
-  it('disables upload, new folder, edit and delete at the root and says why', () => {
-    renderToolbar(1);
-    expect(button('Neuer Ordner')).toBeDisabled();
-    expect(button('Datei hochladen')).toBeDisabled();
-    expect(button('Ordner bearbeiten')).toBeDisabled();
-    expect(button('Ordner löschen')).toBeDisabled();
-    expect(button('Amtsperiode erstellen')).toBeEnabled();
-    expect(button('Datei hochladen')).toHaveAccessibleDescription(ROOT_DISABLED_REASON);
-    expect(button('Neuer Ordner')).toHaveAccessibleDescription(ROOT_DISABLED_REASON);
-    expect(button('Ordner löschen')).toHaveAccessibleDescription(PROTECTED_DISABLED_REASON);
-  });
+/** Opens the "⋯" menu and returns the names of its entries. */
+async function menuEntries(user: ReturnType<typeof renderToolbar>['user']) {
+  await user.click(screen.getByRole('button', { name: MORE_ACTIONS_LABEL }));
+  const items = await screen.findAllByRole('menuitem');
+  return items.map((item) => item.textContent);
+}
 
-  it.each([2, 3, 4])('allows upload and new folder but no edit or delete in protected folder %i', (id) => {
-    renderToolbar(id);
-    expect(button('Neuer Ordner')).toBeEnabled();
-    expect(button('Datei hochladen')).toBeEnabled();
-    expect(button('Ordner bearbeiten')).toBeDisabled();
-    expect(button('Ordner löschen')).toBeDisabled();
-    expect(button('Ordner bearbeiten')).toHaveAccessibleDescription(PROTECTED_DISABLED_REASON);
-    expect(screen.queryByText(ROOT_DISABLED_REASON)).not.toBeInTheDocument();
-  });
-
-  it('enables everything in an ordinary folder, without reasons, and reports the action', async () => {
-    const { user, onAction } = renderToolbar(12);
-    for (const name of ['Neuer Ordner', 'Ordner bearbeiten', 'Ordner löschen', 'Datei hochladen']) {
-      expect(button(name)).toBeEnabled();
-    }
+// Issue 16: only what applies is shown; the spec's enabling rules (product.md P4.3) decide what.
+describe('ExplorerToolbar (product.md P4 enabling rules, issue 16 calm toolbar)', () => {
+  it('offers only the Amtsperiode at the root, without disabled buttons or hint sentences', async () => {
+    const { user } = renderToolbar(1);
+    expect(screen.queryByRole('button', { name: 'Neuer Ordner' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Datei hochladen' })).not.toBeInTheDocument();
     expect(screen.queryByText(ROOT_DISABLED_REASON)).not.toBeInTheDocument();
     expect(screen.queryByText(PROTECTED_DISABLED_REASON)).not.toBeInTheDocument();
+    expect(await menuEntries(user)).toEqual(['Amtsperiode erstellen']);
+  });
 
-    await user.click(button('Neuer Ordner'));
-    await user.click(button('Ordner bearbeiten'));
-    await user.click(button('Ordner löschen'));
-    await user.click(button('Datei hochladen'));
-    await user.click(button('Amtsperiode erstellen'));
+  it.each([2, 3, 4])(
+    'allows upload and new folder but no edit or delete in protected folder %i',
+    async (id) => {
+      const { user } = renderToolbar(id);
+      expect(screen.getByRole('button', { name: 'Datei hochladen' })).toBeEnabled();
+      expect(screen.getByRole('button', { name: 'Neuer Ordner' })).toBeEnabled();
+      expect(await menuEntries(user)).toEqual(['Amtsperiode erstellen']);
+    },
+  );
+
+  it('offers everything in an ordinary folder, the rare and destructive actions in the menu', async () => {
+    const { user, onAction } = renderToolbar(12);
+    expect(screen.queryByRole('button', { name: 'Ordner löschen' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Datei hochladen' }));
+    await user.click(screen.getByRole('button', { name: 'Neuer Ordner' }));
+    expect(await menuEntries(user)).toEqual(['Ordner bearbeiten', 'Amtsperiode erstellen', 'Ordner löschen']);
+    for (const name of ['Ordner bearbeiten', 'Amtsperiode erstellen', 'Ordner löschen']) {
+      await user.click(await screen.findByRole('menuitem', { name }));
+      if (name !== 'Ordner löschen')
+        await user.click(screen.getByRole('button', { name: MORE_ACTIONS_LABEL }));
+    }
     expect(onAction.mock.calls.map(([action]) => action)).toEqual([
+      'upload',
       'create-folder',
       'edit-folder',
-      'delete-folder',
-      'upload',
       'period',
+      'delete-folder',
     ]);
   });
 });

@@ -77,23 +77,26 @@ describe('file explorer', () => {
 
     const path = screen.getByRole('navigation', { name: 'Aktueller Pfad' });
     expect(within(path).getByText('Sitzungen')).toHaveAttribute('aria-current', 'location');
-    expect(within(tree()).getByRole('button', { name: 'Sitzungen' })).toHaveAttribute('aria-current', 'true');
+    expect(within(tree()).getByRole('treeitem', { name: 'Sitzungen' })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
     expect(screen.getByRole('heading', { name: 'Sitzungen', level: 2 })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: /Zurück zum übergeordneten Ordner/ }));
     expect(router.state.location.search).toBe('?folder=2');
     expect(await screen.findByRole('heading', { name: 'Aufsichtsrat', level: 2 })).toBeInTheDocument();
 
-    await user.click(within(tree()).getByRole('button', { name: 'Allgemein' }));
+    await user.click(within(tree()).getByRole('treeitem', { name: 'Allgemein' }));
     expect(router.state.location.search).toBe('?folder=4');
-    await user.click(within(tree()).getByRole('button', { name: 'Hauptordner' }));
+    await user.click(within(tree()).getByRole('treeitem', { name: 'Hauptordner' }));
     expect(router.state.location.search).toBe('');
     expect(await screen.findByRole('heading', { name: 'Hauptordner', level: 2 })).toBeInTheDocument();
 
     await router.navigate(-1);
     await waitFor(() => expect(router.state.location.search).toBe('?folder=4'));
     await waitFor(() =>
-      expect(within(tree()).getByRole('button', { name: 'Allgemein' })).toHaveAttribute(
+      expect(within(tree()).getByRole('treeitem', { name: 'Allgemein' })).toHaveAttribute(
         'aria-current',
         'true',
       ),
@@ -161,7 +164,8 @@ describe('file explorer', () => {
       'DELETE /api/v1/folders/6': { status: 204 },
     });
     const { user, router } = await openExplorer('/files?folder=6');
-    await user.click(screen.getByRole('button', { name: 'Ordner löschen' }));
+    await user.click(screen.getByRole('button', { name: 'Weitere Aktionen' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Ordner löschen' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Ordner löschen' });
     expect(dialog).toHaveTextContent(FOLDER_MESSAGES.deleteConfirm(3, 7));

@@ -1,6 +1,17 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Anchor, Box, Button, Drawer, Group, Paper, Stack, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Drawer,
+  Group,
+  Paper,
+  Stack,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -10,7 +21,7 @@ import { ErrorState } from '../../components/error-state';
 import { PageTitle } from '../../components/page-title';
 import { useAuth } from '../../lib/auth';
 import { folderItemsQueryOptions, treeQueryOptions, type Folder } from '../../features/folders/folders.api';
-import type { StoredFile } from '../../features/files/files.api';
+import type { ExplorerItem, StoredFile } from '../../features/files/files.api';
 import { folderIdFromParam, folderSearch, indexTree } from '../../features/folders/folders.rules';
 import { ContactBox } from './contact-box';
 import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
@@ -23,6 +34,8 @@ import { FolderTree, type FolderTreeItem } from '../../features/folders/componen
 import { PathBar } from '../../features/folders/components/path-bar';
 import { showFailureToast } from '../../components/toasts';
 import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
+import type { RowActionHandler } from './explorer-row-menu';
+import touch from './touch.module.css';
 
 /** The explorer's address parameter: `/files?folder=12` (decision 070). */
 export const FOLDER_PARAM = 'folder';
@@ -127,6 +140,21 @@ export function FileExplorer() {
   const itemCount = activeNode ? activeNode.children.length + activeNode.fileCount : undefined;
   const contentReady = !treeLoading && (!itemsLoading || unknownFolder);
 
+  // The rows' "⋮" menus: one stable handler, so the memoised grid keeps its rows (decision 114);
+  // it calls the latest delete functions through a ref.
+  const rowActionRef = useRef<RowActionHandler>(() => undefined);
+  useEffect(() => {
+    rowActionRef.current = (action, item: ExplorerItem) => {
+      if (item.type === 'folder') void confirmDeleteFolder(item.id);
+      else if (action === 'edit') setModal({ kind: 'edit-file', file: item });
+      else confirmDeleteFile(item);
+    };
+  });
+  const handleRowAction = useCallback<RowActionHandler>(
+    (action, item) => rowActionRef.current(action, item),
+    [],
+  );
+
   const handleAction = (action: ToolbarAction) => {
     if (action === 'delete-folder') void confirmDeleteFolder(shownId);
     else setModal({ kind: action });
@@ -151,12 +179,7 @@ export function FileExplorer() {
     <Stack gap="md">
       <Group justify="space-between" align="baseline" gap="xs">
         <PageTitle>Dateien</PageTitle>
-        <Anchor
-          component={Link}
-          to="/old"
-          size="sm"
-          style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}
-        >
+        <Anchor component={Link} to="/old" size="sm" className={touch.link}>
           <IconClockHour4 size={16} aria-hidden />
           Übersicht aktueller Dateien
         </Anchor>
@@ -208,9 +231,12 @@ export function FileExplorer() {
                     <ExplorerToolbar folderId={shownId} onAction={handleAction} deleting={deleting} />
                   ) : null}
                   <section aria-labelledby="explorer-grid-title">
-                    <Title order={2} size="h4" id="explorer-grid-title" mb="xs">
-                      {activeNode && activeNode.id !== ROOT_FOLDER_ID ? activeNode.title : 'Hauptordner'}
-                    </Title>
+                    {/* The path bar above shows the folder's name; the heading is for screen readers. */}
+                    <VisuallyHidden>
+                      <Title order={2} id="explorer-grid-title">
+                        {activeNode && activeNode.id !== ROOT_FOLDER_ID ? activeNode.title : 'Hauptordner'}
+                      </Title>
+                    </VisuallyHidden>
                     {shown.items ? (
                       <ExplorerGrid
                         key={shownId}
@@ -219,6 +245,8 @@ export function FileExplorer() {
                         folderLink={explorerFolderLink}
                         onOpenFile={setSelectedFile}
                         fetching={items.isFetching}
+                        onRowAction={handleRowAction}
+                        isAdmin={isAdmin}
                       />
                     ) : items.isError ? (
                       <ErrorState detail={items.error.message} onRetry={() => void items.refetch()} />

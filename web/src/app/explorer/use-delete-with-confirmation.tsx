@@ -40,7 +40,7 @@ export function useDeleteWithConfirmation({ failure, onFileDeleted, onFolderDele
       title: 'Datei löschen',
       message: (
         <Stack gap="xs">
-          <Text style={{ overflowWrap: 'anywhere' }}>
+          <Text style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
             Soll die Datei „{file.title}.{file.format}“ wirklich gelöscht werden?
           </Text>
           <Text size="sm" c="dimmed">
@@ -77,7 +77,7 @@ export function useDeleteWithConfirmation({ failure, onFileDeleted, onFolderDele
       title: 'Ordner löschen',
       message: (
         <Stack gap="xs">
-          <Text style={{ overflowWrap: 'anywhere' }}>
+          <Text style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
             Soll der Ordner „{folder.breadcrumb}“ wirklich gelöscht werden?
           </Text>
           <Text>{FOLDER_MESSAGES.deleteConfirm(folder.contents.folders, folder.contents.files)}</Text>

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconFolderCog, IconFolderOpen, IconUpload } from '@tabler/icons-react';
@@ -9,47 +9,16 @@ import { PageTitle } from '../../components/page-title';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { ExplorerGrid } from '../explorer/explorer-grid';
 import { FileDialog } from '../../features/files/components/file-dialog';
+import { BreakablePath } from '../../features/files/components/recent-overview';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { folderItemsQueryOptions, folderQueryOptions } from '../../features/folders/folders.api';
 import type { StoredFile } from '../../features/files/files.api';
-import {
-  canChangeFolder,
-  canCreateIn,
-  folderSearch,
-  PROTECTED_DISABLED_REASON,
-  ROOT_DISABLED_REASON,
-} from '../../features/folders/folders.rules';
+import { canChangeFolder, canCreateIn, folderSearch } from '../../features/folders/folders.rules';
+import touch from '../explorer/touch.module.css';
 import { isApiError } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
-
-/** A link styled as a button; when it cannot be used, a disabled button that points to the reason. */
-function ActionLink({
-  to,
-  enabled,
-  reasonId,
-  icon,
-  variant = 'filled',
-  children,
-}: {
-  to: string;
-  enabled: boolean;
-  reasonId: string;
-  icon: ReactNode;
-  variant?: 'filled' | 'default';
-  children: ReactNode;
-}) {
-  return enabled ? (
-    <Button size="sm" variant={variant} leftSection={icon} component={Link} to={to}>
-      {children}
-    </Button>
-  ) : (
-    <Button size="sm" variant={variant} leftSection={icon} disabled aria-describedby={reasonId}>
-      {children}
-    </Button>
-  );
-}
 
 function FolderShow({ id }: { id: number }) {
   const { isAdmin } = useAuth();
@@ -87,9 +56,12 @@ function FolderShow({ id }: { id: number }) {
       ) : (
         <>
           <Group justify="space-between" gap="sm" align="flex-start">
-            <Stack gap={4}>
-              <Text style={{ overflowWrap: 'anywhere' }}>
-                Ordner: <strong>{folder.data.breadcrumb}</strong>
+            <Stack gap={4} style={{ flex: '1 1 16rem', minWidth: 0 }}>
+              <Text style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
+                Ordner:{' '}
+                <strong>
+                  <BreakablePath path={folder.data.breadcrumb} />
+                </strong>
               </Text>
               <Group gap="md">
                 {folder.data.parent ? (
@@ -97,55 +69,43 @@ function FolderShow({ id }: { id: number }) {
                     component={Link}
                     to={`/folders/show/${folder.data.parent.id}`}
                     size="sm"
-                    style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+                    className={touch.link}
                   >
                     <IconArrowLeft size={16} aria-hidden />
                     Übergeordneter Ordner
                   </Anchor>
                 ) : null}
-                <Anchor
-                  component={Link}
-                  to={`/files${folderSearch(id)}`}
-                  size="sm"
-                  style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-                >
+                <Anchor component={Link} to={`/files${folderSearch(id)}`} size="sm" className={touch.link}>
                   <IconFolderOpen size={16} aria-hidden />
                   Im Dateibereich öffnen
                 </Anchor>
               </Group>
             </Stack>
-            {isAdmin ? (
-              <Stack gap={4} align="flex-end">
-                <Group gap="xs">
-                  <ActionLink
-                    to={`/folders/update/${id}`}
-                    enabled={changeable}
-                    reasonId="folder-show-protected"
-                    icon={<IconFolderCog size={18} aria-hidden />}
-                    variant="default"
-                  >
-                    Ordner bearbeiten
-                  </ActionLink>
-                  <ActionLink
+            {/* Issue 16: only what applies; the root and the protected folders simply lack it. */}
+            {isAdmin && (creatable || changeable) ? (
+              <Group gap="xs">
+                {creatable ? (
+                  <Button
+                    size="sm"
+                    leftSection={<IconUpload size={18} aria-hidden />}
+                    component={Link}
                     to={`/files/new?folder=${id}`}
-                    enabled={creatable}
-                    reasonId="folder-show-root"
-                    icon={<IconUpload size={18} aria-hidden />}
                   >
                     Datei hochladen
-                  </ActionLink>
-                </Group>
-                {changeable ? null : (
-                  <Text id="folder-show-protected" size="sm" c="dimmed" maw={420} ta="right">
-                    {PROTECTED_DISABLED_REASON}
-                  </Text>
-                )}
-                {creatable ? null : (
-                  <Text id="folder-show-root" size="sm" c="dimmed" maw={420} ta="right">
-                    {ROOT_DISABLED_REASON}
-                  </Text>
-                )}
-              </Stack>
+                  </Button>
+                ) : null}
+                {changeable ? (
+                  <Button
+                    size="sm"
+                    variant="default"
+                    leftSection={<IconFolderCog size={18} aria-hidden />}
+                    component={Link}
+                    to={`/folders/update/${id}`}
+                  >
+                    Ordner bearbeiten
+                  </Button>
+                ) : null}
+              </Group>
             ) : null}
           </Group>
           {empty ? (

@@ -6,9 +6,11 @@ import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
-import { VisibleToList } from '../../features/audit/components/visible-to-list';
+import { AdminAccessAccordion } from '../explorer/admin-access-accordion';
+import touch from '../explorer/touch.module.css';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { Detail, RoleBadges } from '../../features/files/components/file-details';
+import { BreakablePath } from '../../features/files/components/recent-overview';
 import { FolderEditForm } from '../../features/folders/components/folder-edit-form';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { folderQueryOptions } from '../../features/folders/folders.api';
@@ -19,6 +21,7 @@ import {
 } from '../../features/folders/folders.rules';
 import { isApiError } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
+import { plural } from '../../lib/plural';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
 
@@ -50,11 +53,17 @@ function FolderUpdate({ id }: { id: number }) {
           <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
             <Stack gap="lg">
               <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
-                <Detail label="Pfad">{folder.data.breadcrumb}</Detail>
+                <Detail label="Pfad">
+                  <BreakablePath path={folder.data.breadcrumb} />
+                </Detail>
                 <Detail label="Übergeordneter Ordner">
                   {folder.data.parent ? (
-                    <Anchor component={Link} to={`/folders/show/${folder.data.parent.id}`}>
-                      {folder.data.parent.breadcrumb}
+                    <Anchor
+                      component={Link}
+                      to={`/folders/show/${folder.data.parent.id}`}
+                      className={touch.textLink}
+                    >
+                      <BreakablePath path={folder.data.parent.breadcrumb} />
                     </Anchor>
                   ) : (
                     'keiner'
@@ -64,8 +73,8 @@ function FolderUpdate({ id }: { id: number }) {
                   <RoleBadges roles={folder.data.roles} />
                 </Detail>
                 <Detail label="Inhalt">
-                  {folder.data.children} Unterordner, {folder.data.files}{' '}
-                  {folder.data.files === 1 ? 'Datei' : 'Dateien'}
+                  {plural(folder.data.children, 'Unterordner', 'Unterordner')},{' '}
+                  {plural(folder.data.files, 'Datei', 'Dateien')}
                 </Detail>
                 <Detail label="Angelegt">{formatDateTime(folder.data.date)}</Detail>
                 <Detail label="Zuletzt geändert">{formatDateTime(folder.data.updated_at)}</Detail>
@@ -79,17 +88,18 @@ function FolderUpdate({ id }: { id: number }) {
                 >
                   Inhalt anzeigen
                 </Button>
-                <Button
-                  variant="light"
-                  color="red"
-                  leftSection={<IconTrash size={18} aria-hidden />}
-                  disabled={!changeable}
-                  aria-describedby={changeable ? undefined : 'folder-protected'}
-                  loading={deleting}
-                  onClick={() => void confirmDeleteFolder(id)}
-                >
-                  Löschen
-                </Button>
+                {/* A protected folder cannot be deleted: the notice below says so (issue 16). */}
+                {changeable ? (
+                  <Button
+                    variant="light"
+                    color="red"
+                    leftSection={<IconTrash size={18} aria-hidden />}
+                    loading={deleting}
+                    onClick={() => void confirmDeleteFolder(id)}
+                  >
+                    Löschen
+                  </Button>
+                ) : null}
               </Group>
             </Stack>
           </Paper>
@@ -112,15 +122,13 @@ function FolderUpdate({ id }: { id: number }) {
                   onSaved={() => undefined}
                 />
               ) : (
-                <Alert id="folder-protected" color="gray" variant="light" icon={<IconLock aria-hidden />}>
+                <Alert color="gray" variant="light" icon={<IconLock aria-hidden />}>
                   <Text size="sm">{PROTECTED_DISABLED_REASON}</Text>
                 </Alert>
               )}
             </Stack>
           </Paper>
-          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-            <VisibleToList type="folder" id={id} />
-          </Paper>
+          <AdminAccessAccordion type="folder" id={id} />
         </>
       )}
     </Stack>

@@ -1,3 +1,4 @@
+import { EmailText } from '../../../components/email-text';
 import { useState } from 'react';
 import { Stack, Text, Title } from '@mantine/core';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
@@ -33,9 +34,8 @@ const columns: DataTableColumn<VisibleUser>[] = [
         <Text size="sm">
           {user.firstname} {user.lastname}
         </Text>
-        {/* An address is no word: it may break anywhere rather than widen the table. */}
-        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {user.email}
+        <Text size="sm" c="dimmed">
+          <EmailText email={user.email} />
         </Text>
       </Stack>
     ),

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconDownload, IconEye, IconTrash } from '@tabler/icons-react';
+import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
 import { FileIcon, fileKindOf } from '../../../components/file-icon';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import { fileNameOf, type StoredFile } from '../files.api';
+import { BreakablePath } from './recent-overview';
 import { useOpenFile } from './use-open-file';
 
 /** One term of a description list: dl > div > (dt, dd), as HTML allows. */
@@ -14,7 +15,7 @@ export function Detail({ label, children }: { label: string; children: ReactNode
       <Text component="dt" c="dimmed" fz="sm">
         {label}
       </Text>
-      <Text component="dd" m={0} mt={2} fw={500} style={{ overflowWrap: 'anywhere' }}>
+      <Text component="dd" m={0} mt={2} fw={500} style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
         {children}
       </Text>
     </div>
@@ -39,13 +40,15 @@ interface FileDetailsProps {
   isAdmin: boolean;
   onDelete?: (file: StoredFile) => void;
   deleting?: boolean;
+  /** Admins: where "Bearbeiten" leads (the edit page). */
+  editHref?: string;
 }
 
 /**
  * /files/show/{id}: the download, the folder (the root "/" when none), "Sichtbar für" and the
- * facts of the file; admins also get "Löschen".
+ * facts of the file; admins also get "Bearbeiten" and "Löschen".
  */
-export function FileDetails({ file, isAdmin, onDelete, deleting }: FileDetailsProps) {
+export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: FileDetailsProps) {
   const { busy, run } = useOpenFile(file);
 
   return (
@@ -61,7 +64,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting }: FileDetailsPr
               fz="lg"
               ta="left"
               onClick={() => void run('download')}
-              style={{ overflowWrap: 'anywhere' }}
+              style={{ overflowWrap: 'break-word', hyphens: 'auto' }}
             >
               {fileNameOf(file)}
             </Anchor>
@@ -86,6 +89,16 @@ export function FileDetails({ file, isAdmin, onDelete, deleting }: FileDetailsPr
           >
             Ansehen
           </Button>
+          {isAdmin && editHref ? (
+            <Button
+              component={Link}
+              to={editHref}
+              variant="default"
+              leftSection={<IconPencil size={18} aria-hidden />}
+            >
+              Bearbeiten
+            </Button>
+          ) : null}
           {isAdmin && onDelete ? (
             <Button
               variant="light"
@@ -102,7 +115,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting }: FileDetailsPr
           <Detail label="Ordner">
             {file.folder ? (
               <Anchor component={Link} to={`/folders/show/${file.folder.id}`}>
-                {file.folder.breadcrumb}
+                <BreakablePath path={file.folder.breadcrumb} />
               </Anchor>
             ) : (
               '/'

@@ -33,7 +33,7 @@ export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDia
           <Group gap="sm" wrap="nowrap" align="flex-start">
             <FileIcon format={file.format} size={28} />
             <div style={{ minWidth: 0 }}>
-              <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              <Text fw={600} style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
                 {file.title}.{file.format}
               </Text>
               <Text size="sm" c="dimmed">

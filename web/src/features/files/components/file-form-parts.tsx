@@ -26,6 +26,7 @@ export function FolderChoice({
   options: readonly FolderRef[];
   onNewFolder?: () => void;
 }) {
+  const chosen = options.find((option) => String(option.id) === field.value)?.breadcrumb;
   return (
     <Group gap="xs" align="flex-end" wrap="wrap">
       <FolderSelect label={label} options={options} {...field} style={{ flex: '1 1 240px', minWidth: 0 }} />
@@ -35,8 +36,8 @@ export function FolderChoice({
           leftSection={<IconFolderPlus size={18} aria-hidden />}
           disabled={field.disabled}
           onClick={onNewFolder}
-          // Keeps the button on the select's line when the select shows an error.
-          mb={field.error ? 22 : 0}
+          // Keeps the button on the select's line when the select shows an error or the path.
+          mb={field.error ? 22 : chosen && chosen.length > 30 ? 24 : 0}
         >
           Neuer Ordner
         </Button>

@@ -20,17 +20,40 @@ export function newestItems(items: readonly ExplorerItem[], limit: number): Expl
 /** Empty cells that fill the last row up to four (product.md P3). */
 export const paddingCount = (count: number) => (ITEMS_PER_ROW - (count % ITEMS_PER_ROW)) % ITEMS_PER_ROW;
 
+/** A folder path that may break after each "/" rather than inside a name. */
+export function BreakablePath({ path }: { path: string }) {
+  const parts = path.split('/');
+  return (
+    <>
+      {parts.map((part, index) => (
+        <span key={index}>
+          {part}
+          {index < parts.length - 1 ? (
+            <>
+              /<wbr />
+            </>
+          ) : null}
+        </span>
+      ))}
+    </>
+  );
+}
+
 function ItemContent({ item }: { item: ExplorerItem }) {
   return (
     <Stack gap={6} align="center" ta="center">
       <FileIcon format={item.type === 'folder' ? 'folder' : item.format} size={44} />
-      <Text fw={600} className={classes.title}>
+      <Text fw={600} fz={{ base: 'sm', sm: 'md' }} className={classes.title}>
         {item.title}
       </Text>
       <Text size="xs" c="dimmed" className={classes.title}>
-        {item.type === 'folder'
-          ? `Ordner · ${item.breadcrumb}`
-          : `${item.format.toUpperCase()} · ${formatSizeMb(item.size_bytes, { unit: 'bytes' })}`}
+        {item.type === 'folder' ? (
+          <>
+            Ordner · <BreakablePath path={item.breadcrumb} />
+          </>
+        ) : (
+          `${item.format.toUpperCase()} · ${formatSizeMb(item.size_bytes, { unit: 'bytes' })}`
+        )}
       </Text>
       <Text size="xs" c="dimmed">
         geändert am {formatDate(item.updated_at)}

@@ -1,6 +1,7 @@
 import { Anchor, Button, Group, Paper, Text } from '@mantine/core';
 import { IconArrowLeft, IconChevronRight, IconHome } from '@tabler/icons-react';
 import type { TreeNode } from '@gremienportal/contracts/files';
+import classes from './path-bar.module.css';
 
 interface PathBarProps {
   /** The folders from the root down to the active one. */
@@ -36,15 +37,27 @@ export function PathBar({ chain, onSelect }: PathBarProps) {
               const last = index === chain.length - 1;
               const label = index === 0 ? 'Hauptordner' : node.title;
               return (
-                <Group component="li" key={node.id} gap={4} wrap="nowrap">
+                <Group component="li" key={node.id} gap={4} wrap="nowrap" className={classes.part}>
                   {index > 0 ? <IconChevronRight size={14} aria-hidden /> : null}
                   {index === 0 ? <IconHome size={16} aria-hidden /> : null}
                   {last ? (
-                    <Text component="span" fw={600} size="sm" aria-current="location">
+                    <Text
+                      component="span"
+                      fw={600}
+                      size="sm"
+                      aria-current="location"
+                      style={{ overflowWrap: 'break-word', hyphens: 'auto', minWidth: 0 }}
+                    >
                       {label}
                     </Text>
                   ) : (
-                    <Anchor component="button" type="button" size="sm" onClick={() => onSelect(node.id)}>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="sm"
+                      className={classes.part}
+                      onClick={() => onSelect(node.id)}
+                    >
                       {label}
                     </Anchor>
                   )}

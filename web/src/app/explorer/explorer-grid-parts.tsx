@@ -1,0 +1,134 @@
+import { memo } from 'react';
+import { Link } from 'react-router';
+import { Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { FileIcon } from '../../components/file-icon';
+import { formatDateTime } from '../../lib/format';
+import type { ExplorerItem } from '../../features/files/files.api';
+import classes from './explorer-grid.module.css';
+import { sizeLabel, typeLabel, type SortColumn, type SortStatus } from './explorer-sort';
+import { RowMenu, RowMenuTrigger, rowActionsFor, type RowActionHandler } from './explorer-row-menu';
+
+/** The head and the rows of the explorer's grid; the grid itself and its skeleton use them. */
+
+export const COLUMNS: readonly { column: SortColumn; title: string; align?: 'right' }[] = [
+  { column: 'title', title: 'Name' },
+  { column: 'format', title: 'Dateityp' },
+  { column: 'size', title: 'Größe', align: 'right' },
+  { column: 'updated_at', title: 'Änderung' },
+];
+
+interface GridHeadProps {
+  sortStatus: SortStatus;
+  /** Whether the rows have a "⋮" menu column. */
+  withActions?: boolean;
+  /** Without it (the skeleton) the titles are plain text rather than sort buttons. */
+  onSort?: (column: SortColumn) => void;
+}
+
+export function GridHead({ sortStatus, onSort, withActions = false }: GridHeadProps) {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {COLUMNS.map(({ column, title, align }) => {
+          const active = sortStatus.column === column;
+          const SortGlyph = !active
+            ? IconArrowsSort
+            : sortStatus.direction === 'asc'
+              ? IconArrowUp
+              : IconArrowDown;
+          const content = (
+            <>
+              {title}
+              <SortGlyph size={14} aria-hidden className={active ? undefined : classes.sortIdle} />
+            </>
+          );
+          return (
+            <Table.Th
+              key={column}
+              visibleFrom={column === 'title' ? undefined : 'sm'}
+              ta={align}
+              aria-sort={
+                onSort && active ? (sortStatus.direction === 'asc' ? 'ascending' : 'descending') : undefined
+              }
+            >
+              {onSort ? (
+                <UnstyledButton className={classes.sortButton} onClick={() => onSort(column)}>
+                  {content}
+                </UnstyledButton>
+              ) : (
+                <span className={classes.sortButton}>{content}</span>
+              )}
+            </Table.Th>
+          );
+        })}
+        {withActions ? (
+          <Table.Th className={classes.actionsCell}>
+            <VisuallyHidden>Aktionen</VisuallyHidden>
+          </Table.Th>
+        ) : null}
+      </Table.Tr>
+    </Table.Thead>
+  );
+}
+
+export const rowKey = (item: ExplorerItem) => `${item.type}-${item.id}`;
+
+interface GridRowProps {
+  item: ExplorerItem;
+  /** Where the folder's name leads; files have none. */
+  href?: string;
+  /** With a handler the row has an actions cell; it gets a "⋮" menu when something applies. */
+  onAction?: RowActionHandler;
+  isAdmin: boolean;
+  /** The menu was opened once: the row renders the Mantine menu instead of the plain trigger. */
+  menuActive: boolean;
+}
+
+/**
+ * One row of the grid in plain table markup styled by the module: a 500-item folder shows 50 of
+ * these, and with a dozen Mantine components each they made the explorer's longest task
+ * (decision 114). Memoised, so a re-render of the explorer (the tree arriving, a dialog opening)
+ * leaves the rows alone. Clicks are handled once for the whole body, see `ExplorerGrid`.
+ */
+export const GridRow = memo(function GridRow({ item, href, onAction, isAdmin, menuActive }: GridRowProps) {
+  const actions = onAction ? rowActionsFor(item, isAdmin) : [];
+  const type = typeLabel(item);
+  const size = sizeLabel(item);
+  const changed = formatDateTime(item.updated_at);
+  return (
+    <tr className={classes.row} data-key={rowKey(item)} data-type={item.type}>
+      <td className={classes.cell}>
+        <div className={classes.nameCell}>
+          <FileIcon format={item.type === 'folder' ? 'folder' : item.format} />
+          <div className={classes.nameStack}>
+            {href !== undefined ? (
+              <Link to={href} className={classes.name}>
+                {item.title}
+              </Link>
+            ) : (
+              <button type="button" className={classes.name} aria-haspopup="dialog">
+                {item.title}
+              </button>
+            )}
+            <p className={`${classes.meta} ${classes.narrowOnly}`}>
+              {[type, size, changed].filter(Boolean).join(' · ')}
+            </p>
+          </div>
+        </div>
+      </td>
+      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap}`}>{type}</td>
+      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap} ${classes.end}`}>{size}</td>
+      <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap}`}>{changed}</td>
+      {onAction ? (
+        <td className={`${classes.cell} ${classes.actionsCell}`}>
+          {actions.length === 0 ? null : menuActive ? (
+            <RowMenu item={item} actions={actions} onAction={onAction} />
+          ) : (
+            <RowMenuTrigger item={item} />
+          )}
+        </td>
+      ) : null}
+    </tr>
+  );
+});

@@ -1,0 +1,112 @@
+import { Link } from 'react-router';
+import { Menu } from '@mantine/core';
+import { IconDotsVertical, IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
+import { canChangeFolder } from '../../features/folders/folders.rules';
+import { downloadStoredFile, viewStoredFile, type ExplorerItem } from '../../features/files/files.api';
+import classes from './explorer-grid.module.css';
+
+/** What a row's "⋮" menu offers. */
+export type RowAction = 'view' | 'download' | 'edit' | 'delete';
+
+/** Editing a file and deleting are the explorer's (its dialogs); viewing and downloading the menu's own. */
+export type RowActionHandler = (action: 'edit' | 'delete', item: ExplorerItem) => void;
+
+/**
+ * What applies to a row and the user's rights: everyone views and downloads a document, admins also
+ * edit (and move, in the same dialog) and delete it; admins edit and delete a folder that is not
+ * protected (product.md P6.1). A member's folder row has nothing beyond opening it.
+ */
+export function rowActionsFor(item: ExplorerItem, isAdmin: boolean): RowAction[] {
+  if (item.type === 'folder') return isAdmin && canChangeFolder(item.id) ? ['edit', 'delete'] : [];
+  return isAdmin ? ['view', 'download', 'edit', 'delete'] : ['view', 'download'];
+}
+
+export const rowMenuLabel = (item: ExplorerItem) => `Aktionen für „${item.title}“`;
+
+/**
+ * The cheap stand-in for the menu: a plain button, so 50 rows cost 50 buttons rather than 50
+ * Mantine menus (decision 114). Its first click makes the row render `RowMenu` in its place.
+ */
+export function RowMenuTrigger({ item }: { item: ExplorerItem }) {
+  return (
+    <button
+      type="button"
+      className={classes.menuButton}
+      data-row-menu
+      aria-label={rowMenuLabel(item)}
+      aria-haspopup="menu"
+      aria-expanded={false}
+    >
+      <IconDotsVertical size={20} aria-hidden />
+    </button>
+  );
+}
+
+interface RowMenuProps {
+  item: ExplorerItem;
+  actions: readonly RowAction[];
+  onAction: RowActionHandler;
+}
+
+/** A row's "⋮" menu (as in Nextcloud or Drive); opened at once when it first replaces the trigger. */
+export function RowMenu({ item, actions, onAction }: RowMenuProps) {
+  const file = item.type === 'file' ? item : undefined;
+  return (
+    <Menu position="bottom-end" defaultOpened withinPortal>
+      <Menu.Target>
+        <button type="button" className={classes.menuButton} data-row-menu aria-label={rowMenuLabel(item)}>
+          <IconDotsVertical size={20} aria-hidden />
+        </button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {file && actions.includes('view') ? (
+          <Menu.Item
+            leftSection={<IconEye size={18} aria-hidden />}
+            onClick={() => void viewStoredFile(file).catch(() => undefined)}
+          >
+            Ansehen
+          </Menu.Item>
+        ) : null}
+        {file && actions.includes('download') ? (
+          <Menu.Item
+            leftSection={<IconDownload size={18} aria-hidden />}
+            // product.md P12: a failed download shows no message.
+            onClick={() => void downloadStoredFile(file).catch(() => undefined)}
+          >
+            Herunterladen
+          </Menu.Item>
+        ) : null}
+        {actions.includes('edit') ? (
+          file ? (
+            <Menu.Item
+              leftSection={<IconPencil size={18} aria-hidden />}
+              onClick={() => onAction('edit', item)}
+            >
+              Bearbeiten
+            </Menu.Item>
+          ) : (
+            <Menu.Item
+              component={Link}
+              to={`/folders/update/${item.id}`}
+              leftSection={<IconPencil size={18} aria-hidden />}
+            >
+              Bearbeiten
+            </Menu.Item>
+          )
+        ) : null}
+        {actions.includes('delete') ? (
+          <>
+            <Menu.Divider />
+            <Menu.Item
+              color="red"
+              leftSection={<IconTrash size={18} aria-hidden />}
+              onClick={() => onAction('delete', item)}
+            >
+              Löschen
+            </Menu.Item>
+          </>
+        ) : null}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
