@@ -5,7 +5,8 @@ import { Badge, Group } from '@mantine/core';
  * wrapping instead of cut off), one colour, next to each other and onto the next line when the
  * space runs out.
  */
-export function RoleBadges({ roles }: { roles: readonly string[] }) {
+export function RoleBadges({ roles, empty = 'keine Rolle' }: { roles: readonly string[]; empty?: string }) {
+  if (roles.length === 0) return <>{empty}</>;
   return (
     <Group gap={6} component="span" wrap="wrap">
       {roles.map((role) => (

@@ -1,3 +1,4 @@
+import { PathText } from '../../components/path-text';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
@@ -9,7 +10,6 @@ import { PageTitle } from '../../components/page-title';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { ExplorerGrid } from '../explorer/explorer-grid';
 import { FileDialog } from '../../features/files/components/file-dialog';
-import { BreakablePath } from '../../features/files/components/recent-overview';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { folderItemsQueryOptions, folderQueryOptions } from '../../features/folders/folders.api';
 import type { StoredFile } from '../../features/files/files.api';
@@ -60,7 +60,7 @@ function FolderShow({ id }: { id: number }) {
               <Text style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
                 Ordner:{' '}
                 <strong>
-                  <BreakablePath path={folder.data.breadcrumb} />
+                  <PathText text={folder.data.breadcrumb} />
                 </strong>
               </Text>
               <Group gap="md">

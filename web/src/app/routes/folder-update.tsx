@@ -1,3 +1,4 @@
+import { PathText } from '../../components/path-text';
 import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconFolderOpen, IconLock, IconTrash } from '@tabler/icons-react';
@@ -9,8 +10,8 @@ import { PageTitle } from '../../components/page-title';
 import { AdminAccessAccordion } from '../explorer/admin-access-accordion';
 import touch from '../explorer/touch.module.css';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
-import { Detail, RoleBadges } from '../../features/files/components/file-details';
-import { BreakablePath } from '../../features/files/components/recent-overview';
+import { Detail } from '../../features/files/components/file-details';
+import { RoleBadges } from '../../components/role-badges';
 import { FolderEditForm } from '../../features/folders/components/folder-edit-form';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { folderQueryOptions } from '../../features/folders/folders.api';
@@ -54,7 +55,7 @@ function FolderUpdate({ id }: { id: number }) {
             <Stack gap="lg">
               <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
                 <Detail label="Pfad">
-                  <BreakablePath path={folder.data.breadcrumb} />
+                  <PathText text={folder.data.breadcrumb} />
                 </Detail>
                 <Detail label="Übergeordneter Ordner">
                   {folder.data.parent ? (
@@ -63,7 +64,7 @@ function FolderUpdate({ id }: { id: number }) {
                       to={`/folders/show/${folder.data.parent.id}`}
                       className={touch.textLink}
                     >
-                      <BreakablePath path={folder.data.parent.breadcrumb} />
+                      <PathText text={folder.data.parent.breadcrumb} />
                     </Anchor>
                   ) : (
                     'keiner'

@@ -1,11 +1,12 @@
+import { RoleBadges } from '../../../components/role-badges';
+import { PathText } from '../../../components/path-text';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
 import { FileIcon, fileKindOf } from '../../../components/file-icon';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import { fileNameOf, type StoredFile } from '../files.api';
-import { BreakablePath } from './recent-overview';
 import { useOpenFile } from './use-open-file';
 
 /** One term of a description list: dl > div > (dt, dd), as HTML allows. */
@@ -19,19 +20,6 @@ export function Detail({ label, children }: { label: string; children: ReactNode
         {children}
       </Text>
     </div>
-  );
-}
-
-export function RoleBadges({ roles }: { roles: readonly string[] }) {
-  if (roles.length === 0) return <>keine Rolle</>;
-  return (
-    <Group gap={4} component="span">
-      {roles.map((role) => (
-        <Badge key={role} variant="light" size="md" component="span">
-          {role}
-        </Badge>
-      ))}
-    </Group>
   );
 }
 
@@ -115,7 +103,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
           <Detail label="Ordner">
             {file.folder ? (
               <Anchor component={Link} to={`/folders/show/${file.folder.id}`}>
-                <BreakablePath path={file.folder.breadcrumb} />
+                <PathText text={file.folder.breadcrumb} />
               </Anchor>
             ) : (
               '/'

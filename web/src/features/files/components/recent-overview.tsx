@@ -1,3 +1,4 @@
+import { PathText } from '../../../components/path-text';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
@@ -20,25 +21,6 @@ export function newestItems(items: readonly ExplorerItem[], limit: number): Expl
 /** Empty cells that fill the last row up to four (product.md P3). */
 export const paddingCount = (count: number) => (ITEMS_PER_ROW - (count % ITEMS_PER_ROW)) % ITEMS_PER_ROW;
 
-/** A folder path that may break after each "/" rather than inside a name. */
-export function BreakablePath({ path }: { path: string }) {
-  const parts = path.split('/');
-  return (
-    <>
-      {parts.map((part, index) => (
-        <span key={index}>
-          {part}
-          {index < parts.length - 1 ? (
-            <>
-              /<wbr />
-            </>
-          ) : null}
-        </span>
-      ))}
-    </>
-  );
-}
-
 function ItemContent({ item }: { item: ExplorerItem }) {
   return (
     <Stack gap={6} align="center" ta="center">
@@ -49,7 +31,7 @@ function ItemContent({ item }: { item: ExplorerItem }) {
       <Text size="xs" c="dimmed" className={classes.title}>
         {item.type === 'folder' ? (
           <>
-            Ordner · <BreakablePath path={item.breadcrumb} />
+            Ordner · <PathText text={item.breadcrumb} />
           </>
         ) : (
           `${item.format.toUpperCase()} · ${formatSizeMb(item.size_bytes, { unit: 'bytes' })}`
