@@ -24,7 +24,9 @@ const toast = (page: Page, text: string) =>
 
 async function openInTree(page: Page, name: string) {
   // On its own row: an expanded treeitem also holds its children's rows.
-  await tree(page).getByRole('treeitem', { name, exact: true }).click({ position: { x: 60, y: 12 } });
+  await tree(page)
+    .getByRole('treeitem', { name, exact: true })
+    .click({ position: { x: 60, y: 12 } });
   await expect(
     page.getByRole('navigation', { name: 'Aktueller Pfad' }).getByText(name, { exact: true }),
   ).toHaveAttribute('aria-current', 'location');
