@@ -21,6 +21,7 @@ const PHRASE = /^([A-Z][a-z]+( [A-Za-z]+)*[.!?…]?|[a-z]+( [a-z]+)+[.!?]?)$/;
 const ALLOWED = new Set([
   // Programming-error messages of React Router, TanStack Query, zod and Mantine: thrown only when
   // the code itself is wrong; the error page shows German text.
+  'Accordion component was not found in the tree',
   'Async schemas not supported in object keys currently',
   'Cannot add the same private member more than once',
   'Custom types cannot be represented in JSON Schema',

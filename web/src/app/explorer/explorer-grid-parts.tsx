@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { lazy, memo, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
@@ -7,7 +7,10 @@ import { formatDateTime } from '../../lib/format';
 import type { ExplorerItem } from '../../features/files/files.api';
 import classes from './explorer-grid.module.css';
 import { sizeLabel, typeLabel, type SortColumn, type SortStatus } from './explorer-sort';
-import { RowMenu, RowMenuTrigger, rowActionsFor, type RowActionHandler } from './explorer-row-menu';
+import { RowMenuTrigger, rowActionsFor, type RowActionHandler } from './explorer-row-menu';
+
+// Mantine's Menu loads with the first opened row menu, not with the page (decision 024).
+const RowMenu = lazy(() => import('./row-menu'));
 
 /** The head and the rows of the explorer's grid; the grid itself and its skeleton use them. */
 
@@ -123,7 +126,9 @@ export const GridRow = memo(function GridRow({ item, href, onAction, isAdmin, me
       {onAction ? (
         <td className={`${classes.cell} ${classes.actionsCell}`}>
           {actions.length === 0 ? null : menuActive ? (
-            <RowMenu item={item} actions={actions} onAction={onAction} />
+            <Suspense fallback={<RowMenuTrigger item={item} />}>
+              <RowMenu item={item} actions={actions} onAction={onAction} />
+            </Suspense>
           ) : (
             <RowMenuTrigger item={item} />
           )}

@@ -1,8 +1,6 @@
-import { Link } from 'react-router';
-import { Menu } from '@mantine/core';
-import { IconDotsVertical, IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDotsVertical } from '@tabler/icons-react';
 import { canChangeFolder } from '../../features/folders/folders.rules';
-import { downloadStoredFile, viewStoredFile, type ExplorerItem } from '../../features/files/files.api';
+import type { ExplorerItem } from '../../features/files/files.api';
 import classes from './explorer-grid.module.css';
 
 /** What a row's "⋮" menu offers. */
@@ -39,74 +37,5 @@ export function RowMenuTrigger({ item }: { item: ExplorerItem }) {
     >
       <IconDotsVertical size={20} aria-hidden />
     </button>
-  );
-}
-
-interface RowMenuProps {
-  item: ExplorerItem;
-  actions: readonly RowAction[];
-  onAction: RowActionHandler;
-}
-
-/** A row's "⋮" menu (as in Nextcloud or Drive); opened at once when it first replaces the trigger. */
-export function RowMenu({ item, actions, onAction }: RowMenuProps) {
-  const file = item.type === 'file' ? item : undefined;
-  return (
-    <Menu position="bottom-end" defaultOpened withinPortal>
-      <Menu.Target>
-        <button type="button" className={classes.menuButton} data-row-menu aria-label={rowMenuLabel(item)}>
-          <IconDotsVertical size={20} aria-hidden />
-        </button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {file && actions.includes('view') ? (
-          <Menu.Item
-            leftSection={<IconEye size={18} aria-hidden />}
-            onClick={() => void viewStoredFile(file).catch(() => undefined)}
-          >
-            Ansehen
-          </Menu.Item>
-        ) : null}
-        {file && actions.includes('download') ? (
-          <Menu.Item
-            leftSection={<IconDownload size={18} aria-hidden />}
-            // product.md P12: a failed download shows no message.
-            onClick={() => void downloadStoredFile(file).catch(() => undefined)}
-          >
-            Herunterladen
-          </Menu.Item>
-        ) : null}
-        {actions.includes('edit') ? (
-          file ? (
-            <Menu.Item
-              leftSection={<IconPencil size={18} aria-hidden />}
-              onClick={() => onAction('edit', item)}
-            >
-              Bearbeiten
-            </Menu.Item>
-          ) : (
-            <Menu.Item
-              component={Link}
-              to={`/folders/update/${item.id}`}
-              leftSection={<IconPencil size={18} aria-hidden />}
-            >
-              Bearbeiten
-            </Menu.Item>
-          )
-        ) : null}
-        {actions.includes('delete') ? (
-          <>
-            <Menu.Divider />
-            <Menu.Item
-              color="red"
-              leftSection={<IconTrash size={18} aria-hidden />}
-              onClick={() => onAction('delete', item)}
-            >
-              Löschen
-            </Menu.Item>
-          </>
-        ) : null}
-      </Menu.Dropdown>
-    </Menu>
   );
 }

@@ -1,15 +1,13 @@
-import { ActionIcon, Button, Group, Menu } from '@mantine/core';
-import {
-  IconCalendarPlus,
-  IconDots,
-  IconFolderCog,
-  IconFolderPlus,
-  IconTrash,
-  IconUpload,
-} from '@tabler/icons-react';
+import { lazy } from 'react';
+import { ActionIcon, Button, Group } from '@mantine/core';
+import { IconDots, IconFolderPlus, IconUpload } from '@tabler/icons-react';
 import { canChangeFolder, canCreateIn } from '../../features/folders/folders.rules';
+import { DeferredMenu } from '../../components/deferred-menu';
+import { MORE_ACTIONS_LABEL, type ToolbarAction } from './explorer-actions';
 
-export type ToolbarAction = 'create-folder' | 'edit-folder' | 'delete-folder' | 'upload' | 'period';
+export { MORE_ACTIONS_LABEL, type ToolbarAction };
+
+const MoreActionsMenu = lazy(() => import('./explorer-more-menu'));
 
 interface ExplorerToolbarProps {
   folderId: number;
@@ -17,9 +15,6 @@ interface ExplorerToolbarProps {
   /** While a delete is asked for or running. */
   deleting?: boolean;
 }
-
-/** The name of the "⋯" menu with the rare and the destructive actions. */
-export const MORE_ACTIONS_LABEL = 'Weitere Aktionen';
 
 /**
  * The admins' actions for the active folder (product.md P3.5, P4.3), calm: only what can be done
@@ -53,47 +48,23 @@ export function ExplorerToolbar({ folderId, onAction, deleting = false }: Explor
           </Button>
         </>
       ) : null}
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
+      <DeferredMenu
+        trigger={(onClick) => (
           <ActionIcon
             size="input-sm"
             variant="default"
             aria-label={MORE_ACTIONS_LABEL}
+            aria-haspopup="menu"
             title={MORE_ACTIONS_LABEL}
             loading={deleting}
+            onClick={onClick}
           >
             <IconDots size={20} aria-hidden />
           </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {changeable ? (
-            <Menu.Item
-              leftSection={<IconFolderCog size={18} aria-hidden />}
-              onClick={() => onAction('edit-folder')}
-            >
-              Ordner bearbeiten
-            </Menu.Item>
-          ) : null}
-          <Menu.Item
-            leftSection={<IconCalendarPlus size={18} aria-hidden />}
-            onClick={() => onAction('period')}
-          >
-            Amtsperiode erstellen
-          </Menu.Item>
-          {changeable ? (
-            <>
-              <Menu.Divider />
-              <Menu.Item
-                color="red"
-                leftSection={<IconTrash size={18} aria-hidden />}
-                onClick={() => onAction('delete-folder')}
-              >
-                Ordner löschen
-              </Menu.Item>
-            </>
-          ) : null}
-        </Menu.Dropdown>
-      </Menu>
+        )}
+      >
+        <MoreActionsMenu defaultOpened changeable={changeable} deleting={deleting} onAction={onAction} />
+      </DeferredMenu>
     </Group>
   );
 }

@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { Outlet, Link, useLocation } from 'react-router';
 import { Box, Burger, Container, Divider, Drawer, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -9,7 +10,11 @@ import { BrandLink } from './brand-link';
 import { MainContent } from './main-content';
 import { navItemsFor, type NavItem } from './nav-items';
 import { SkipLink } from './skip-link';
-import { UserMenu } from './user-menu';
+import { DeferredMenu } from '../../components/deferred-menu';
+import { UserMenuButton } from './user-menu-button';
+
+// Mantine's Menu loads with the first click on the name, not with the page (decision 024).
+const UserMenu = lazy(() => import('./user-menu'));
 import { classes } from './layout-classes';
 
 const MOBILE_NAV_ID = 'mobile-navigation';
@@ -55,6 +60,8 @@ export default function AppLayout() {
     void logout();
   };
 
+  const accountOpen = pathname === '/account' || pathname.startsWith('/account/');
+
   return (
     <SignedInProviders>
       <div className={classes.page}>
@@ -67,11 +74,13 @@ export default function AppLayout() {
                 <NavEntry key={item.to} item={item} pathname={pathname} className={classes.navLink} />
               ))}
               {user ? (
-                <UserMenu
-                  name={user.name}
-                  current={pathname === '/account' || pathname.startsWith('/account/')}
-                  onLogout={handleLogout}
-                />
+                <DeferredMenu
+                  trigger={(onClick) => (
+                    <UserMenuButton name={user.name} current={accountOpen} onClick={onClick} />
+                  )}
+                >
+                  <UserMenu name={user.name} current={accountOpen} onLogout={handleLogout} defaultOpened />
+                </DeferredMenu>
               ) : null}
             </Box>
             {/* One way in on small screens: every entry, Events included, is in the menu. */}

@@ -1,30 +1,25 @@
 import { Link } from 'react-router';
-import { Menu, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
-import { classes } from './layout-classes';
+import { Menu } from '@mantine/core';
+import { IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { UserMenuButton } from './user-menu-button';
 
 interface UserMenuProps {
   name: string;
   /** Whether the account page is open (marks the button like the current area). */
   current: boolean;
   onLogout: () => void;
+  defaultOpened?: boolean;
 }
 
-/** Who is signed in, on wide screens: the name opens Accountverwaltung and Abmelden. */
-export function UserMenu({ name, current, onLogout }: UserMenuProps) {
+/**
+ * Who is signed in, on wide screens: the name opens Accountverwaltung and Abmelden. Loaded on
+ * the first click (`UserMenuButton` stands in until then).
+ */
+export default function UserMenu({ name, current, onLogout, defaultOpened }: UserMenuProps) {
   return (
-    <Menu position="bottom-end" width={240} shadow="md">
+    <Menu position="bottom-end" width={240} shadow="md" defaultOpened={defaultOpened}>
       <Menu.Target>
-        {/* The name read out contains the visible one (WCAG 2.5.3). */}
-        <UnstyledButton
-          className={classes.navLink}
-          data-current={current || undefined}
-          aria-label={`Angemeldet als ${name}`}
-        >
-          <IconUserCircle size={20} aria-hidden />
-          <span className={classes.userName}>{name}</span>
-          <IconChevronDown size={16} aria-hidden />
-        </UnstyledButton>
+        <UserMenuButton name={name} current={current} />
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Item component={Link} to="/account" leftSection={<IconUserCircle size={18} aria-hidden />}>

@@ -1,0 +1,61 @@
+import { ActionIcon, Menu } from '@mantine/core';
+import { IconCalendarPlus, IconDots, IconFolderCog, IconTrash } from '@tabler/icons-react';
+
+import { MORE_ACTIONS_LABEL, type ToolbarAction } from './explorer-actions';
+
+/** The explorer's "⋯" menu, loaded on its first click (components/deferred-menu.tsx). */
+export default function MoreActionsMenu({
+  defaultOpened,
+  changeable,
+  deleting,
+  onAction,
+}: {
+  defaultOpened?: boolean;
+  changeable: boolean;
+  deleting: boolean;
+  onAction: (action: ToolbarAction) => void;
+}) {
+  return (
+    <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened}>
+      <Menu.Target>
+        <ActionIcon
+          size="input-sm"
+          variant="default"
+          aria-label={MORE_ACTIONS_LABEL}
+          title={MORE_ACTIONS_LABEL}
+          loading={deleting}
+        >
+          <IconDots size={20} aria-hidden />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {changeable ? (
+          <Menu.Item
+            leftSection={<IconFolderCog size={18} aria-hidden />}
+            onClick={() => onAction('edit-folder')}
+          >
+            Ordner bearbeiten
+          </Menu.Item>
+        ) : null}
+        <Menu.Item
+          leftSection={<IconCalendarPlus size={18} aria-hidden />}
+          onClick={() => onAction('period')}
+        >
+          Amtsperiode erstellen
+        </Menu.Item>
+        {changeable ? (
+          <>
+            <Menu.Divider />
+            <Menu.Item
+              color="red"
+              leftSection={<IconTrash size={18} aria-hidden />}
+              onClick={() => onAction('delete-folder')}
+            >
+              Ordner löschen
+            </Menu.Item>
+          </>
+        ) : null}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
