@@ -1,4 +1,5 @@
-import { Badge, Group } from '@mantine/core';
+import { Fragment } from 'react';
+import { Badge, Group, VisuallyHidden } from '@mantine/core';
 
 /**
  * Role names as pills, the same everywhere (issue 16): the theme's Badge (14 px, normal case,
@@ -9,10 +10,12 @@ export function RoleBadges({ roles, empty = 'keine Rolle' }: { roles: readonly s
   if (roles.length === 0) return <>{empty}</>;
   return (
     <Group gap={6} component="span" wrap="wrap">
-      {roles.map((role) => (
-        <Badge key={role} component="span">
-          {role}
-        </Badge>
+      {roles.map((role, index) => (
+        <Fragment key={role}>
+          {/* Read out and copied as "Aufsichtsrat, Vertreter", not run together. */}
+          {index > 0 ? <VisuallyHidden component="span">, </VisuallyHidden> : null}
+          <Badge component="span">{role}</Badge>
+        </Fragment>
       ))}
     </Group>
   );

@@ -1,3 +1,4 @@
+import { RoleBadges } from '../../../components/role-badges';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button, Flex, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -69,7 +70,7 @@ export function EventDetails({ event, isAdmin, onDelete }: EventDetailsProps) {
             </Detail>
             {isAdmin ? (
               <Detail label="Rollen" icon={<IconUsers size={20} />}>
-                {event.roles_string || 'keine'}
+                <RoleBadges roles={event.roles} empty="keine" />
               </Detail>
             ) : null}
           </SimpleGrid>

@@ -1,3 +1,4 @@
+import { RoleBadges } from '../../../components/role-badges';
 import { Box, Text } from '@mantine/core';
 import type { User } from '@gremienportal/contracts/users';
 import { formatDateTime } from '../../../lib/format';
@@ -34,7 +35,9 @@ export function UserDetails({ user }: { user: User }) {
       <Entry label="E-Mail">
         <EmailText email={user.email} />
       </Entry>
-      <Entry label="Rollen">{user.roles_string || 'Keine Rolle'}</Entry>
+      <Entry label="Rollen">
+        <RoleBadges roles={user.roles} empty="Keine Rolle" />
+      </Entry>
       <Entry label="Status">
         {user.status === 'eingeladen' ? 'Eingeladen – Passwort noch nicht festgelegt' : 'Aktiv'}
       </Entry>
