@@ -2,9 +2,6 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PortalSettings } from '@gremienportal/contracts/account';
 import { api } from './api-client';
 
-// Also for the signed-out pages, which must not load the data layer: kept in legal-links.ts.
-export { safeExternalUrl } from './legal-links';
-
 export type { PortalSettings };
 
 /** Portal settings from the configuration (product.md P2.4): footer links, contact addresses, upload limit. */

@@ -1,7 +1,6 @@
-import { ActionIcon, Menu } from '@mantine/core';
-import { IconCalendarPlus, IconDots, IconFolderCog, IconTrash } from '@tabler/icons-react';
-
-import { MORE_ACTIONS_LABEL, type ToolbarAction } from './explorer-actions';
+import { Menu } from '@mantine/core';
+import { IconCalendarPlus, IconFolderCog, IconTrash } from '@tabler/icons-react';
+import { MoreActionsButton, type ToolbarAction } from './explorer-actions';
 
 /** The explorer's "⋯" menu, loaded on its first click (components/deferred-menu.tsx). */
 export default function MoreActionsMenu({
@@ -18,15 +17,7 @@ export default function MoreActionsMenu({
   return (
     <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened}>
       <Menu.Target>
-        <ActionIcon
-          size="input-sm"
-          variant="default"
-          aria-label={MORE_ACTIONS_LABEL}
-          title={MORE_ACTIONS_LABEL}
-          loading={deleting}
-        >
-          <IconDots size={20} aria-hidden />
-        </ActionIcon>
+        <MoreActionsButton deleting={deleting} />
       </Menu.Target>
       <Menu.Dropdown>
         {changeable ? (

@@ -1,3 +1,4 @@
+import { forwardRef } from 'react';
 import { IconDotsVertical } from '@tabler/icons-react';
 import { canChangeFolder } from '../../features/folders/folders.rules';
 import type { ExplorerItem } from '../../features/files/files.api';
@@ -22,20 +23,26 @@ export function rowActionsFor(item: ExplorerItem, isAdmin: boolean): RowAction[]
 export const rowMenuLabel = (item: ExplorerItem) => `Aktionen für „${item.title}“`;
 
 /**
- * The cheap stand-in for the menu: a plain button, so 50 rows cost 50 buttons rather than 50
- * Mantine menus (decision 114). Its first click makes the row render `RowMenu` in its place.
+ * The "⋮" button. Alone it is the cheap stand-in for the menu, so 50 rows cost 50 buttons rather
+ * than 50 Mantine menus (decision 114): its first click makes the row render `RowMenu`, which uses
+ * the same button as its target.
  */
-export function RowMenuTrigger({ item }: { item: ExplorerItem }) {
+export const RowMenuTrigger = forwardRef<HTMLButtonElement, { item: ExplorerItem }>(function RowMenuTrigger(
+  { item, ...props },
+  ref,
+) {
   return (
     <button
+      ref={ref}
       type="button"
       className={classes.menuButton}
       data-row-menu
       aria-label={rowMenuLabel(item)}
       aria-haspopup="menu"
       aria-expanded={false}
+      {...props}
     >
       <IconDotsVertical size={20} aria-hidden />
     </button>
   );
-}
+});

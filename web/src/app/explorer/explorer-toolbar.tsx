@@ -1,9 +1,9 @@
 import { lazy } from 'react';
-import { ActionIcon, Button, Group } from '@mantine/core';
-import { IconDots, IconFolderPlus, IconUpload } from '@tabler/icons-react';
+import { Button, Group } from '@mantine/core';
+import { IconFolderPlus, IconUpload } from '@tabler/icons-react';
 import { canChangeFolder, canCreateIn } from '../../features/folders/folders.rules';
 import { DeferredMenu } from '../../components/deferred-menu';
-import { MORE_ACTIONS_LABEL, type ToolbarAction } from './explorer-actions';
+import { MORE_ACTIONS_LABEL, MoreActionsButton, type ToolbarAction } from './explorer-actions';
 
 export { MORE_ACTIONS_LABEL, type ToolbarAction };
 
@@ -48,21 +48,7 @@ export function ExplorerToolbar({ folderId, onAction, deleting = false }: Explor
           </Button>
         </>
       ) : null}
-      <DeferredMenu
-        trigger={(onClick) => (
-          <ActionIcon
-            size="input-sm"
-            variant="default"
-            aria-label={MORE_ACTIONS_LABEL}
-            aria-haspopup="menu"
-            title={MORE_ACTIONS_LABEL}
-            loading={deleting}
-            onClick={onClick}
-          >
-            <IconDots size={20} aria-hidden />
-          </ActionIcon>
-        )}
-      >
+      <DeferredMenu trigger={(onClick) => <MoreActionsButton deleting={deleting} onClick={onClick} />}>
         <MoreActionsMenu defaultOpened changeable={changeable} deleting={deleting} onAction={onAction} />
       </DeferredMenu>
     </Group>

@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
 import { Menu } from '@mantine/core';
-import { IconDotsVertical, IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
 import { downloadStoredFile, viewStoredFile, type ExplorerItem } from '../../features/files/files.api';
-import { rowMenuLabel, type RowAction, type RowActionHandler } from './explorer-row-menu';
-import classes from './explorer-grid.module.css';
+import { RowMenuTrigger, type RowAction, type RowActionHandler } from './explorer-row-menu';
 
 interface RowMenuProps {
   item: ExplorerItem;
@@ -17,9 +16,7 @@ export default function RowMenu({ item, actions, onAction }: RowMenuProps) {
   return (
     <Menu position="bottom-end" defaultOpened withinPortal>
       <Menu.Target>
-        <button type="button" className={classes.menuButton} data-row-menu aria-label={rowMenuLabel(item)}>
-          <IconDotsVertical size={20} aria-hidden />
-        </button>
+        <RowMenuTrigger item={item} />
       </Menu.Target>
       <Menu.Dropdown>
         {file && actions.includes('view') ? (
