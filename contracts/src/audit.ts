@@ -20,14 +20,20 @@ export const AUDIT_ACTIONS = {
   'file.downloaded': 'Datei heruntergeladen',
   'file.created': 'Datei hochgeladen',
   'file.updated': 'Datei geändert',
-  'file.deleted': 'Datei gelöscht',
+  'file.deleted': 'Datei in den Papierkorb verschoben',
+  'file.version_restored': 'Dateiversion wiederhergestellt',
+  'file.version_removed': 'Alte Dateiversion entfernt',
   'folder.created': 'Ordner angelegt',
   'folder.updated': 'Ordner geändert',
-  'folder.deleted': 'Ordner gelöscht',
+  'folder.deleted': 'Ordner in den Papierkorb verschoben',
   'period.created': 'Amtsperiode angelegt',
   'event.created': 'Event angelegt',
   'event.updated': 'Event geändert',
-  'event.deleted': 'Event gelöscht',
+  'event.deleted': 'Event in den Papierkorb verschoben',
+  'trash.restored': 'Aus dem Papierkorb wiederhergestellt',
+  'trash.purged': 'Endgültig gelöscht',
+  'trash.expired': 'Nach Ablauf endgültig gelöscht',
+  'trash.emptied': 'Papierkorb geleert',
   'event.file_downloaded': 'Event-Datei heruntergeladen',
   'user.created': 'Nutzer angelegt',
   'user.updated': 'Nutzer geändert',
@@ -66,6 +72,7 @@ export const AUDIT_OBJECT_TYPES = {
   event: 'Event',
   period: 'Amtsperiode',
   session: 'Sitzung',
+  trash: 'Papierkorb',
 } as const satisfies Record<string, string>;
 export type AuditObjectType = keyof typeof AUDIT_OBJECT_TYPES;
 export const AUDIT_OBJECT_TYPE_NAMES = Object.keys(AUDIT_OBJECT_TYPES) as AuditObjectType[];
@@ -159,7 +166,7 @@ const optionalText = (max: number, error: string) =>
     z.string().trim().max(max, { error }).optional(),
   );
 
-const timeField = optionalText(40, AUDIT_MESSAGES.invalidTime).refine(
+export const timeField = optionalText(40, AUDIT_MESSAGES.invalidTime).refine(
   (value) => value === undefined || auditRangeBound(value, 'from') !== null,
   { error: AUDIT_MESSAGES.invalidTime },
 );
@@ -186,7 +193,7 @@ const actionsField = z.preprocess(
     .optional(),
 );
 
-const optionalId = z.preprocess((value) => (value === '' ? undefined : value), z.optional(idSchema));
+export const optionalId = z.preprocess((value) => (value === '' ? undefined : value), z.optional(idSchema));
 
 /** The filters of the list and of the CSV export. */
 export const auditFilterQuerySchema = z.object({
@@ -207,7 +214,7 @@ export const auditFilterQuerySchema = z.object({
   to: timeField,
 });
 
-const pageFields = {
+export const pageFields = {
   page: z.coerce
     .number({ error: AUDIT_MESSAGES.invalidPage })
     .int({ error: AUDIT_MESSAGES.invalidPage })
@@ -222,7 +229,7 @@ const pageFields = {
     .default(AUDIT_DEFAULT_PER_PAGE),
 };
 
-function rangeInOrder(query: { from?: string; to?: string }): boolean {
+export function rangeInOrder(query: { from?: string; to?: string }): boolean {
   const from = query.from ? auditRangeBound(query.from, 'from') : null;
   const to = query.to ? auditRangeBound(query.to, 'to') : null;
   // An unreadable bound has its own message.
