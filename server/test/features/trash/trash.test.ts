@@ -27,8 +27,12 @@ describe('Papierkorb', () => {
     }
   }
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, user: TestUser = admin, payload?: object) =>
-    t.app.inject({ method, url, headers: user.headers, ...(payload ? { payload } : {}) });
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    user: TestUser = admin,
+    payload?: object,
+  ) => t.app.inject({ method, url, headers: user.headers, ...(payload ? { payload } : {}) });
   const del = (url: string) => call('DELETE', url);
   const restore = (type: string, id: number, body?: object, user: TestUser = admin) =>
     call('POST', `/api/v1/trash/${type}/${id}/restore`, user, body ?? {});
