@@ -39,6 +39,38 @@ export function fileById(db: Kysely<Database> | Transaction<Database>, id: numbe
   return repo.findFile(db, { id });
 }
 
+/**
+ * Records one delivery of a document's content (the current one or an old version, told apart by
+ * the storage key), once per session, content and purpose within the window (decision 116).
+ */
+export async function recordFileDelivery(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  actor: Actor,
+  content: { id: number; key: string; label: string },
+  purpose: 'view' | 'download',
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await recordDelivery(
+    ctx.db.kysely,
+    ctx.clock,
+    {
+      sessionId: actor.principal.sessionId,
+      objectKind: 'file',
+      objectId: content.id,
+      contentVersion: content.key,
+      purpose,
+    },
+    {
+      ...auditBy(actor),
+      action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
+      objectType: 'file',
+      objectId: content.id,
+      objectLabel: content.label,
+      ...(details ? { details } : {}),
+    },
+  );
+}
+
 export function filesService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
 
@@ -88,23 +120,11 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
      * (decision 116). `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved.
      */
     async recordDownload(actor: Actor, file: FileRecord, purpose: 'view' | 'download'): Promise<void> {
-      await recordDelivery(
-        db(),
-        ctx.clock,
-        {
-          sessionId: actor.principal.sessionId,
-          objectKind: 'file',
-          objectId: file.id,
-          contentVersion: file.storage_key,
-          purpose,
-        },
-        {
-          ...auditBy(actor),
-          action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
-          objectType: 'file',
-          objectId: file.id,
-          objectLabel: `${file.title}.${file.format}`,
-        },
+      await recordFileDelivery(
+        ctx,
+        actor,
+        { id: file.id, key: file.storage_key, label: `${file.title}.${file.format}` },
+        purpose,
       );
     },
 

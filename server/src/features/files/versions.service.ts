@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { DownloadObject } from '../../http/send-download.ts';
-import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
+import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import {
   deleteObjects,
   loadFiles,
@@ -13,6 +13,7 @@ import {
   type FileRecord,
 } from '../folders/folders.service.ts';
 import * as repo from './files.repository.ts';
+import { recordFileDelivery } from './files.service.ts';
 import { findVersion, keepAsVersion, listVersions } from './versions.repository.ts';
 
 /** A document's versions (issue 17); the routes let only Admins and Super-Admins in. */
@@ -92,25 +93,8 @@ export function versionsService(ctx: AppContext, fileFor: (actor: Actor, id: num
       version: number,
       purpose: 'view' | 'download',
     ) {
-      await recordDelivery(
-        db(),
-        ctx.clock,
-        {
-          sessionId: actor.principal.sessionId,
-          objectKind: 'file',
-          objectId: object.id,
-          contentVersion: object.key,
-          purpose,
-        },
-        {
-          ...auditBy(actor),
-          action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
-          objectType: 'file',
-          objectId: object.id,
-          objectLabel: `${object.title}.${object.format}`,
-          details: { version },
-        },
-      );
+      const label = `${object.title}.${object.format}`;
+      await recordFileDelivery(ctx, actor, { id: object.id, key: object.key, label }, purpose, { version });
     },
 
     /**
