@@ -649,9 +649,11 @@ function expectedStatus(entry: Entry, p: PrincipalKey, kind: Kind): number {
 
 let trashedSerial = 0;
 
-/** A disposable object deleted into the Papierkorb, as `type/id`; kinds take turns. */
-async function freshTrashItem(w: World): Promise<string> {
-  const kind = (['file', 'folder', 'event'] as const)[(trashedSerial += 1) % 3]!;
+/** A disposable object deleted into the Papierkorb, as `type/id`; kinds take turns unless named. */
+async function freshTrashItem(
+  w: World,
+  kind = (['file', 'folder', 'event'] as const)[(trashedSerial += 1) % 3]!,
+): Promise<string> {
   const { id } = await w.fresh[kind]();
   const res = await w.inject('superAdmin', { method: 'DELETE', url: `/api/v1/${kind}s/${id}` });
   expect(res.statusCode, res.body).toBe(204);
@@ -749,6 +751,87 @@ describe('authorization matrix', () => {
   it('serves nothing outside /api/v1 but the API description', () => {
     const others = registeredRoutes(t.app).filter((route) => !route.url.startsWith('/api/v1/'));
     expect(others.filter((route) => !route.url.startsWith('/api/docs'))).toEqual([]);
+  });
+
+  // Before the matrix: its last entry empties the Papierkorb, after which these would be vacuous.
+  it('refuses a folder in the Papierkorb as a target, as one that does not exist', async () => {
+    const targets = [w.trash.folder.id, w.trash.folderChild.id];
+    const writes: [string, (folderId: number) => Promise<InjectOptions>][] = [
+      [
+        'neuer Ordner',
+        async (folderId) => ({
+          method: 'POST',
+          url: '/api/v1/folders',
+          payload: { folder_id: folderId, title: 'Ordner im Papierkorb' },
+        }),
+      ],
+      [
+        'Wahlperiode',
+        async (folderId) => ({
+          method: 'POST',
+          url: '/api/v1/period',
+          payload: { folder_id: folderId, start: 2040, end: 2041 },
+        }),
+      ],
+      [
+        'Upload',
+        async (folderId) => ({
+          method: 'POST',
+          url: '/api/v1/files',
+          payload: {
+            title: 'Datei im Papierkorb',
+            file: dataUrl(pdfBytes('Ziel')),
+            permissions: ['Aufsichtsrat'],
+            folder_id: folderId,
+          },
+        }),
+      ],
+      [
+        'Ordner verschieben',
+        async (folderId) => ({
+          method: 'PUT',
+          url: `/api/v1/folders/${(await w.fresh.folder()).id}`,
+          payload: { title: 'Verschoben', parent_id: folderId },
+        }),
+      ],
+      [
+        'Datei verschieben',
+        async (folderId) => ({
+          method: 'PUT',
+          url: `/api/v1/files/${(await w.fresh.file()).id}`,
+          payload: { title: 'Verschoben', folder_id: folderId },
+        }),
+      ],
+      [
+        'Wiederherstellen dorthin',
+        async (folderId) => ({
+          method: 'POST',
+          url: `/api/v1/trash/${await freshTrashItem(w, 'file')}/restore`,
+          payload: { folder_id: folderId },
+        }),
+      ],
+    ];
+    const before = await t.db.kysely.selectFrom('trash_items').select('id').execute();
+    for (const p of ['admin', 'superAdmin'] as const) {
+      for (const [label, request] of writes) {
+        const missing = await w.inject(p, await request(NONEXISTENT_ID));
+        expect(missing.statusCode, `${label} als ${p}: ${missing.body}`).toBeGreaterThanOrEqual(400);
+        expect(missing.statusCode, `${label} als ${p}: ${missing.body}`).toBeLessThan(500);
+        for (const folderId of targets) {
+          const res = await w.inject(p, await request(folderId));
+          expect(
+            { status: res.statusCode, body: res.body },
+            `${label} als ${p} in Ordner ${folderId} im Papierkorb`,
+          ).toEqual({ status: missing.statusCode, body: missing.body });
+        }
+      }
+    }
+    // The world's entries are still in the Papierkorb, untouched.
+    const after = await t.db.kysely.selectFrom('trash_items').select('id').execute();
+    expect(after.map((row) => row.id)).toEqual(expect.arrayContaining(before.map((row) => row.id)));
+    expect(await t.db.kysely.selectFrom('folders').select('id').where('id', 'in', targets).execute()).toEqual(
+      [],
+    );
   });
 
   it.each(Object.keys(ENTRIES))('%s', async (key) => {
