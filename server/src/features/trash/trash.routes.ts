@@ -57,7 +57,8 @@ export const trashRoutes =
             'nötig (422 sonst). Ein Titel, den es dort inzwischen gibt, erhält „ (wiederhergestellt)“. ' +
             '409, wenn der Eintrag inzwischen wiederhergestellt oder endgültig gelöscht wurde.',
           params: trashParamsSchema,
-          body: trashRestoreBodySchema.optional(),
+          // Fastify hands a request without a body to validation as null, not undefined.
+          body: trashRestoreBodySchema.nullish(),
           response: { 200: trashRestoreResponseSchema, ...writeErrors },
         },
       },
