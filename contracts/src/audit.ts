@@ -40,6 +40,9 @@ export const AUDIT_ACTIONS = {
   'user.deleted': 'Nutzer gelöscht',
   'user.roles_changed': 'Rollen geändert',
   'account.updated': 'Account geändert',
+  'account.two_factor_enabled': 'Zwei-Faktor-Anmeldung eingerichtet',
+  'account.two_factor_disabled': 'Zwei-Faktor-Anmeldung ausgeschaltet',
+  'account.recovery_codes_renewed': 'Neue Wiederherstellungscodes erzeugt',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];

@@ -25,7 +25,11 @@ export {
   RESET_TOKEN_INVALID_MESSAGE,
 } from './rules.ts';
 
-export const loginBodySchema = z.object(loginFields);
+export const loginBodySchema = z.object({
+  ...loginFields,
+  /** From an earlier second step with "Diesem Gerät 30 Tage vertrauen" (issue 18). */
+  device_token: z.string().max(100).optional(),
+});
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
 export const authUserSchema = z.object({

@@ -33,6 +33,7 @@ import { trashRoutes } from './features/trash/trash.routes.ts';
 import { versionTasks } from './features/files/versions-retention.ts';
 import { versionsRoutes } from './features/files/versions.routes.ts';
 import { referencedObjects } from './storage/referenced-objects.ts';
+import { loadSecretBox, type SecretBox } from './secret-box.ts';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
 import { GERMAN } from './errors.ts';
 import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';
@@ -40,6 +41,7 @@ import { RedisCounterStore } from './rate-limit/redis-counter-store.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { accountRoutes } from './features/account/account.routes.ts';
+import { twoFactorRoutes } from './features/account/two-factor.routes.ts';
 import { rolesRoutes } from './features/roles/roles.routes.ts';
 import { usersRoutes } from './features/users/users.routes.ts';
 import { filesRoutes } from './features/files/files.routes.ts';
@@ -64,6 +66,7 @@ export interface BuildAppOptions {
   storage?: FileStorage;
   counters?: CounterStore;
   mailTransport?: MailTransport;
+  secrets?: SecretBox;
   /** Folder of the built web app; served with the SPA fallback when it exists. */
   webRoot?: string;
   /** Tests set this false and call `app.context.mailSender.flush()` themselves. */
@@ -179,6 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         : new InMemoryCounterStore(clock)),
     mailSender,
     logger: app.log,
+    secrets: options.secrets ?? loadSecretBox(config),
   };
   app.decorate('context', context);
   // Demo content only on the empty database this start has just set up.
@@ -212,6 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(healthRoutes(context));
       await api.register(authRoutes(context));
       await api.register(accountRoutes(context));
+      await api.register(twoFactorRoutes(context));
       await api.register(rolesRoutes(context));
       await api.register(usersRoutes(context));
       // One read cache for folders and files: folders, trees and counts are shared by all reads.

@@ -98,6 +98,18 @@ const variablesSchema = z.object({
   IMPRINT_URL: z.string().url().default('https://www.example.org/impressum'),
   PRIVACY_URL: z.string().url().default('https://www.example.org/datenschutz'),
   AUDIT_RETENTION_DAYS: positiveInt(365),
+  /** 32 bytes (64 hex characters or base64) that encrypt secrets at rest; unset: DATA_DIR/secret.key. */
+  SECRET_KEY: optionalText,
+  /** Roles that must use a second factor (issue 18); empty: nobody. */
+  TWO_FACTOR_REQUIRED_ROLES: z
+    .string()
+    .default('Admin,Super-Admin')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((role) => role.trim())
+        .filter((role) => role.length > 0),
+    ),
   /** Papierkorb entries older than this many days are removed for good (issue 17). */
   TRASH_DAYS: positiveInt(30),
   /** Old versions kept per document; empty keeps all (issue 17). */

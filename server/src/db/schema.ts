@@ -22,6 +22,13 @@ export interface UsersTable {
   password_hash: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 1 while a TOTP seed or a passkey exists (issue 18); an integer, as SQLite has no booleans. */
+  two_factor_enabled: Generated<number>;
+  /** Encrypted TOTP seed (secret-box.ts), active / waiting for the confirming code. */
+  totp_secret: string | null;
+  totp_pending: string | null;
+  /** The last accepted 30-second step: no code is accepted twice. */
+  totp_last_step: number | null;
 }
 
 export interface UserRolesTable {
@@ -221,6 +228,50 @@ export interface ChangeCountersTable {
   value: number | string;
 }
 
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the normalised code. */
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url credential id. */
+  credential_id: string;
+  /** base64url COSE public key. */
+  public_key: string;
+  counter: number;
+  /** JSON array of transports, as the browser reported them. */
+  transports: string | null;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+/** The interim token between the password and the second factor, or a passkey registration. */
+export interface LoginChallengesTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'login' | 'register';
+  token_hash: string;
+  webauthn_challenge: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface TrustedDevicesTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  label: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   change_counters: ChangeCountersTable;
   roles: RolesTable;
@@ -241,6 +292,10 @@ export interface Database {
   file_versions: FileVersionsTable;
   trash_items: TrashItemsTable;
   trash_objects: TrashObjectsTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  login_challenges: LoginChallengesTable;
+  trusted_devices: TrustedDevicesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -26,6 +26,10 @@ const TABLES: Record<keyof Database, string[]> = {
   file_versions: ['id'],
   trash_items: ['id'],
   trash_objects: ['storage_key'],
+  recovery_codes: ['id'],
+  passkeys: ['id'],
+  login_challenges: ['id'],
+  trusted_devices: ['id'],
 };
 export type TableName = keyof Database;
 

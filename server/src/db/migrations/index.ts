@@ -5,6 +5,7 @@ import { migration0002 } from './0002_tree_version.ts';
 import { migration0003 } from './0003_delivery_marks.ts';
 import { migration0004 } from './0004_password_requests.ts';
 import { migration0005 } from './0005_versions_trash.ts';
+import { migration0006 } from './0006_two_factor.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -14,5 +15,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0003_delivery_marks': migration0003(dialect),
     '0004_password_requests': migration0004(dialect),
     '0005_versions_trash': migration0005(dialect),
+    '0006_two_factor': migration0006(dialect),
   };
 }

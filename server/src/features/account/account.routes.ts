@@ -8,6 +8,8 @@ import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { accountOf, accountService } from './account.service.ts';
+import { twoFactorService } from './two-factor.service.ts';
+import { twoFactorStatusSchema } from '@gremienportal/contracts/two-factor';
 
 /** A few short fields; the app-wide JSON limit is sized for data-URL uploads. */
 const BODY_LIMIT = 16 * 1024;
@@ -16,16 +18,23 @@ export const accountRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const account = accountService(ctx);
+    const twoFactor = twoFactorService(ctx);
     app.get(
       '/account',
       {
         schema: {
           tags: ['Account'],
           summary: 'Das eigene Konto',
-          response: { 200: dataOf(accountSchema), 401: errorBodySchema },
+          response: {
+            200: dataOf(accountSchema.extend({ two_factor: twoFactorStatusSchema })),
+            401: errorBodySchema,
+          },
         },
       },
-      async (request) => ({ data: accountOf(principalOf(request)) }),
+      async (request) => {
+        const principal = principalOf(request);
+        return { data: { ...accountOf(principal), two_factor: await twoFactor.status(principal) } };
+      },
     );
 
     app.put(

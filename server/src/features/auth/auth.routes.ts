@@ -6,10 +6,15 @@ import {
   PASSWORD_RESET_SUCCESS_MESSAGE,
   forgotPasswordBodySchema,
   loginBodySchema,
-  loginResponseSchema,
   passwordResetBodySchema,
 } from '@gremienportal/contracts/auth';
 import { errorBodySchema, messageSchema } from '@gremienportal/contracts/common';
+import {
+  loginResultSchema,
+  twoFactorBodySchema,
+  twoFactorLoginResponseSchema,
+} from '@gremienportal/contracts/two-factor';
+import { secondFactorService } from './second-factor.service.ts';
 import type { AppContext } from '../../context.ts';
 import { dummyPasswordHash } from '../../passwords.ts';
 import { principalOf } from '../../plugins/auth.ts';
@@ -21,7 +26,10 @@ import { authService, type Client } from './auth.service.ts';
  */
 const BODY_LIMIT = 16 * 1024;
 
-const clientOf = (request: FastifyRequest): Client => ({ ip: request.ip });
+const clientOf = (request: FastifyRequest): Client => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+});
 
 export const authRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -41,7 +49,9 @@ export const authRoutes =
           security: [],
           body: loginBodySchema,
           response: {
-            200: loginResponseSchema,
+            200: loginResultSchema.describe(
+              'Angemeldet, oder bei Konten mit zweitem Faktor `two_factor_required` und ein `challenge` für POST /auth/two-factor',
+            ),
             401: errorBodySchema.describe('E-Mail-Adresse oder Passwort falsch'),
             422: errorBodySchema,
             429: errorBodySchema.describe('Zu viele Fehlversuche; siehe Retry-After'),
@@ -53,6 +63,36 @@ export const authRoutes =
         // The answer carries a bearer token: no cache may keep it (as RFC 6749 asks of token answers).
         reply.header('Cache-Control', 'no-store');
         return auth.login(request.body, clientOf(request));
+      },
+    );
+
+    const secondFactor = secondFactorService(ctx);
+    app.post(
+      '/auth/two-factor',
+      {
+        config: { access: 'public' },
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags: ['Anmeldung'],
+          summary: 'Zweiter Schritt der Anmeldung: Bestätigungscode oder Wiederherstellungscode',
+          description:
+            '`challenge` aus der Antwort von POST /auth/login (5 Minuten gültig, einmal verwendbar) mit `code` ' +
+            '(6 Ziffern aus der Authenticator-App) oder `recovery_code`. `trust_device: true` liefert ein ' +
+            '`device_token`, das 30 Tage lang bei POST /auth/login als `device_token` den zweiten Schritt erspart. ' +
+            '5 falsche Codes nacheinander sperren den zweiten Schritt des Kontos für 15 Minuten (429).',
+          security: [],
+          body: twoFactorBodySchema,
+          response: {
+            200: twoFactorLoginResponseSchema,
+            401: errorBodySchema.describe('Code falsch, Anmeldung abgelaufen oder bereits verwendet'),
+            422: errorBodySchema,
+            429: errorBodySchema.describe('Zweiter Schritt gesperrt; siehe Retry-After'),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return secondFactor.finish(request.body, clientOf(request));
       },
     );
 

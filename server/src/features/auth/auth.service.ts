@@ -10,14 +10,17 @@ import {
 import { msg } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { HOUR, MINUTE } from '../../clock.ts';
+import { HOUR } from '../../clock.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../passwords.ts';
 import { HashingBusyError } from '../../password-queue.ts';
 import type { Principal } from '../../plugins/auth.ts';
-import { hashToken, newToken } from '../../tokens.ts';
+import { hashToken } from '../../tokens.ts';
 import { enqueuePasswordRequest } from './password-requests.ts';
+import { secondFactorService, type SecondFactorProof } from './second-factor.service.ts';
+import { startSession } from './start-session.ts';
+import type { TwoFactorRequired } from '@gremienportal/contracts/two-factor';
 import * as repo from './auth.repository.ts';
 import { claimSignInAttempt, recordFailedSignIn, signInBusy, type Client } from './sign-in-limits.ts';
 
@@ -44,13 +47,22 @@ export function endOtherSessions(db: Kysely<Database>, principal: Principal): Pr
   return repo.deleteSessionsOfUser(db, principal.id, principal.sessionId);
 }
 
+/** What other features check of a second factor (the account page, turning it off). */
+export { recoveryCodesLeft, secondFactorOf } from './two-factor.repository.ts';
+
+/** Checks a code or recovery code of the account, counting wrong ones (second-factor.service.ts). */
+export const verifySecondFactor = (ctx: AppContext, userId: number, proof: SecondFactorProof) =>
+  secondFactorService(ctx).verify(userId, proof);
+
 /** Sign-in, sign-out and setting a password through a link. */
 export function authService(ctx: AppContext) {
+  const secondFactor = secondFactorService(ctx);
+
   /**
    * Checks the credentials and starts a session. Every attempt counts against the throttles before
    * the password is checked, so concurrent guesses cannot slip past a limit (sign-in-limits.ts).
    */
-  async function login(body: LoginBody, client: Client): Promise<LoginResponse> {
+  async function login(body: LoginBody, client: Client): Promise<LoginResponse | TwoFactorRequired> {
     const attempt = await claimSignInAttempt(ctx, body.email, client);
 
     const k = ctx.db.kysely;
@@ -75,32 +87,9 @@ export function authService(ctx: AppContext) {
     }
 
     await attempt.succeeded();
-    const token = newToken();
-    const now = ctx.clock.now();
-    const roles = await repo.roleNamesOf(k, user.id);
-    await k.transaction().execute(async (trx) => {
-      // Sessions of this user that ran out are never presented again; this keeps the table small.
-      await repo.deleteExpiredSessionsOfUser(trx, user.id, {
-        lastSeenBefore: new Date(now.getTime() - ctx.config.SESSION_IDLE_MINUTES * MINUTE).toISOString(),
-        createdBefore: new Date(now.getTime() - ctx.config.SESSION_ABSOLUTE_HOURS * HOUR).toISOString(),
-      });
-      await repo.insertSession(trx, { userId: user.id, tokenHash: hashToken(token), now: now.toISOString() });
-      await recordOwnAccountAudit(trx, ctx.clock, user, { action: 'auth.login', ip: client.ip });
-    });
-
-    return {
-      access_token: token,
-      token_type: 'Bearer',
-      user: {
-        id: user.id,
-        name: `${user.firstname} ${user.lastname}`,
-        email: user.email,
-        title: user.title,
-        firstname: user.firstname,
-        lastname: user.lastname,
-        roles,
-      },
-    };
+    const secondStep = await secondFactor.challengeFor(user, body.device_token);
+    if (secondStep) return secondStep;
+    return startSession(ctx, user, client);
   }
 
   async function logout(principal: Principal, client: Client): Promise<void> {

@@ -13,6 +13,8 @@ import { AppError } from '../../errors.ts';
 /** Who is asking, as far as throttling and the audit log care. */
 export interface Client {
   ip: string;
+  /** Names a trusted device on the account page (issue 18). */
+  userAgent?: string | undefined;
 }
 
 /** The three limits (decisions 010 and 117), each a fixed window in the CounterStore. */

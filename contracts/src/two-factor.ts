@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { passwordField } from './fields.ts';
+import { authUserSchema, loginResponseSchema } from './auth.ts';
+
+/**
+ * The second factor (issue 18): an authenticator app (TOTP, RFC 6238), passkeys (WebAuthn) and
+ * single-use recovery codes; required for the roles in TWO_FACTOR_REQUIRED_ROLES.
+ */
+export const TWO_FACTOR_METHODS = ['totp', 'webauthn', 'recovery'] as const;
+export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
+
+/** `code` of the 403 every other call answers until a required second factor is set up. */
+export const TWO_FACTOR_SETUP_REQUIRED = 'two_factor_setup_required';
+export const RECOVERY_CODE_COUNT = 10;
+/** How long "Diesem Gerät 30 Tage vertrauen" lasts. */
+export const TRUSTED_DEVICE_DAYS = 30;
+
+export const TWO_FACTOR_MESSAGES = {
+  setupRequired:
+    'Für Ihre Rolle ist die Zwei-Faktor-Anmeldung vorgeschrieben. Bitte richten Sie sie ein, bevor Sie weiterarbeiten.',
+  codeInvalid: 'Der Bestätigungscode ist nicht korrekt. Bitte versuchen Sie es erneut.',
+  recoveryInvalid: 'Dieser Wiederherstellungscode ist ungültig oder wurde bereits verwendet.',
+  challengeInvalid: 'Die Anmeldung ist abgelaufen. Bitte melden Sie sich erneut mit Ihrem Passwort an.',
+  locked: 'Zu viele falsche Bestätigungscodes. Die Anmeldung für dieses Konto ist für 15 Minuten gesperrt.',
+  noPendingSetup: 'Bitte starten Sie die Einrichtung der Authenticator-App erneut.',
+  alreadyActive: 'Die Authenticator-App ist bereits eingerichtet.',
+  notActive: 'Die Zwei-Faktor-Anmeldung ist nicht eingerichtet.',
+  passwordWrong: 'Das Passwort ist nicht korrekt.',
+  passkeyFailed: 'Der Passkey konnte nicht bestätigt werden. Bitte versuchen Sie es erneut.',
+  passkeyNameRequired: 'Bitte einen Namen für den Passkey angeben.',
+  codeFormat: 'Bitte den 6-stelligen Code aus der Authenticator-App eingeben.',
+  resetDone: 'Die Zwei-Faktor-Anmeldung wurde zurückgesetzt.',
+} as const;
+
+const codeField = z
+  .string({ error: TWO_FACTOR_MESSAGES.codeFormat })
+  .trim()
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, { error: TWO_FACTOR_MESSAGES.codeFormat }));
+const recoveryCodeField = z
+  .string({ error: TWO_FACTOR_MESSAGES.recoveryInvalid })
+  .trim()
+  .min(1, { error: TWO_FACTOR_MESSAGES.recoveryInvalid })
+  .max(40, { error: TWO_FACTOR_MESSAGES.recoveryInvalid });
+const challengeField = z
+  .string({ error: TWO_FACTOR_MESSAGES.challengeInvalid })
+  .min(16, { error: TWO_FACTOR_MESSAGES.challengeInvalid })
+  .max(100, { error: TWO_FACTOR_MESSAGES.challengeInvalid });
+/** A WebAuthn response as @simplewebauthn/browser returns it (checked by the server library). */
+const webauthnResponseField = z.record(z.string(), z.unknown());
+
+/** First step's answer for an account with a second factor. */
+export const twoFactorRequiredSchema = z.object({
+  two_factor_required: z.literal(true),
+  methods: z.array(z.enum(TWO_FACTOR_METHODS)),
+  /** Interim token: ≤ 5 minutes, single use, grants nothing but the second step. */
+  challenge: z.string(),
+});
+export type TwoFactorRequired = z.infer<typeof twoFactorRequiredSchema>;
+
+/** `POST /auth/login`: signed in, or the second step is needed. */
+export const loginResultSchema = z.union([loginResponseSchema, twoFactorRequiredSchema]);
+
+/** Second step: exactly one of `code`, `recovery_code`. */
+export const twoFactorBodySchema = z
+  .object({
+    challenge: challengeField,
+    code: codeField.optional(),
+    recovery_code: recoveryCodeField.optional(),
+    trust_device: z.boolean().optional(),
+  })
+  .refine((body) => (body.code === undefined) !== (body.recovery_code === undefined), {
+    error: TWO_FACTOR_MESSAGES.codeFormat,
+    path: ['code'],
+  });
+export type TwoFactorBody = z.infer<typeof twoFactorBodySchema>;
+
+export const webauthnLoginOptionsBodySchema = z.object({ challenge: challengeField });
+export const webauthnLoginBodySchema = z.object({
+  challenge: challengeField,
+  response: webauthnResponseField,
+  trust_device: z.boolean().optional(),
+});
+
+/** What a finished second step answers: the sign-in's token, and a device token when asked. */
+export const twoFactorLoginResponseSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  user: authUserSchema,
+  /** Send it as `device_token` with the next sign-ins on this device (30 days). */
+  device_token: z.string().optional(),
+});
+
+export const totpSetupResponseSchema = z.object({
+  secret: z.string(),
+  otpauth_url: z.string(),
+  /** The QR code as SVG markup, made on the server. */
+  qr_svg: z.string(),
+});
+export type TotpSetupResponse = z.infer<typeof totpSetupResponseSchema>;
+
+export const totpConfirmBodySchema = z.object({ code: codeField });
+export const recoveryCodesResponseSchema = z.object({ recovery_codes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
+
+/** Turning the second factor off: the password and a current code (or recovery code) or a passkey. */
+export const disableTwoFactorBodySchema = z
+  .object({
+    password: passwordField(),
+    code: codeField.optional(),
+    recovery_code: recoveryCodeField.optional(),
+    webauthn: webauthnResponseField.optional(),
+  })
+  .refine(
+    (body) => body.code !== undefined || body.recovery_code !== undefined || body.webauthn !== undefined,
+    {
+      error: TWO_FACTOR_MESSAGES.codeFormat,
+      path: ['code'],
+    },
+  );
+export type DisableTwoFactorBody = z.infer<typeof disableTwoFactorBodySchema>;
+
+export const passkeyRegistrationBodySchema = z.object({
+  name: z.string().trim().min(1, { error: TWO_FACTOR_MESSAGES.passkeyNameRequired }).max(60),
+  response: webauthnResponseField,
+});
+
+export const passkeySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type Passkey = z.infer<typeof passkeySchema>;
+
+export const trustedDeviceSchema = z.object({
+  id: z.number().int(),
+  label: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export type TrustedDevice = z.infer<typeof trustedDeviceSchema>;
+
+/** Part of GET /account. */
+export const twoFactorStatusSchema = z.object({
+  totp: z.boolean(),
+  webauthn: z.number().int(),
+  recovery_codes_left: z.number().int(),
+  /** The member's roles require a second factor. */
+  required: z.boolean(),
+  passkeys: z.array(passkeySchema),
+  trusted_devices: z.array(trustedDeviceSchema),
+});
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;

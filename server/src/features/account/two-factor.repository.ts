@@ -1,0 +1,75 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { hashRecoveryCode } from '../../second-factor/recovery-codes.ts';
+
+type Queryable = Kysely<Database> | Transaction<Database>;
+
+export async function setPendingTotp(db: Queryable, userId: number, sealed: string): Promise<void> {
+  await db.updateTable('users').set({ totp_pending: sealed }).where('id', '=', userId).execute();
+}
+
+/** The pending seed becomes the active one; `step` is the confirming code's, never accepted again. */
+export async function activateTotp(
+  db: Queryable,
+  userId: number,
+  sealed: string,
+  step: number,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ totp_secret: sealed, totp_pending: null, totp_last_step: step, two_factor_enabled: 1 })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function replaceRecoveryCodes(
+  db: Queryable,
+  userId: number,
+  codes: readonly string[],
+): Promise<void> {
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await db
+    .insertInto('recovery_codes')
+    .values(codes.map((code) => ({ user_id: userId, code_hash: hashRecoveryCode(code) })))
+    .execute();
+}
+
+/** Everything of the second factor of one account (turning off, a reset by the office or the CLI). */
+export async function clearSecondFactor(db: Queryable, userId: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ totp_secret: null, totp_pending: null, totp_last_step: null, two_factor_enabled: 0 })
+    .where('id', '=', userId)
+    .execute();
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await db.deleteFrom('passkeys').where('user_id', '=', userId).execute();
+  await db.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
+}
+
+export async function passwordHashOf(db: Queryable, userId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('password_hash')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.password_hash ?? null;
+}
+
+export function passkeysOf(db: Queryable, userId: number) {
+  return db
+    .selectFrom('passkeys')
+    .select(['id', 'name', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
+export function trustedDevicesOf(db: Queryable, userId: number, now: string) {
+  return db
+    .selectFrom('trusted_devices')
+    .select(['id', 'label', 'created_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@gremienportal/contracts/common';
+import {
+  disableTwoFactorBodySchema,
+  recoveryCodesResponseSchema,
+  totpConfirmBodySchema,
+  totpSetupResponseSchema,
+} from '@gremienportal/contracts/two-factor';
+import type { AppContext } from '../../context.ts';
+import { actorOf, principalOf } from '../../plugins/auth.ts';
+import { twoFactorService } from './two-factor.service.ts';
+
+const tags = ['Account'];
+const BODY_LIMIT = 16 * 1024;
+const errors = { 401: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema };
+
+/** Setting up and turning off one's own second factor (issue 18). */
+export const twoFactorRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const twoFactor = twoFactorService(ctx);
+
+    app.post(
+      '/account/two-factor/totp',
+      {
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags,
+          summary: 'Authenticator-App einrichten: neues Geheimnis mit QR-Code (wartet auf Bestätigung)',
+          response: { 200: totpSetupResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return twoFactor.startTotp(principalOf(request));
+      },
+    );
+
+    app.post(
+      '/account/two-factor/totp/confirm',
+      {
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags,
+          summary:
+            'Authenticator-App mit einem Code bestätigen; liefert 10 Wiederherstellungscodes (nur jetzt)',
+          body: totpConfirmBodySchema,
+          response: { 200: recoveryCodesResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return { recovery_codes: await twoFactor.confirmTotp(actorOf(request), request.body.code) };
+      },
+    );
+
+    app.post(
+      '/account/two-factor/recovery-codes',
+      {
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags,
+          summary: 'Neue Wiederherstellungscodes; die bisherigen gelten nicht mehr',
+          response: { 200: recoveryCodesResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return { recovery_codes: await twoFactor.renewRecoveryCodes(actorOf(request)) };
+      },
+    );
+
+    app.delete(
+      '/account/two-factor',
+      {
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags,
+          summary: 'Zwei-Faktor-Anmeldung ausschalten: Passwort und ein aktueller Code nötig',
+          body: disableTwoFactorBodySchema,
+          response: { 204: z.null(), ...errors, 429: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await twoFactor.disable(actorOf(request), request.body);
+        return reply.status(204).send(null);
+      },
+    );
+  };

@@ -1,0 +1,138 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+type Queryable = Kysely<Database> | Transaction<Database>;
+
+/** What the second step needs of an account. */
+export function secondFactorOf(db: Queryable, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'two_factor_enabled', 'totp_secret', 'totp_pending', 'totp_last_step'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function passkeyCount(db: Queryable, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('passkeys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertChallenge(
+  db: Queryable,
+  row: { userId: number; purpose: 'login' | 'register'; tokenHash: string; now: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('login_challenges')
+    .values({
+      user_id: row.userId,
+      purpose: row.purpose,
+      token_hash: row.tokenHash,
+      created_at: row.now,
+      expires_at: row.expiresAt,
+    })
+    .execute();
+}
+
+/** A usable challenge: not used, not expired. */
+export function findChallenge(db: Queryable, tokenHash: string, purpose: 'login' | 'register', now: string) {
+  return db
+    .selectFrom('login_challenges')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Marks it used; false when another request used it first (single use, decided atomically). */
+export async function consumeChallenge(db: Queryable, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('login_challenges')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Accepts a TOTP step only when it is newer than the last accepted one, atomically: two requests
+ * with the same code cannot both pass.
+ */
+export async function advanceTotpStep(db: Queryable, userId: number, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Uses a recovery code once; false when it is unknown or spent. */
+export async function consumeRecoveryCode(db: Queryable, userId: number, codeHash: string, now: string) {
+  const result = await db
+    .updateTable('recovery_codes')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function recoveryCodesLeft(db: Queryable, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('recovery_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Replaces every recovery code of the account (old ones stop working). */
+export async function replaceRecoveryCodes(db: Queryable, userId: number, hashes: readonly string[]) {
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  if (hashes.length > 0) {
+    await db
+      .insertInto('recovery_codes')
+      .values(hashes.map((code_hash) => ({ user_id: userId, code_hash })))
+      .execute();
+  }
+}
+
+export function findTrustedDevice(db: Queryable, userId: number, tokenHash: string, now: string) {
+  return db
+    .selectFrom('trusted_devices')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function insertTrustedDevice(
+  db: Queryable,
+  row: { userId: number; tokenHash: string; label: string; now: string; expiresAt: string },
+) {
+  await db
+    .insertInto('trusted_devices')
+    .values({
+      user_id: row.userId,
+      token_hash: row.tokenHash,
+      label: row.label,
+      created_at: row.now,
+      expires_at: row.expiresAt,
+    })
+    .execute();
+}
+
+export async function deleteTrustedDevices(db: Queryable, userId: number): Promise<void> {
+  await db.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
+}
