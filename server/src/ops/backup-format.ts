@@ -46,6 +46,11 @@ export const manifestSchema = z.object({
   /** Rows per table in the snapshot. */
   row_counts: z.record(z.string(), sizeField),
   objects: z.array(z.object({ key: z.string().regex(KEY_PATTERN), size: sizeField, sha256: sha256Field })),
+  /**
+   * DATA_DIR/secret.key, the key of the secrets at rest (issue 18), when the portal made one
+   * (SECRET_KEY unset); without it the restored TOTP seeds could not be read.
+   */
+  secret_key: z.object({ size: sizeField, sha256: sha256Field }).optional(),
 });
 export type BackupManifest = z.infer<typeof manifestSchema>;
 

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { loadConfig, readDotEnv, type Config } from '../config.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
+import { SECRET_KEY_FILE } from '../secret-box.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -149,6 +150,9 @@ export async function backupSqlite(options: BackupOptions): Promise<BackupManife
     await syncFolder(filesTarget);
     await rename(partial, join(target, DATABASE_FILE));
     const database = await sha256OfFile(join(target, DATABASE_FILE));
+    const secretKey = existsSync(join(dataDir, SECRET_KEY_FILE))
+      ? await copyVerified(join(dataDir, SECRET_KEY_FILE), join(target, SECRET_KEY_FILE))
+      : undefined;
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       version: BACKUP_VERSION,
@@ -159,6 +163,7 @@ export async function backupSqlite(options: BackupOptions): Promise<BackupManife
       objects: [...copied]
         .map(([key, info]) => ({ key, ...info }))
         .sort((a, b) => a.key.localeCompare(b.key)),
+      ...(secretKey ? { secret_key: secretKey } : {}),
     };
     const manifestPart = join(target, `${MANIFEST_FILE}.part`);
     await writeFile(manifestPart, `${JSON.stringify(manifest, null, 2)}\n`, {
@@ -172,7 +177,7 @@ export async function backupSqlite(options: BackupOptions): Promise<BackupManife
     // No half backup may look like one: remove what this run wrote.
     await rm(filesTarget, { recursive: true, force: true });
     const written = ['', '-journal', '-wal', '-shm'].map((suffix) => `${DATABASE_FILE}.part${suffix}`);
-    for (const name of [...written, DATABASE_FILE, `${MANIFEST_FILE}.part`]) {
+    for (const name of [...written, DATABASE_FILE, SECRET_KEY_FILE, `${MANIFEST_FILE}.part`]) {
       await rm(join(target, name), { force: true });
     }
     if (!targetExisted) await rmdir(target).catch(() => undefined);

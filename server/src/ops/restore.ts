@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { migrationsFor } from '../db/migrations/index.ts';
 import { makePrivateDir, PRIVATE_DIR_MODE } from '../private-files.ts';
+import { SECRET_KEY_FILE } from '../secret-box.ts';
 import {
   copyVerified,
   DATABASE_FILE,
@@ -100,9 +101,13 @@ export async function restoreSqlite(options: RestoreOptions): Promise<BackupMani
     await syncFolder(join(staging, FILES_DIR));
     await copyVerified(join(source, DATABASE_FILE), join(staging, DATABASE_FILE), manifest.database);
     checkDatabase(join(staging, DATABASE_FILE), manifest);
+    if (manifest.secret_key) {
+      await copyVerified(join(source, SECRET_KEY_FILE), join(staging, SECRET_KEY_FILE), manifest.secret_key);
+    }
 
     await rename(join(staging, FILES_DIR), join(dataDir, FILES_DIR));
     await rename(join(staging, DATABASE_FILE), join(dataDir, DATABASE_FILE));
+    if (manifest.secret_key) await rename(join(staging, SECRET_KEY_FILE), join(dataDir, SECRET_KEY_FILE));
     await rm(staging, { recursive: true, force: true });
     await syncFolder(dataDir);
     return manifest;

@@ -19,6 +19,7 @@ import { newKey } from '../../src/tokens.ts';
 import { MANIFEST_FILE, OpsError, type BackupManifest } from '../../src/ops/backup-format.ts';
 import { backupSqlite, POSTGRES_BACKUP_MESSAGE } from '../../src/ops/backup.ts';
 import { POSTGRES_RESTORE_MESSAGE, restoreSqlite } from '../../src/ops/restore.ts';
+import { loadSecretBox, SECRET_KEY_FILE } from '../../src/secret-box.ts';
 
 /** A portal data folder with a migrated SQLite database, written the way the portal writes it. */
 async function portalData() {
@@ -239,6 +240,27 @@ describe('restore', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.prepare('select count(*) from files').pluck().get()).toBe(2);
     db.close();
+  });
+
+  it('carries the key of the secrets at rest along, so restored TOTP seeds stay readable', async () => {
+    const data = await setUp();
+    await data.addFile();
+    const box = loadSecretBox({ DATA_DIR: data.dataDir });
+    const sealed = box.seal('JBSWY3DPEHPK3PXP');
+    const backup = join(data.root, 'mit-schluessel');
+    const manifest = await backupSqlite({ dataDir: data.dataDir, target: backup });
+    expect(manifest.secret_key).toEqual({
+      size: 65,
+      sha256: sha256(await readFile(join(data.dataDir, SECRET_KEY_FILE))),
+    });
+    const restored = join(data.root, 'neu-mit-schluessel');
+    await mkdir(restored);
+    await restoreSqlite({ source: backup, dataDir: restored });
+    expect((await readdir(restored)).sort()).toEqual(['files', 'portal.sqlite', SECRET_KEY_FILE]);
+    expect(loadSecretBox({ DATA_DIR: restored }).open(sealed)).toBe('JBSWY3DPEHPK3PXP');
+    // Without the key another one is made, and the sealed value cannot be opened with it.
+    const elsewhere = join(data.root, 'ohne-schluessel');
+    expect(() => loadSecretBox({ DATA_DIR: elsewhere }).open(sealed)).toThrow();
   });
 
   it('refuses a data folder that is not empty and leaves it as it was', async () => {

@@ -122,6 +122,16 @@ const ENTRIES: Record<string, Entry> = {
     }),
     check: (_c, res) => expect(res.json()).toEqual({ message: LOGIN_FAILED_MESSAGE }),
   },
+  // An unknown challenge fails alike for everybody; it grants nothing.
+  'POST /api/v1/auth/two-factor': {
+    access: 'public',
+    ok: 401,
+    request: () => ({ payload: { challenge: randomKey(), code: '123456' } }),
+    check: (_c, res) =>
+      expect(res.json()).toEqual({
+        message: 'Die Anmeldung ist abgelaufen. Bitte melden Sie sich erneut mit Ihrem Passwort an.',
+      }),
+  },
   'POST /api/v1/auth/forgot-password': {
     access: 'public',
     // The same answer for a known and an unknown address.
@@ -155,6 +165,23 @@ const ENTRIES: Record<string, Entry> = {
     check: ({ w, p }, res) => {
       if (p !== 'anonymous') expect(res.json().data.id).toBe(w.users[p].id);
     },
+  },
+  // One's own second factor: every signed-in user, for their own account only.
+  'POST /api/v1/account/two-factor/totp': {
+    access: 'user',
+    check: (_c, res) => expect(Object.keys(res.json()).sort()).toEqual(['otpauth_url', 'qr_svg', 'secret']),
+  },
+  // A wrong code for the pending seed (the entry above started one).
+  'POST /api/v1/account/two-factor/totp/confirm': {
+    access: 'user',
+    ok: 422,
+    request: () => ({ payload: { code: '000000' } }),
+  },
+  'POST /api/v1/account/two-factor/recovery-codes': { access: 'user', ok: 409 },
+  'DELETE /api/v1/account/two-factor': {
+    access: 'user',
+    ok: 409,
+    request: () => ({ payload: { password: 'Falsches-Pass-1', code: '123456' } }),
   },
   // An empty change answers the account and changes nothing (decision 013).
   'PUT /api/v1/account': { access: 'user', request: () => ({ payload: {} }) },

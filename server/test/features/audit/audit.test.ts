@@ -243,8 +243,11 @@ describe('GET /audit: entries, filters and pages', () => {
       'trash.purged': 'Endgültig gelöscht',
       'trash.expired': 'Nach Ablauf endgültig gelöscht',
       'trash.emptied': 'Papierkorb geleert',
+      'account.two_factor_enabled': 'Zwei-Faktor-Anmeldung eingerichtet',
+      'account.two_factor_disabled': 'Zwei-Faktor-Anmeldung ausgeschaltet',
+      'account.recovery_codes_renewed': 'Neue Wiederherstellungscodes erzeugt',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(31);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(34);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

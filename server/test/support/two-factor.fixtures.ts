@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+import { totpCode } from '../../src/second-factor/totp.ts';
+import type { TestApp } from './build-test-app.ts';
+import { createUser, TEST_PASSWORD, type TestUser } from './factories.ts';
+
+/** A user with an active authenticator app: its seed and recovery codes. */
+export interface TotpUser extends TestUser {
+  secret: string;
+  recoveryCodes: string[];
+}
+
+/** The current code; moves the clock on a step first, as each code is accepted once. */
+export async function freshCode(t: TestApp, secret: string): Promise<string> {
+  t.clock.advance(30_000);
+  return totpCode(secret, t.clock.now());
+}
+
+export async function createTotpUser(
+  t: TestApp,
+  roles: Parameters<typeof createUser>[1] = {},
+): Promise<TotpUser> {
+  const user = await createUser(t, roles);
+  const setup = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/account/two-factor/totp',
+    headers: user.headers,
+  });
+  expect(setup.statusCode, setup.body).toBe(200);
+  const secret = setup.json().secret as string;
+  const confirmed = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/account/two-factor/totp/confirm',
+    headers: user.headers,
+    payload: { code: await freshCode(t, secret) },
+  });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+  return { ...user, secret, recoveryCodes: confirmed.json().recovery_codes };
+}
+
+/** The interim challenge of the first sign-in step. */
+export async function challengeOf(t: TestApp, user: TestUser): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { email: user.email, password: TEST_PASSWORD },
+  });
+  expect(res.json().two_factor_required, res.body).toBe(true);
+  return res.json().challenge as string;
+}
