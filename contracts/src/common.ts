@@ -72,6 +72,8 @@ export const personSchema = z.object({
 export const errorBodySchema = z.object({
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
+  /** Machine-readable reason where a client must act on it (`two_factor_setup_required`). */
+  code: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

@@ -211,6 +211,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         clock,
         idleMinutes: config.SESSION_IDLE_MINUTES,
         absoluteHours: config.SESSION_ABSOLUTE_HOURS,
+        twoFactorRoles: config.TWO_FACTOR_REQUIRED_ROLES,
       });
       await api.register(textInputPlugin);
       await api.register(healthRoutes(context));

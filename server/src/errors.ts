@@ -48,6 +48,8 @@ export class AppError extends Error {
     message: string,
     readonly errors?: Record<string, string[]>,
     readonly headers?: Record<string, string>,
+    /** Machine-readable reason in the body's `code` (e.g. `two_factor_setup_required`). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'AppError';

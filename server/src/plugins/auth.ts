@@ -3,7 +3,9 @@ import fp from 'fastify-plugin';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
 import { MINUTE, HOUR } from '../clock.ts';
-import { forbidden, notFound, unauthenticated } from '../errors.ts';
+import { AppError, forbidden, notFound, unauthenticated } from '../errors.ts';
+import { requiresSecondFactor } from '../policies/two-factor.policy.ts';
+import { TWO_FACTOR_MESSAGES, TWO_FACTOR_SETUP_REQUIRED } from '@gremienportal/contracts/two-factor';
 import { hashToken } from '../tokens.ts';
 import { adminKind, mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
 
@@ -20,6 +22,11 @@ export type RouteAccess = 'public' | 'user' | 'admin' | 'admin-hidden';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /**
+     * Usable by a member whose role requires a second factor they have not set up yet (issue 18):
+     * their own account, setting the factor up, signing out. Every other route answers 403.
+     */
+    duringTwoFactorSetup?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -29,6 +36,8 @@ declare module 'fastify' {
 export interface AuthOptions {
   db: Db;
   clock: Clock;
+  /** TWO_FACTOR_REQUIRED_ROLES. */
+  twoFactorRoles: readonly string[];
   idleMinutes: number;
   absoluteHours: number;
 }
@@ -86,6 +95,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
         'users.title',
         'users.firstname',
         'users.lastname',
+        'users.two_factor_enabled',
       ])
       .where('sessions.token_hash', '=', hashToken(match[1]!))
       .executeTakeFirst();
@@ -129,6 +139,9 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
       roles: roleNames,
       roleIds: roles.map((role) => role.id),
       ...adminKind(roleNames),
+      needsTwoFactorSetup:
+        !session.two_factor_enabled &&
+        requiresSecondFactor({ TWO_FACTOR_REQUIRED_ROLES: options.twoFactorRoles }, roleNames),
     };
   }
 
@@ -143,7 +156,17 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
     authenticate(request).then((principal) => {
       request.principal = principal;
       if (!principal) done(unauthenticated());
-      else if (access === 'admin' && !mayUseAdminRoutes(principal)) done(forbidden());
+      else if (principal.needsTwoFactorSetup && !request.routeOptions.config.duringTwoFactorSetup) {
+        done(
+          new AppError(
+            'forbidden',
+            TWO_FACTOR_MESSAGES.setupRequired,
+            undefined,
+            undefined,
+            TWO_FACTOR_SETUP_REQUIRED,
+          ),
+        );
+      } else if (access === 'admin' && !mayUseAdminRoutes(principal)) done(forbidden());
       else if (access === 'admin-hidden' && !mayUseAdminRoutes(principal)) done(notFound());
       else done();
     }, done);

@@ -47,6 +47,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(STATUS_BY_CODE[error.code]).send({
         message: error.message,
         ...(error.errors ? { errors: error.errors } : {}),
+        ...(error.reason ? { code: error.reason } : {}),
       });
     }
 

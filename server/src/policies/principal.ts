@@ -12,6 +12,8 @@ export interface Principal {
   roleIds: number[];
   isAdmin: boolean;
   isSuperAdmin: boolean;
+  /** A role requires a second factor and none is set up: only the setup routes answer (issue 18). */
+  needsTwoFactorSetup: boolean;
 }
 
 export const SUPER_ADMIN = 'Super-Admin';

@@ -71,6 +71,8 @@ export async function buildTestApp(
     INITIAL_ADMIN_EMAIL: 'admin@example.org',
     INITIAL_ADMIN_PASSWORD: 'Start-Passwort-123',
     PUBLIC_URL: 'http://portal.test',
+    // A test installation: the second factor is required only where a test asks for it (issue 18).
+    TWO_FACTOR_REQUIRED_ROLES: '',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });

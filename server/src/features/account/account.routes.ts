@@ -22,6 +22,7 @@ export const accountRoutes =
     app.get(
       '/account',
       {
+        config: { duringTwoFactorSetup: true },
         schema: {
           tags: ['Account'],
           summary: 'Das eigene Konto',

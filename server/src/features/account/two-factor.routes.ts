@@ -24,6 +24,7 @@ export const twoFactorRoutes =
     app.post(
       '/account/two-factor/totp',
       {
+        config: { duringTwoFactorSetup: true },
         bodyLimit: BODY_LIMIT,
         schema: {
           tags,
@@ -40,6 +41,7 @@ export const twoFactorRoutes =
     app.post(
       '/account/two-factor/totp/confirm',
       {
+        config: { duringTwoFactorSetup: true },
         bodyLimit: BODY_LIMIT,
         schema: {
           tags,

@@ -99,6 +99,7 @@ export const authRoutes =
     app.post(
       '/auth/logout',
       {
+        config: { duringTwoFactorSetup: true },
         bodyLimit: BODY_LIMIT,
         schema: {
           tags: ['Anmeldung'],

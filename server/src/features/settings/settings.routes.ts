@@ -17,6 +17,7 @@ export const settingsRoutes =
     app.get(
       '/settings',
       {
+        config: { duringTwoFactorSetup: true },
         schema: {
           tags: ['Einstellungen'],
           summary: 'Impressum, Datenschutz, Kontaktadressen je Rolle und Upload-Grenze',

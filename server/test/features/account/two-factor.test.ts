@@ -12,7 +12,7 @@ describe('second factor (TOTP and recovery codes)', () => {
   let secret: string;
   let recoveryCodes: string[];
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ env: { TWO_FACTOR_REQUIRED_ROLES: 'Admin,Super-Admin' } });
     user = await createUser(t, { roles: ['Admin'] });
   });
   afterAll(() => t.close());
@@ -32,6 +32,40 @@ describe('second factor (TOTP and recovery codes)', () => {
     t.clock.advance(30_000);
     return totpCode(secret, t.clock.now());
   };
+
+  it('lets an Admin without a second factor do nothing but set it up (403 with a code)', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/v1/files'],
+      ['GET', '/api/v1/user'],
+      ['GET', '/api/v1/trash'],
+      ['POST', '/api/v1/account/two-factor/recovery-codes'],
+    ] as const) {
+      const res = await inject(method, url);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json()).toEqual({
+        message:
+          'Für Ihre Rolle ist die Zwei-Faktor-Anmeldung vorgeschrieben. Bitte richten Sie sie ein, bevor Sie weiterarbeiten.',
+        code: 'two_factor_setup_required',
+      });
+    }
+    expect((await inject('GET', '/api/v1/account')).json().data.two_factor.required).toBe(true);
+    expect((await inject('GET', '/api/v1/settings')).statusCode).toBe(200);
+    // A Vertreter is not asked; granting Admin applies at the next request.
+    const member = await createUser(t, { roles: ['Vertreter'] });
+    expect((await inject('GET', '/api/v1/files', undefined, member.headers)).statusCode).toBe(200);
+    const adminRole = await t.db.kysely
+      .selectFrom('roles')
+      .select('id')
+      .where('name', '=', 'Admin')
+      .executeTakeFirstOrThrow();
+    await t.db.kysely
+      .insertInto('user_roles')
+      .values({ user_id: member.id, role_id: adminRole.id })
+      .execute();
+    expect((await inject('GET', '/api/v1/files', undefined, member.headers)).json().code).toBe(
+      'two_factor_setup_required',
+    );
+  });
 
   it('sets up an authenticator app: QR code made here, pending until a code confirms it', async () => {
     const other = await sessionFor(t, user.id);
@@ -70,6 +104,7 @@ describe('second factor (TOTP and recovery codes)', () => {
 
     account = (await inject('GET', '/api/v1/account')).json().data;
     expect(account.two_factor).toMatchObject({ totp: true, recovery_codes_left: 10 });
+    expect((await inject('GET', '/api/v1/files')).statusCode).toBe(200);
     expect(JSON.stringify(account)).not.toContain(secret);
     // The other session ended; this one goes on.
     expect(
@@ -233,8 +268,8 @@ describe('second factor (TOTP and recovery codes)', () => {
     expect((await login()).json().access_token).toEqual(expect.any(String));
     const account = (await inject('GET', '/api/v1/account', undefined, headers)).json().data;
     expect(account.two_factor).toMatchObject({ totp: false, recovery_codes_left: 0, trusted_devices: [] });
-    expect(
-      (await inject('POST', '/api/v1/account/two-factor/recovery-codes', undefined, headers)).statusCode,
-    ).toBe(409);
+    // Off again, the Admin is back to setting it up before anything else.
+    const after = await inject('POST', '/api/v1/account/two-factor/recovery-codes', undefined, headers);
+    expect(after.json().code).toBe('two_factor_setup_required');
   });
 });

@@ -26,6 +26,7 @@ async function appWithSettings(t: TestApp): Promise<{ app: FastifyInstance; clos
         clock: ctx.clock,
         idleMinutes: ctx.config.SESSION_IDLE_MINUTES,
         absoluteHours: ctx.config.SESSION_ABSOLUTE_HOURS,
+        twoFactorRoles: ctx.config.TWO_FACTOR_REQUIRED_ROLES,
       });
       await api.register(settingsRoutes(ctx));
     },
