@@ -9,8 +9,7 @@ import { authUserSchema, loginResponseSchema } from './auth.ts';
 export const TWO_FACTOR_METHODS = ['totp', 'webauthn', 'recovery'] as const;
 export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
 
-/** `code` of the 403 every other call answers until a required second factor is set up. */
-export const TWO_FACTOR_SETUP_REQUIRED = 'two_factor_setup_required';
+export { TWO_FACTOR_SETUP_REQUIRED } from './rules.ts';
 export const RECOVERY_CODE_COUNT = 10;
 /** How long "Diesem Gerät 30 Tage vertrauen" lasts. */
 export const TRUSTED_DEVICE_DAYS = 30;

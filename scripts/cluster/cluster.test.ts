@@ -172,6 +172,8 @@ describe('one machine: SQLite and disk behind nginx with TLS', () => {
       SMTP_URL: '',
       MAX_UPLOAD_MB: String(MAX_UPLOAD_MB),
       LOG_LEVEL: 'warn',
+      // A test installation: the cluster test signs in as the initial admin without a second factor.
+      TWO_FACTOR_REQUIRED_ROLES: '',
     };
     adminEmail = guide.INITIAL_ADMIN_EMAIL!;
     instance = track(await startInstance('einzeln', env));

@@ -44,6 +44,8 @@ function portalEnv(options: { dataDir: string; port: number; databaseUrl?: strin
     INITIAL_ADMIN_EMAIL: ADMIN_EMAIL,
     INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
+    // A test installation: these tests are about storage, not the second factor (issue 18).
+    TWO_FACTOR_REQUIRED_ROLES: '',
     MAX_UPLOAD_MB: '20',
     DATABASE_URL: options.databaseUrl ?? '',
     STORAGE: 'disk',

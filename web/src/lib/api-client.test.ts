@@ -9,6 +9,7 @@ import {
   download,
   filenameFromContentDisposition,
   openBlobInNewTab,
+  setTwoFactorSetupHandler,
   setUnauthorizedHandler,
   TRANSPORT_MESSAGES,
   upload,
@@ -113,6 +114,24 @@ describe('api client', () => {
     await expect(pending).rejects.toMatchObject({
       kind: 'aborted',
       message: 'Die Anfrage wurde abgebrochen.',
+    });
+  });
+
+  describe('403 two_factor_setup_required', () => {
+    it('hands the message to the registered handler; other 403s do not', async () => {
+      storeToken('admin');
+      const handler = vi.fn();
+      const unregister = setTwoFactorSetupHandler(handler);
+      const message = 'Für Ihre Rolle ist die Zwei-Faktor-Anmeldung vorgeschrieben.';
+      mockApi({
+        'GET /api/v1/files': json(403, { message, code: 'two_factor_setup_required' }),
+        'GET /api/v1/user': json(403, { message: 'Dafür fehlt Ihnen die Berechtigung.' }),
+      });
+      await expect(api.get('/files')).rejects.toMatchObject({ status: 403, message });
+      await expect(api.get('/user')).rejects.toMatchObject({ status: 403 });
+      expect(handler).toHaveBeenCalledTimes(1);
+      expect(handler).toHaveBeenCalledWith(message);
+      unregister();
     });
   });
 

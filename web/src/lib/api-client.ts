@@ -5,6 +5,8 @@
  * and out, German messages for every failure, and a sign-out on any 401.
  */
 
+import { TWO_FACTOR_SETUP_REQUIRED } from '@gremienportal/contracts/rules';
+
 export const API_BASE = '/api/v1';
 export const TOKEN_STORAGE_KEY = 'access_token';
 export const USER_STORAGE_KEY = 'user';
@@ -93,6 +95,20 @@ function handleUnauthorized(tokenUsed: string | null): void {
   else clearStoredAuth();
 }
 
+type TwoFactorSetupHandler = (message: string) => void;
+let twoFactorSetupHandler: TwoFactorSetupHandler | null = null;
+
+/**
+ * The signed-in layout registers where a member goes whose role requires a second factor they
+ * have not set up yet (issue 18: every call but the setup ones answers 403 with that code).
+ */
+export function setTwoFactorSetupHandler(handler: TwoFactorSetupHandler): () => void {
+  twoFactorSetupHandler = handler;
+  return () => {
+    if (twoFactorSetupHandler === handler) twoFactorSetupHandler = null;
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Requests
 
@@ -149,7 +165,11 @@ function errorFromResponse(status: number, body: unknown): ApiError {
 function settle<T>(status: number, body: unknown, tokenUsed: string | null, options: RequestOptions): T {
   if (status >= 200 && status <= 299) return body as T;
   if (status === 401 && options.signOutOn401 !== false) handleUnauthorized(tokenUsed);
-  throw errorFromResponse(status, body);
+  const error = errorFromResponse(status, body);
+  if (status === 403 && isRecord(body) && body.code === TWO_FACTOR_SETUP_REQUIRED) {
+    twoFactorSetupHandler?.(error.message);
+  }
+  throw error;
 }
 
 interface Abortable {

@@ -10,6 +10,7 @@ import { BrandLink } from './brand-link';
 import { MainContent } from './main-content';
 import { navItemsFor, type NavItem } from './nav-items';
 import { SkipLink } from './skip-link';
+import { TwoFactorGate } from './two-factor-gate';
 import { DeferredMenu } from '../../components/deferred-menu';
 import { UserMenuButton } from './user-menu-button';
 
@@ -65,6 +66,7 @@ export default function AppLayout() {
   return (
     <SignedInProviders>
       <div className={classes.page}>
+        <TwoFactorGate />
         <SkipLink />
         <header className={classes.header}>
           <Container size="xl" className={classes.headerInner}>
