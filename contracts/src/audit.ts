@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = {
   'user.updated': 'Nutzer geändert',
   'user.deleted': 'Nutzer gelöscht',
   'user.roles_changed': 'Rollen geändert',
+  'user.two_factor_reset': 'Zwei-Faktor-Anmeldung zurückgesetzt',
   'account.updated': 'Account geändert',
   'account.two_factor_enabled': 'Zwei-Faktor-Anmeldung eingerichtet',
   'account.two_factor_disabled': 'Zwei-Faktor-Anmeldung ausgeschaltet',

@@ -10,6 +10,8 @@ import { hashPassword } from './passwords.ts';
 import { backupCommand } from './ops/backup.ts';
 import { restoreCommand } from './ops/restore.ts';
 import { restrictUmask } from './private-files.ts';
+import { clearSecondFactor, endAllSessions } from './features/auth/auth.service.ts';
+import { recordAudit } from './features/audit/audit-log.service.ts';
 
 const USAGE = `Verwendung:
   npm run cli -- create-user --email <adresse> --firstname <vorname> --lastname <nachname>
@@ -17,6 +19,10 @@ const USAGE = `Verwendung:
       Legt ein Konto an oder setzt bei einem bestehenden Konto Passwort und Rollen neu.
       Das Passwort kommt aus der Umgebungsvariable PORTAL_PASSWORD (nie als Argument: es stünde
       sonst in der Prozessliste). Rollen: ${ROLE_NAMES.join(', ')}.
+  npm run cli -- reset-2fa --email <adresse>
+      Setzt die Zwei-Faktor-Anmeldung eines Kontos zurück (verlorenes Gerät, z. B. des einzigen
+      Super-Admins): Authenticator-App, Passkeys, Wiederherstellungscodes und vertraute Geräte
+      werden entfernt, alle Sitzungen beendet; der Vorgang steht im Protokoll.
   npm run backup -- <verzeichnis>
       Sichert das laufende Portal (SQLite-Datenbank und Dateien, mit Prüfsummen) in ein leeres
       Verzeichnis außerhalb von DATA_DIR. Mit PostgreSQL: pg_dump (siehe README).
@@ -103,10 +109,52 @@ async function createUser(args: string[]): Promise<void> {
   }
 }
 
+/** The operator's way out when nobody who could reset it in the portal can sign in (issue 18). */
+async function resetTwoFactor(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' } } });
+  if (!values.email) throw new UsageError();
+  readDotEnv();
+  const config = loadConfig();
+  const db = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    sqliteFile: join(config.DATA_DIR, 'portal.sqlite'),
+  });
+  try {
+    await migrateToLatest(db);
+    const email = values.email.trim().toLowerCase();
+    const user = await db.kysely
+      .selectFrom('users')
+      .select(['id', 'firstname', 'lastname', 'email', 'two_factor_enabled'])
+      .where('email', '=', email)
+      .executeTakeFirst();
+    if (!user) throw new Error(`Kein Konto mit der E-Mail-Adresse ${email}.`);
+    if (!user.two_factor_enabled) {
+      process.stdout.write(`Für ${email} ist keine Zwei-Faktor-Anmeldung eingerichtet; nichts zu tun.\n`);
+      return;
+    }
+    await db.kysely.transaction().execute(async (trx) => {
+      await clearSecondFactor(trx, user.id);
+      await endAllSessions(trx, user.id);
+      await recordAudit(trx, systemClock, {
+        actor: null,
+        action: 'user.two_factor_reset',
+        objectType: 'user',
+        objectId: user.id,
+        objectLabel: `${user.firstname} ${user.lastname} <${user.email}>`,
+        details: { by: 'Kommandozeile' },
+      });
+    });
+    process.stdout.write(`Zwei-Faktor-Anmeldung von ${email} zurückgesetzt; alle Sitzungen beendet.\n`);
+  } finally {
+    await db.close();
+  }
+}
+
 class UsageError extends Error {}
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   'create-user': createUser,
+  'reset-2fa': resetTwoFactor,
   backup: backupCommand,
   restore: restoreCommand,
 };

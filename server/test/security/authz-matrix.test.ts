@@ -446,6 +446,8 @@ const ENTRIES: Record<string, Entry> = {
   'DELETE /api/v1/user/:id': { access: 'admin', object: 'user', disposable: true, ok: 204 },
   // A fresh account has not set its password yet, so the invitation can go out again.
   'POST /api/v1/user/:id/invitation': { access: 'admin', object: 'user', disposable: true },
+  // A fresh account has no second factor: nothing to reset (409), once the rights allow it.
+  'DELETE /api/v1/user/:id/two-factor': { access: 'admin', object: 'user', disposable: true, ok: 409 },
 
   // --- audit (admins only; they see everything, so nothing is hidden from them) --------------------
   'GET /api/v1/audit/object/:type/:id': {

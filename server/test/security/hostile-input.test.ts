@@ -371,6 +371,14 @@ const ENTRIES: Record<string, Spec> = {
     params: (p) => ({ id: p.spareUserIds }),
     valid: async ({ fresh }) => ({ url: `/api/v1/user/${await fresh.user()}` }),
   },
+  'DELETE /api/v1/user/:id/two-factor': {
+    params: (p) => ({ id: p.userIds }),
+    // Ends the member's sessions and mails them; a refused call does neither.
+    async valid({ t }) {
+      const user = await createTotpUser(t, { roles: ['Vertreter'] });
+      return { url: `/api/v1/user/${user.id}/two-factor` };
+    },
+  },
   'POST /api/v1/user/:id/invitation': {
     params: (p) => ({ id: p.userIds }),
     valid: async ({ fresh }) => ({ url: `/api/v1/user/${await fresh.user()}/invitation` }),

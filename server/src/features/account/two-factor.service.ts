@@ -15,6 +15,7 @@ import { newRecoveryCodes } from '../../second-factor/recovery-codes.ts';
 import { newTotpSecret, totpQrSvg, totpStep, totpUri } from '../../second-factor/totp.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
 import {
+  clearSecondFactor,
   endOtherSessions,
   recoveryCodesLeft,
   secondFactorOf,
@@ -118,7 +119,7 @@ export function twoFactorService(ctx: AppContext) {
         );
       }
       await recordChange(actor, 'account.two_factor_disabled', 'disabled', async (trx) => {
-        await repo.clearSecondFactor(trx, actor.principal.id);
+        await clearSecondFactor(trx, actor.principal.id);
       });
     },
   };

@@ -42,13 +42,18 @@ export function refuseEmailAsPassword(password: string, email: string): void {
   }
 }
 
+/** Ends every session of a user (a reset of their second factor by the office). */
+export function endAllSessions(db: Kysely<Database>, userId: number): Promise<void> {
+  return repo.deleteSessionsOfUser(db, userId);
+}
+
 /** Ends every session of a user but the one making the request (after a password change). */
 export function endOtherSessions(db: Kysely<Database>, principal: Principal): Promise<void> {
   return repo.deleteSessionsOfUser(db, principal.id, principal.sessionId);
 }
 
 /** What other features check of a second factor (the account page, turning it off). */
-export { recoveryCodesLeft, secondFactorOf } from './two-factor.repository.ts';
+export { clearSecondFactor, recoveryCodesLeft, secondFactorOf } from './two-factor.repository.ts';
 
 /** Checks a code or recovery code of the account, counting wrong ones (second-factor.service.ts). */
 export const verifySecondFactor = (ctx: AppContext, userId: number, proof: SecondFactorProof) =>

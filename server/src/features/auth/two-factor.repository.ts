@@ -136,3 +136,15 @@ export async function insertTrustedDevice(
 export async function deleteTrustedDevices(db: Queryable, userId: number): Promise<void> {
   await db.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
 }
+
+/** Everything of the second factor of one account (turning off, a reset by the office or the CLI). */
+export async function clearSecondFactor(db: Queryable, userId: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ totp_secret: null, totp_pending: null, totp_last_step: null, two_factor_enabled: 0 })
+    .where('id', '=', userId)
+    .execute();
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await db.deleteFrom('passkeys').where('user_id', '=', userId).execute();
+  await db.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
+}

@@ -12,6 +12,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import { usersService } from './users.service.ts';
+import { resetSecondFactor } from './two-factor-reset.service.ts';
 
 const tags = ['Nutzer'];
 /** Documented error answers (German `{ message, errors? }`). */
@@ -92,6 +93,27 @@ export const usersRoutes =
       },
       async (request, reply) => {
         await users.remove(actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/user/:id/two-factor',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Zwei-Faktor-Anmeldung eines Kontos zurücksetzen (verlorenes Gerät)',
+          description:
+            'Entfernt Authenticator-App, Passkeys, Wiederherstellungscodes und vertraute Geräte, beendet alle ' +
+            'Sitzungen des Kontos und benachrichtigt es per E-Mail. Rechte wie beim Ändern des Kontos: ein Admin ' +
+            'nicht bei Admins und Super-Admins. 409, wenn keine Zwei-Faktor-Anmeldung eingerichtet ist.',
+          params: idParamsSchema,
+          response: { 204: z.null(), ...errorsById, 409: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await resetSecondFactor(ctx, actorOf(request), request.params.id);
         return reply.status(204).send(null);
       },
     );

@@ -107,7 +107,7 @@ async function actorIsSuperAdmin(trx: Trx, actor: Actor, lockedIds: number[]): P
  * A Super-Admin who makes the target an Admin at the same moment either commits first (then this
  * check sees it and answers 403) or waits until this transaction has committed.
  */
-async function lockForChange(
+export async function lockForChange(
   ctx: AppContext,
   trx: Trx,
   actor: Actor,

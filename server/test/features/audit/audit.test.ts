@@ -246,8 +246,9 @@ describe('GET /audit: entries, filters and pages', () => {
       'account.two_factor_enabled': 'Zwei-Faktor-Anmeldung eingerichtet',
       'account.two_factor_disabled': 'Zwei-Faktor-Anmeldung ausgeschaltet',
       'account.recovery_codes_renewed': 'Neue Wiederherstellungscodes erzeugt',
+      'user.two_factor_reset': 'Zwei-Faktor-Anmeldung zurückgesetzt',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(34);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(35);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {
