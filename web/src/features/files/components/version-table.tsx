@@ -29,14 +29,10 @@ function VersionLabel({ version }: { version: FileVersion }) {
   return (
     <Stack gap={2}>
       <Group gap={6} wrap="nowrap">
-        <Text size="sm" fw={600}>
+        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
           Version {version.version}
         </Text>
-        {version.current ? (
-          <Badge size="sm" variant="light" color="green.9">
-            aktuell
-          </Badge>
-        ) : null}
+        {version.current ? <Badge component="span">aktuell</Badge> : null}
       </Group>
       {version.restored_from !== null ? (
         <Text size="xs" c="dimmed">
@@ -89,7 +85,7 @@ function ActionButtons({ version, actions }: { version: FileVersion; actions: Ve
   );
 }
 
-const formatOf = (version: FileVersion) => `${fileKindOf(version.format).label} (.${version.format})`;
+const formatOf = (version: FileVersion) => fileKindOf(version.format).label;
 const sizeOf = (version: FileVersion) => formatSizeMb(version.size_bytes, { unit: 'bytes' });
 
 /** Phones: the whole version in one cell, the buttons below. */
@@ -125,7 +121,9 @@ function columnsFor(actions: VersionActions, small: boolean): DataTableColumn<Fi
       title: 'Gespeichert',
       render: (version) => (
         <Stack gap={0}>
-          <Text size="sm">{formatDateTime(version.date)}</Text>
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(version.date)}
+          </Text>
           <Text size="xs" c="dimmed">
             von {personName(version.stored_by)}
           </Text>
@@ -138,7 +136,9 @@ function columnsFor(actions: VersionActions, small: boolean): DataTableColumn<Fi
       render: (version) =>
         version.replaced_at ? (
           <Stack gap={0}>
-            <Text size="sm">{formatDateTime(version.replaced_at)}</Text>
+            <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+              {formatDateTime(version.replaced_at)}
+            </Text>
             <Text size="xs" c="dimmed">
               von {personName(version.replaced_by)}
             </Text>

@@ -24,18 +24,9 @@ function splitPerson(label: string | undefined): { name: string; email?: string 
   return match ? { name: match[1]!, email: match[2]! } : { name: label };
 }
 
+/** The name only: the address would squeeze the other columns (the filter names it in full). */
 function Deleter({ item }: { item: TrashItem }) {
-  const { name, email } = splitPerson(item.deleted_by?.label);
-  return (
-    <Stack gap={0}>
-      <Text size="sm">{name}</Text>
-      {email ? (
-        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {email}
-        </Text>
-      ) : null}
-    </Stack>
-  );
+  return <Text size="sm">{splitPerson(item.deleted_by?.label).name}</Text>;
 }
 
 function Kind({ item }: { item: TrashItem }) {
@@ -54,8 +45,10 @@ const formerPlace = (item: TrashItem) =>
 function DeletedAt({ item }: { item: TrashItem }) {
   return (
     <Stack gap={0}>
-      <Text size="sm">{formatDateTime(item.deleted_at)}</Text>
-      <Text size="xs" c="dimmed">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(item.deleted_at)}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
         endgültig ab {formatDate(item.expires_at)}
       </Text>
     </Stack>
@@ -87,8 +80,8 @@ function RowButtons({ item, actions }: { item: TrashItem; actions: TrashRowActio
       {actions.mayPurge ? (
         <Button
           size="compact-sm"
-          variant="subtle"
-          color="red.9"
+          variant="light"
+          color="red"
           leftSection={<IconTrashX size={16} aria-hidden />}
           disabled={busy}
           aria-label={`„${item.title}“ endgültig löschen`}
@@ -137,8 +130,9 @@ function columnsFor(actions: TrashRowActions, small: boolean): DataTableColumn<T
     {
       accessor: 'title',
       title: 'Titel',
+      width: '22%',
       render: (item) => (
-        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+        <Text size="sm" fw={500} style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
           {item.title}
         </Text>
       ),
