@@ -100,7 +100,7 @@ function TrashCard({ item, actions }: { item: TrashItem; actions: TrashRowAction
   return (
     <Stack gap={4}>
       <Kind item={item} />
-      <Title order={3} size="h5" style={{ overflowWrap: 'anywhere' }}>
+      <Title order={2} size="h5" style={{ overflowWrap: 'anywhere' }}>
         {item.title}
       </Title>
       {item.former_path !== null ? (
