@@ -28,6 +28,11 @@ import { processPasswordRequests } from './features/auth/password-requests.ts';
 import { DailyJob, type DailyTask } from './maintenance/daily-job.ts';
 import { housekeepingTask } from './maintenance/housekeeping.ts';
 import { auditRetentionTasks } from './features/audit/audit-retention.ts';
+import { trashTasks } from './features/trash/trash-expiry.ts';
+import { trashRoutes } from './features/trash/trash.routes.ts';
+import { versionTasks } from './features/files/versions-retention.ts';
+import { versionsRoutes } from './features/files/versions.routes.ts';
+import { referencedObjects } from './storage/referenced-objects.ts';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
 import { GERMAN } from './errors.ts';
 import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';
@@ -45,7 +50,12 @@ import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
 
 /** What the daily maintenance runs, in this order: each feature's task for its own data, then housekeeping. */
-export const DAILY_TASKS: readonly DailyTask[] = [...auditRetentionTasks, housekeepingTask];
+export const DAILY_TASKS: readonly DailyTask[] = [
+  ...auditRetentionTasks,
+  ...trashTasks,
+  ...versionTasks,
+  housekeepingTask,
+];
 
 export interface BuildAppOptions {
   config: Config;
@@ -79,14 +89,7 @@ async function sweepStorage(context: AppContext, graceMs: number): Promise<void>
   const k = context.db.kysely;
   // Two queries, not two per stored object: the start must stay quick with many documents.
   // Objects written after this read are younger than the cut-off and are left alone anyway.
-  const [files, events] = await Promise.all([
-    k.selectFrom('files').select('storage_key').execute(),
-    k.selectFrom('events').select('file_storage_key').where('file_storage_key', 'is not', null).execute(),
-  ]);
-  const referenced = new Set<string>([
-    ...files.map((row) => row.storage_key),
-    ...events.map((row) => row.file_storage_key!),
-  ]);
+  const referenced = await referencedObjects(k);
   const removed = await context.storage.sweep(
     async (key) => referenced.has(key),
     // File times are wall-clock times, whatever clock the app runs on.
@@ -215,6 +218,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const readCache = new ReadCache(() => context.db.kysely);
       await api.register(foldersRoutes(context, readCache));
       await api.register(filesRoutes(context, readCache));
+      await api.register(versionsRoutes(context, readCache));
+      await api.register(trashRoutes(context));
       await api.register(eventsRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(settingsRoutes(context));

@@ -98,6 +98,13 @@ const variablesSchema = z.object({
   IMPRINT_URL: z.string().url().default('https://www.example.org/impressum'),
   PRIVACY_URL: z.string().url().default('https://www.example.org/datenschutz'),
   AUDIT_RETENTION_DAYS: positiveInt(365),
+  /** Papierkorb entries older than this many days are removed for good (issue 17). */
+  TRASH_DAYS: positiveInt(30),
+  /** Old versions kept per document; empty keeps all (issue 17). */
+  VERSIONS_KEEP: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(0).optional(),
+  ),
 });
 
 const together = (other: string) => `ist nötig, weil ${other} gesetzt ist (beide oder keinen angeben)`;

@@ -105,6 +105,56 @@ export interface FilesTable {
   download_key: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 1 for the first upload, raised by every replacement and version restore. */
+  version: Generated<number>;
+  /** When and by whom the current content was stored (null: before versions existed). */
+  content_at: Timestamp | null;
+  content_by_label: string | null;
+  /** The version the current content was restored from. */
+  restored_from: number | null;
+}
+
+/** An earlier content of a document (issue 17). */
+export interface FileVersionsTable {
+  id: Generated<number>;
+  file_id: number;
+  version: number;
+  format: string;
+  mime_type: string;
+  size_bytes: number;
+  sha256: string;
+  storage_key: string;
+  content_at: Timestamp;
+  content_by_label: string | null;
+  restored_from: number | null;
+  replaced_at: Timestamp;
+  replaced_by_label: string | null;
+}
+
+/** A deleted document, folder or event, kept as a snapshot of its rows (decision 125). */
+export interface TrashItemsTable {
+  id: Generated<number>;
+  kind: 'file' | 'folder' | 'event';
+  object_id: number;
+  title: string;
+  former_path: string | null;
+  former_parent_id: number | null;
+  deleted_at: Timestamp;
+  deleted_by: number | null;
+  deleted_by_label: string | null;
+  size_bytes: number;
+  file_count: number;
+  folder_count: number;
+  /** JSON text of the rows (see trash.snapshot.ts). */
+  snapshot: string;
+}
+
+/** A stored object a trash item keeps until it is purged. */
+export interface TrashObjectsTable {
+  storage_key: string;
+  trash_id: number;
+  size_bytes: number;
+  sha256: string;
 }
 
 export interface FileRolesTable {
@@ -188,6 +238,9 @@ export interface Database {
   event_roles: EventRolesTable;
   audit_log: AuditLogTable;
   delivery_marks: DeliveryMarksTable;
+  file_versions: FileVersionsTable;
+  trash_items: TrashItemsTable;
+  trash_objects: TrashObjectsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { DAY } from '../clock.ts';
 
-export type MaintenanceContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'logger'>;
+export type MaintenanceContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'logger' | 'storage'>;
 
 /**
  * One piece of the daily maintenance. Each task is idempotent, so several instances may run it at

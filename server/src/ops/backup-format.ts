@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type SQLite from 'better-sqlite3';
 import { z } from 'zod';
 import { PRIVATE_FILE_MODE } from '../private-files.ts';
+import { referencedObjectsSql } from '../storage/referenced-objects.ts';
 
 /**
  * The backup folder written by `backup` and read by `restore` (decision 095):
@@ -180,13 +181,11 @@ export function readSnapshot(db: SQLite.Database): SnapshotContents {
     ? (db.prepare('select name from kysely_migration order by name').pluck().all() as string[])
     : [];
   const objects = new Map<string, RecordedObject>();
-  const rows = db
-    .prepare(
-      `select storage_key as key, size_bytes as size, sha256 from files
-       union all
-       select file_storage_key, file_size_bytes, file_sha256 from events where file_storage_key is not null`,
-    )
-    .all() as { key: string; size: number | null; sha256: string | null }[];
+  const rows = db.prepare(referencedObjectsSql(new Set(tables))).all() as {
+    key: string;
+    size: number | null;
+    sha256: string | null;
+  }[];
   for (const row of rows) {
     const known = objects.get(row.key);
     if (known && known.sha256 !== row.sha256) {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
 import { MINUTE, HOUR } from '../clock.ts';
-import { forbidden, unauthenticated } from '../errors.ts';
+import { forbidden, notFound, unauthenticated } from '../errors.ts';
 import { hashToken } from '../tokens.ts';
 import { adminKind, mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
 
@@ -11,9 +11,11 @@ export type { Principal };
 
 /**
  * Route access, deny by default: every route needs a signed-in user unless its config says
- * `access: 'public'`; `access: 'admin'` also needs Admin or Super-Admin.
+ * `access: 'public'`; `access: 'admin'` also needs Admin or Super-Admin. `access: 'admin-hidden'`
+ * too, but answers anyone else 404 as for a hidden object: the route's object (a document's old
+ * versions, the Papierkorb) does not exist for members (issue 17).
  */
-export type RouteAccess = 'public' | 'user' | 'admin';
+export type RouteAccess = 'public' | 'user' | 'admin' | 'admin-hidden';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -142,6 +144,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
       request.principal = principal;
       if (!principal) done(unauthenticated());
       else if (access === 'admin' && !mayUseAdminRoutes(principal)) done(forbidden());
+      else if (access === 'admin-hidden' && !mayUseAdminRoutes(principal)) done(notFound());
       else done();
     }, done);
   });

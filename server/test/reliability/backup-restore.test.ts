@@ -1,3 +1,5 @@
+// Over 300 lines: one test of a backup under write load and its restore; the load, the manifest checks and
+// the restored portal's downloads all read one record of what was written, which split files would pass around.
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -5,7 +7,15 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestSchema } from '../../src/ops/backup-format.ts';
-import { openInspector, sha256, sha256OfFile, storageContents } from './inspect.ts';
+import {
+  expectStoredConsistently,
+  openInspector,
+  referencedKeys,
+  sha256,
+  sha256OfFile,
+  storageContents,
+  storedRows,
+} from './inspect.ts';
 import {
   clientFor,
   fileForm,
@@ -18,9 +28,11 @@ import {
 
 /**
  * Backup and restore (issue "Proof of security and reliability", item 7): `backup` runs as its
- * own process against the running portal while clients upload, replace and delete documents;
- * `restore` puts it into an empty data folder, and a portal started there has exactly what the
- * backup's manifest says, intact. Always SQLite: PostgreSQL is backed up with pg_dump (README).
+ * own process against the running portal while clients upload, replace and delete documents
+ * (replacing keeps old versions, deleting fills the Papierkorb: issue 17); `restore` puts it into
+ * an empty data folder, and a portal started there has exactly what the backup's manifest says,
+ * intact: old versions download with their content, and a Papierkorb item restores with its own.
+ * Always SQLite: PostgreSQL is backed up with pg_dump (README).
  */
 
 const FOLDER_ID = 3;
@@ -31,6 +43,32 @@ const WORKERS = 3;
 interface Known {
   id: number;
   sha: string;
+}
+
+/** A document with old versions: `versions` are their contents, oldest first. */
+interface Versioned extends Known {
+  versions: string[];
+}
+
+async function replaceContent(client: ApiClient, file: Versioned, content: Buffer): Promise<void> {
+  const res = await client.request('PUT', `/files/${file.id}`, fileForm({}, content));
+  if (res.status !== 200) throw new Error(`Ersetzen: ${res.status} ${await res.text()}`);
+  file.versions.push(file.sha);
+  file.sha = sha256(content);
+}
+
+/** Downloads every old version of a document: their checksums, oldest first. */
+async function oldVersions(client: ApiClient, id: number): Promise<string[]> {
+  const res = await client.request('GET', `/files/${id}/versions`);
+  expect(res.status).toBe(200);
+  const { data } = (await res.json()) as { data: { version: number; current: boolean }[] };
+  const contents: string[] = [];
+  for (const version of data.filter((v) => !v.current).sort((a, b) => a.version - b.version)) {
+    const download = await client.request('GET', `/files/${id}/versions/${version.version}/download`);
+    expect(download.status).toBe(200);
+    contents.push(sha256(Buffer.from(await download.arrayBuffer())));
+  }
+  return contents;
 }
 
 async function uploadNew(client: ApiClient, title: string, content: Buffer): Promise<Known> {
@@ -89,14 +127,32 @@ describe('backup and restore under write load (SQLite)', () => {
       for (let i = 0; i < PRELOADED; i += 1) {
         untouched.push(await uploadNew(admin, `Bestand ${i + 1}`, randomBytes(randomInt(10_000, 400_000))));
       }
+      // Documents with old versions, and some of them deleted into the Papierkorb, before the backup.
+      const versioned: Versioned[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        const file = {
+          ...(await uploadNew(admin, `Versioniert ${i + 1}`, randomBytes(50_000))),
+          versions: [],
+        };
+        for (let n = 0; n <= i % 3; n += 1)
+          await replaceContent(admin, file, randomBytes(randomInt(5_000, 200_000)));
+        versioned.push(file);
+      }
+      const binned = versioned.splice(3);
+      for (const file of binned) {
+        const res = await admin.request('DELETE', `/files/${file.id}`);
+        expect(res.status).toBe(204);
+      }
 
       // Write load: each client creates, replaces and deletes its own documents until told to stop.
       let stopping = false;
       let writesDuringBackup = 0;
       let backupRunning = false;
       const failures: string[] = [];
+      let trashWrites = 0;
       const load = async (worker: number) => {
         const mine: Known[] = [];
+        const trashed: Known[] = [];
         let n = 0;
         while (!stopping) {
           n += 1;
@@ -116,10 +172,19 @@ describe('backup and restore under write load (SQLite)', () => {
               );
               if (res.status !== 200) throw new Error(`Ersetzen: ${res.status} ${await res.text()}`);
               file.sha = sha256(content);
-            } else {
+            } else if (roll < 0.85 || trashed.length === 0) {
               const [file] = mine.splice(randomInt(mine.length), 1);
               const res = await admin.request('DELETE', `/files/${file!.id}`);
               if (res.status !== 204) throw new Error(`Löschen: ${res.status} ${await res.text()}`);
+              trashed.push(file!);
+              if (backupRunning) trashWrites += 1;
+            } else {
+              // Back out of the Papierkorb, while the backup copies what it holds.
+              const [file] = trashed.splice(randomInt(trashed.length), 1);
+              const res = await admin.request('POST', `/trash/file/${file!.id}/restore`, {});
+              if (res.status !== 200) throw new Error(`Wiederherstellen: ${res.status} ${await res.text()}`);
+              mine.push(file!);
+              if (backupRunning) trashWrites += 1;
             }
             if (backupRunning) writesDuringBackup += 1;
           } catch (error) {
@@ -140,6 +205,7 @@ describe('backup and restore under write load (SQLite)', () => {
       expect(failures).toEqual([]);
       // The portal really was writing while the backup ran.
       expect(writesDuringBackup).toBeGreaterThan(0);
+      expect(trashWrites, 'Papierkorb-Änderungen während der Sicherung').toBeGreaterThan(0);
       await portal.stop();
 
       // The backup on its own: manifest, checksums, an intact database that matches the manifest.
@@ -165,7 +231,24 @@ describe('backup and restore under write load (SQLite)', () => {
         expect(check.rows).toEqual([{ integrity_check: 'ok' }]);
         const rows = await backupDb.kysely.selectFrom('files').select(['storage_key', 'sha256']).execute();
         expect(rows.length).toBe(manifest.row_counts.files);
-        expect(rows.map((row) => row.storage_key).sort()).toEqual(manifest.objects.map((o) => o.key).sort());
+        // The backup holds exactly the objects its rows refer to: documents, their old versions,
+        // the Papierkorb's and events' objects, each intact and held by the right rows.
+        const stored = await storedRows(backupDb.kysely);
+        expect(referencedKeys(stored)).toEqual(manifest.objects.map((o) => o.key).sort());
+        await expectStoredConsistently('Sicherung', join(backupDir, 'files'), stored);
+        console.log(
+          `Gesichert: ${stored.files.length} Dateien, ${stored.versions.length} alte Versionen, ` +
+            `${stored.trashItems.length} Einträge im Papierkorb (${trashWrites} Papierkorb-Änderungen während der Sicherung)`,
+        );
+        expect(stored.versions.length, 'alte Versionen in der Sicherung').toBeGreaterThanOrEqual(
+          versioned.reduce((sum, file) => sum + file.versions.length, 0),
+        );
+        expect(
+          binned.every((file) =>
+            stored.trashItems.some((item) => item.kind === 'file' && item.object_id === file.id),
+          ),
+          'Papierkorb in der Sicherung',
+        ).toBe(true);
         // Every notification committed with its upload: none is missing from the snapshot.
         const files = await backupDb.kysely.selectFrom('files').select('id').execute();
         const mails = await backupDb.kysely.selectFrom('outbox').select('text_body').execute();
@@ -227,6 +310,24 @@ describe('backup and restore under write load (SQLite)', () => {
         const download = await client.request('GET', `/download/${entry!.external}`);
         expect(download.status).toBe(200);
         expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(file.sha);
+      }
+      // Old versions download with the content they had.
+      for (const file of versioned) {
+        expect(await oldVersions(client, file.id), `Versionen der Datei ${file.id}`).toEqual(file.versions);
+      }
+      // What was in the Papierkorb comes back with its content and its versions.
+      for (const file of binned) {
+        const res = await client.request('POST', `/trash/file/${file.id}/restore`, {});
+        expect(res.status, await res.clone().text()).toBe(200);
+        const details = await client.request('GET', `/files/${file.id}`);
+        expect(details.status).toBe(200);
+        const { data } = (await details.json()) as { data: { external: string } };
+        const download = await client.request('GET', `/download/${data.external}`);
+        expect(download.status).toBe(200);
+        expect(sha256(Buffer.from(await download.arrayBuffer())), `wiederhergestellte Datei ${file.id}`).toBe(
+          file.sha,
+        );
+        expect(await oldVersions(client, file.id), `Versionen der Datei ${file.id}`).toEqual(file.versions);
       }
       await portal.stop();
     },

@@ -16,15 +16,26 @@ import {
   type ApiClient,
   type PortalProcess,
 } from './portal-process.ts';
-import { createPostgresDatabase, openInspector, sha256, sha256OfFile, storageContents } from './inspect.ts';
+import type { TrashSnapshot } from '../../src/features/trash/trash.snapshot.ts';
+import {
+  createPostgresDatabase,
+  expectStoredConsistently,
+  openInspector,
+  referencedKeys,
+  sha256,
+  sha256OfFile,
+  storageContents,
+  storedRows,
+} from './inspect.ts';
 
 /**
  * Crash safety (issue "Proof of security and reliability", item 4): the real server process is
  * killed with SIGKILL at a random moment while several clients upload, replace and delete
- * documents with notifications. After each kill the data on disk is checked as the dead process
- * left it; after the restart, what the start-up sweep left. The test keeps its own record of every
- * acknowledged change; a request without an answer may or may not have taken effect, but only as
- * a whole.
+ * documents with notifications, restore them from the Papierkorb and purge them from it (issue
+ * 17; the client is the initial Super-Admin). After each kill the data on disk is checked as the
+ * dead process left it; after the restart, what the start-up sweep left. The test keeps its own
+ * record of every acknowledged change; a request without an answer may or may not have taken
+ * effect, but only as a whole.
  */
 
 const ROUNDS = 20;
@@ -40,27 +51,36 @@ const RESET_SUBJECT = 'Passwort zurücksetzen – Gremienportal';
 const RESETS_PER_ROUND = 4;
 const UNKNOWN_EMAIL = 'niemand@example.org';
 
+/** Live, in the Papierkorb (a trash item holds its rows), or purged (nothing is left). */
+type FileState = 'live' | 'trashed' | 'purged';
+
 interface FileModel {
   id: number;
   worker: number;
   title: string;
   /** The content the row must show. */
   sha: string;
+  /** Contents it had before, oldest first: each replacement keeps the old one as a version. */
+  versions: string[];
   /** Committed replacements; each one queued one notification. */
   updates: number;
-  deleted: boolean;
+  state: FileState;
 }
 
 type Operation =
   | { kind: 'create'; worker: number; title: string; sha: string }
   | { kind: 'replace'; file: FileModel; sha: string }
-  | { kind: 'delete'; file: FileModel };
+  | { kind: 'delete'; file: FileModel }
+  | { kind: 'restore'; file: FileModel }
+  | { kind: 'purge'; file: FileModel };
 
 interface Stats {
   created: number;
   replaced: number;
   deleted: number;
-  interrupted: { create: number; replace: number; delete: number };
+  restored: number;
+  purged: number;
+  interrupted: { create: number; replace: number; delete: number; restore: number; purge: number };
   /** Interrupted replacements whose row still showed the old content after the crash. */
   replacementsKeptOld: number;
   replacementsCommitted: number;
@@ -70,7 +90,7 @@ interface Stats {
 
 const baseUrl = process.env.TEST_DATABASE_URL;
 
-describe(`crash safety: SIGKILL during uploads, replacements and deletes (${baseUrl ? 'PostgreSQL' : 'SQLite'})`, () => {
+describe(`crash safety: SIGKILL during uploads, replacements, deletes, restores and purges (${baseUrl ? 'PostgreSQL' : 'SQLite'})`, () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -107,7 +127,9 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
       created: 0,
       replaced: 0,
       deleted: 0,
-      interrupted: { create: 0, replace: 0, delete: 0 },
+      restored: 0,
+      purged: 0,
+      interrupted: { create: 0, replace: 0, delete: 0, restore: 0, purge: 0 },
       replacementsKeptOld: 0,
       replacementsCommitted: 0,
       resets: { answered: 0, interrupted: 0 },
@@ -125,7 +147,10 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
     ) {
       const { signal } = run;
       while (!run.killing) {
-        const mine = [...files.values()].filter((file) => file.worker === index && !file.deleted);
+        const mine = [...files.values()].filter((file) => file.worker === index && file.state === 'live');
+        const binned = [...files.values()].filter(
+          (file) => file.worker === index && file.state === 'trashed',
+        );
         const roll = Math.random();
         // Mostly small documents, so that much of a request is database work; some large ones.
         const content = randomBytes(
@@ -135,10 +160,14 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
         if (mine.length < 2 || (roll < 0.35 && mine.length < MAX_FILES_PER_WORKER)) {
           titleCounter += 1;
           op = { kind: 'create', worker: index, title: `Absturztest ${titleCounter}`, sha: sha256(content) };
-        } else if (roll < 0.7) {
+        } else if (roll < 0.55 || (roll >= 0.75 && binned.length === 0)) {
           op = { kind: 'replace', file: mine[randomInt(mine.length)]!, sha: sha256(content) };
-        } else {
+        } else if (roll < 0.75) {
           op = { kind: 'delete', file: mine[randomInt(mine.length)]! };
+        } else if (roll < 0.88) {
+          op = { kind: 'restore', file: binned[randomInt(binned.length)]! };
+        } else {
+          op = { kind: 'purge', file: binned[randomInt(binned.length)]! };
         }
         pending.add(op);
         try {
@@ -157,8 +186,9 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
               worker: index,
               title: op.title,
               sha: op.sha,
+              versions: [],
               updates: 0,
-              deleted: false,
+              state: 'live',
             });
             stats.created += 1;
           } else if (op.kind === 'replace') {
@@ -170,14 +200,30 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
             );
             const body = await res.text();
             if (res.status !== 200) throw new UnexpectedAnswer(`Ersetzen: ${res.status} ${body}`);
-            op.file.sha = op.sha;
-            op.file.updates += 1;
+            replaced(op.file, op.sha);
             stats.replaced += 1;
-          } else {
+          } else if (op.kind === 'delete') {
             const res = await client.request('DELETE', `/files/${op.file.id}`, undefined, signal);
             if (res.status !== 204) throw new UnexpectedAnswer(`Löschen: ${res.status} ${await res.text()}`);
-            op.file.deleted = true;
+            op.file.state = 'trashed';
             stats.deleted += 1;
+          } else if (op.kind === 'restore') {
+            const res = await client.request('POST', `/trash/file/${op.file.id}/restore`, {}, signal);
+            const body = await res.text();
+            if (res.status !== 200) throw new UnexpectedAnswer(`Wiederherstellen: ${res.status} ${body}`);
+            const { data } = JSON.parse(body) as { data: { title: string; folder_id: number } };
+            // Titles are unique, and the folder stays: it comes back as it was.
+            if (data.title !== op.file.title || data.folder_id !== FOLDER_ID) {
+              throw new UnexpectedAnswer(`Wiederherstellen: ${body}`);
+            }
+            op.file.state = 'live';
+            stats.restored += 1;
+          } else {
+            const res = await client.request('DELETE', `/trash/file/${op.file.id}`, undefined, signal);
+            if (res.status !== 204)
+              throw new UnexpectedAnswer(`Endgültig löschen: ${res.status} ${await res.text()}`);
+            op.file.state = 'purged';
+            stats.purged += 1;
           }
           pending.delete(op);
         } catch (error) {
@@ -247,7 +293,7 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
     async function checkAfterKill(round: number, pending: Set<Operation>) {
       const inspector = openInspector(target);
       try {
-        const { rows, fileRoles, outbox, resetRequests } = await inspector.kysely
+        const { rows, fileRoles, outbox, resetRequests, stored } = await inspector.kysely
           .transaction()
           .execute(async (trx) => ({
             rows: await trx
@@ -256,6 +302,7 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
               .orderBy('id')
               .execute(),
             fileRoles: await trx.selectFrom('file_roles').select('file_id').execute(),
+            stored: await storedRows(trx),
             outbox: await trx
               .selectFrom('outbox')
               .select(['id', 'subject', 'text_body', 'sent_at', 'last_error'])
@@ -265,6 +312,9 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
           }));
         const rowById = new Map(rows.map((row) => [row.id, row]));
         const where = `Runde ${round}`;
+        const trashedFiles = new Map(
+          stored.trashItems.filter((item) => item.kind === 'file').map((item) => [item.object_id, item]),
+        );
 
         for (const op of pending) {
           if (op.kind === 'create') {
@@ -277,8 +327,9 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
               worker: op.worker,
               title: op.title,
               sha: op.sha,
+              versions: [],
               updates: 0,
-              deleted: false,
+              state: 'live',
             });
           } else if (op.kind === 'replace') {
             stats.interrupted.replace += 1;
@@ -286,23 +337,63 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
             expect(row, `${where}: Datei ${op.file.id} verschwand beim Ersetzen`).toBeDefined();
             expect([op.file.sha, op.sha], `${where}: Inhalt von Datei ${op.file.id}`).toContain(row!.sha256);
             if (row!.sha256 === op.sha) {
-              op.file.sha = op.sha;
-              op.file.updates += 1;
+              replaced(op.file, op.sha);
               stats.replacementsCommitted += 1;
             } else {
               stats.replacementsKeptOld += 1;
             }
           } else {
-            stats.interrupted.delete += 1;
-            if (!rowById.has(op.file.id)) op.file.deleted = true;
+            // Into the Papierkorb, back out of it, or gone: the state the database shows, which
+            // must be the old or the new one (the checks below see that it is exactly one).
+            stats.interrupted[op.kind] += 1;
+            const now: FileState = rowById.has(op.file.id)
+              ? 'live'
+              : trashedFiles.has(op.file.id)
+                ? 'trashed'
+                : 'purged';
+            const allowed: Record<typeof op.kind, FileState[]> = {
+              delete: ['live', 'trashed'],
+              restore: ['trashed', 'live'],
+              purge: ['trashed', 'purged'],
+            };
+            expect(allowed[op.kind], `${where}: Datei ${op.file.id} nach ${op.kind}`).toContain(now);
+            op.file.state = now;
           }
         }
 
-        const expected = [...files.values()].filter((file) => !file.deleted);
+        const expected = [...files.values()].filter((file) => file.state === 'live');
         expect(
           rows.map((row) => row.id),
           `${where}: Dateizeilen`,
         ).toEqual(expected.map((file) => file.id).sort((a, b) => a - b));
+        // The Papierkorb holds exactly the deleted documents not purged, each as it was.
+        expect(
+          [...trashedFiles.keys()].sort((a, b) => a - b),
+          `${where}: Papierkorb`,
+        ).toEqual(
+          [...files.values()]
+            .filter((file) => file.state === 'trashed')
+            .map((file) => file.id)
+            .sort((a, b) => a - b),
+        );
+        for (const [id, item] of trashedFiles) {
+          const model = files.get(id)!;
+          const snapshot = JSON.parse(item.snapshot) as TrashSnapshot;
+          expect(snapshot.files.map((file) => [file.id, file.title, file.sha256])).toEqual([
+            [id, model.title, model.sha],
+          ]);
+          expect(
+            snapshot.versions.map((version) => version.sha256),
+            `${where}: Versionen der Datei ${id} im Papierkorb`,
+          ).toEqual(model.versions);
+        }
+        for (const file of expected) {
+          expect(
+            stored.versions.filter((version) => version.file_id === file.id).map((version) => version.sha256),
+            `${where}: Versionen der Datei ${file.id}`,
+          ).toEqual(file.versions);
+        }
+        await expectStoredConsistently(where, filesDir, stored);
         const withRoles = new Set(fileRoles.map((role) => role.file_id));
         for (const row of rows) {
           const model = files.get(row.id)!;
@@ -354,7 +445,7 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
         expect(resetMails + waiting, `${where}: Anfragen „Passwort vergessen“`).toBeLessThanOrEqual(
           stats.resets.answered + stats.resets.interrupted,
         );
-        return rows.map((row) => row.storage_key);
+        return referencedKeys(stored);
       } finally {
         await inspector.close();
       }
@@ -429,7 +520,31 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
 
     // And every document is served with its content.
     const client = clientFor(portal.url, admin.token);
-    const live = [...files.values()].filter((file) => !file.deleted);
+    // Old versions are there with their content, and what is in the Papierkorb comes back intact.
+    for (const file of [...files.values()].filter((candidate) => candidate.state === 'trashed')) {
+      const res = await client.request('POST', `/trash/file/${file.id}/restore`, {});
+      expect(res.status, `Wiederherstellen der Datei ${file.id}: ${await res.clone().text()}`).toBe(200);
+      file.state = 'live';
+    }
+    const live = [...files.values()].filter((file) => file.state === 'live');
+    let versionsChecked = 0;
+    for (const file of live) {
+      const res = await client.request('GET', `/files/${file.id}/versions`);
+      expect(res.status).toBe(200);
+      const { data } = (await res.json()) as { data: { version: number; current: boolean }[] };
+      const old = data.filter((version) => !version.current).sort((a, b) => a.version - b.version);
+      const contents: string[] = [];
+      for (const version of old) {
+        const download = await client.request(
+          'GET',
+          `/files/${file.id}/versions/${version.version}/download`,
+        );
+        expect(download.status).toBe(200);
+        contents.push(sha256(Buffer.from(await download.arrayBuffer())));
+        versionsChecked += 1;
+      }
+      expect(contents, `alte Versionen der Datei ${file.id}`).toEqual(file.versions);
+    }
     for (const file of live) {
       const details = await client.request('GET', `/files/${file.id}`);
       expect(details.status).toBe(200);
@@ -442,23 +557,37 @@ describe(`crash safety: SIGKILL during uploads, replacements and deletes (${base
     }
     await portal.stop();
 
-    const interrupted = stats.interrupted.create + stats.interrupted.replace + stats.interrupted.delete;
+    const interrupted = Object.values(stats.interrupted).reduce((sum, n) => sum + n, 0);
     console.log(
       `Absturztest: ${ROUNDS} Abbrüche; bestätigt ${stats.created} Uploads, ${stats.replaced} Ersetzungen, ` +
-        `${stats.deleted} Löschungen; unterbrochen ${stats.interrupted.create} Uploads, ` +
+        `${stats.deleted} Löschungen, ${stats.restored} Wiederherstellungen, ${stats.purged} endgültige ` +
+        `Löschungen; unterbrochen ${stats.interrupted.create} Uploads, ` +
         `${stats.interrupted.replace} Ersetzungen (${stats.replacementsKeptOld} mit altem Inhalt, ` +
-        `${stats.replacementsCommitted} übernommen), ${stats.interrupted.delete} Löschungen; ` +
+        `${stats.replacementsCommitted} übernommen), ${stats.interrupted.delete} Löschungen, ` +
+        `${stats.interrupted.restore} Wiederherstellungen, ${stats.interrupted.purge} endgültige Löschungen; ` +
+        `${versionsChecked} alte Versionen geladen; ` +
         `${Number(leased.numUpdatedRows)} Mails mit abgelaufener Reservierung; ${live.length} Dateien am Ende; ` +
         `${stats.resets.answered} Anfragen „Passwort vergessen“ beantwortet, ${stats.resets.interrupted} unterbrochen`,
     );
     // The kills must have hit work in progress, or the test proved nothing.
     expect(interrupted).toBeGreaterThanOrEqual(ROUNDS);
     expect(stats.interrupted.replace).toBeGreaterThan(0);
+    expect(stats.interrupted.delete + stats.interrupted.restore + stats.interrupted.purge).toBeGreaterThan(0);
     expect(stats.created).toBeGreaterThan(ROUNDS);
+    expect(stats.restored).toBeGreaterThan(0);
+    expect(stats.purged).toBeGreaterThan(0);
+    expect(versionsChecked).toBeGreaterThan(0);
   });
 });
 
 class UnexpectedAnswer extends Error {}
+
+/** A committed replacement: the content it replaced is kept as the newest old version. */
+function replaced(file: FileModel, sha: string) {
+  file.versions.push(file.sha);
+  file.sha = sha;
+  file.updates += 1;
+}
 
 /**
  * When to kill. Odd rounds: after a random time. Even rounds: right as an object appears in or

@@ -20,14 +20,21 @@ import {
 
 /**
  * The authorization matrix (product.md P1.1, P10, P5, P1.3, P8.4): every registered API route, called by
- * every kind of principal on an object it may see, one hidden from it and one that does not exist,
- * answers exactly the status below. Hidden and nonexistent answer alike, and no answer carries a
- * title, download key or account hidden from the caller. A route without an entry fails the
- * first test: adding a route means deciding who may call it.
+ * every kind of principal on an object it may see, one hidden from it, one that does not exist and
+ * one in the Papierkorb (issue 17), answers exactly the status below. Hidden, nonexistent and
+ * trashed answer alike, and no answer carries a title, download key or account hidden from the
+ * caller; what is in the Papierkorb is hidden from everyone outside the Papierkorb's own routes and
+ * the audit log. A route without an entry fails the first test: adding a route means deciding who
+ * may call it.
  */
 
-type Kind = 'visible' | 'hidden' | 'nonexistent' | 'none';
-type ObjectType = 'folder' | 'file' | 'event' | 'user' | 'fileKey' | 'eventKey';
+/**
+ * `trashed`: in the Papierkorb (or inside a folder that is). `gone`: a Papierkorb entry that was
+ * there and is purged now, which the Papierkorb's routes tell admins apart (409).
+ */
+type Kind = 'visible' | 'hidden' | 'nonexistent' | 'trashed' | 'gone' | 'none';
+/** `trashItem`: a Papierkorb entry, addressed `type/id` as in `/trash/:type/:id`. */
+type ObjectType = 'folder' | 'file' | 'event' | 'user' | 'fileKey' | 'eventKey' | 'trashItem';
 
 interface Target {
   kind: Kind;
@@ -42,7 +49,8 @@ interface Call {
 }
 
 interface Entry {
-  access: 'public' | 'user' | 'admin';
+  /** `admin-hidden`: members get 404, as if the route's object did not exist (issue 17). */
+  access: 'public' | 'user' | 'admin' | 'admin-hidden';
   object?: ObjectType;
   /** A write that changes or removes what it hits: an admin gets a disposable object. */
   disposable?: boolean;
@@ -56,6 +64,8 @@ interface Entry {
   request?: (call: Call) => Partial<InjectOptions> | Promise<Partial<InjectOptions>>;
   /** More assertions on an answer. */
   check?: (call: Call, res: LightMyRequestResponse) => void | Promise<void>;
+  /** Answers of the Papierkorb or the audit log: admins may read trashed titles there. */
+  trashView?: boolean;
 }
 
 const NONEXISTENT_ID = 2_147_483_000;
@@ -274,8 +284,8 @@ const ENTRIES: Record<string, Entry> = {
       };
     },
   },
-  'GET /api/v1/audit': { access: 'admin' },
-  'GET /api/v1/audit.csv': { access: 'admin' },
+  'GET /api/v1/audit': { access: 'admin', trashView: true },
+  'GET /api/v1/audit.csv': { access: 'admin', trashView: true },
 
   // --- folders -----------------------------------------------------------------------------------
   'GET /api/v1/folders/:id': {
@@ -317,7 +327,14 @@ const ENTRIES: Record<string, Entry> = {
     disposable: true,
     request: ({ w }) => ({ payload: { title: w.newSecret('Umbenannt') } }),
   },
-  'DELETE /api/v1/folders/:id': { access: 'admin', object: 'folder', disposable: true, ok: 204 },
+  // Into the Papierkorb (issue 17): from now on its title must not show up outside it.
+  'DELETE /api/v1/folders/:id': {
+    access: 'admin',
+    object: 'folder',
+    disposable: true,
+    ok: 204,
+    check: ({ w, target }) => w.markTrashed('folder', Number(target.value)),
+  },
 
   // --- files -------------------------------------------------------------------------------------
   'GET /api/v1/files/:id': { access: 'user', object: 'file' },
@@ -327,7 +344,13 @@ const ENTRIES: Record<string, Entry> = {
     disposable: true,
     request: ({ w }) => ({ payload: { title: w.newSecret('NeuerTitel') } }),
   },
-  'DELETE /api/v1/files/:id': { access: 'admin', object: 'file', disposable: true, ok: 204 },
+  'DELETE /api/v1/files/:id': {
+    access: 'admin',
+    object: 'file',
+    disposable: true,
+    ok: 204,
+    check: ({ w, target }) => w.markTrashed('file', Number(target.value)),
+  },
   'GET /api/v1/download/:key': {
     access: 'user',
     object: 'fileKey',
@@ -354,7 +377,13 @@ const ENTRIES: Record<string, Entry> = {
       },
     }),
   },
-  'DELETE /api/v1/events/:id': { access: 'admin', object: 'event', disposable: true, ok: 204 },
+  'DELETE /api/v1/events/:id': {
+    access: 'admin',
+    object: 'event',
+    disposable: true,
+    ok: 204,
+    check: ({ w, target }) => w.markTrashed('event', Number(target.value)),
+  },
   'GET /api/v1/info/:key': {
     access: 'user',
     object: 'eventKey',
@@ -395,10 +424,101 @@ const ENTRIES: Record<string, Entry> = {
   'GET /api/v1/audit/object/:type/:id': {
     access: 'admin',
     object: 'file',
+    trashView: true,
     // The log outlives what it describes: an unknown id is an empty list, not an error.
     missing: 200,
   },
   'GET /api/v1/audit/visible-to/:type/:id': { access: 'admin', object: 'file' },
+
+  // --- versions (issue 17; admins only, members get 404 as for a file that is not there) ---------
+  'GET /api/v1/files/:id/versions': {
+    access: 'admin-hidden',
+    object: 'file',
+    check: ({ target }, res) => {
+      const versions = res.json().data as { version: number; current: boolean }[];
+      expect(versions[0], `Versionen von ${target.value}`).toMatchObject({ current: true });
+    },
+  },
+  'GET /api/v1/files/:id/versions/:version/download': {
+    access: 'admin-hidden',
+    object: 'file',
+    check: ({ target }, res) => {
+      if (target.kind !== 'visible') return;
+      expect(res.headers['content-security-policy']).toMatch(/^sandbox/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    },
+  },
+  'POST /api/v1/files/:id/versions/:version/restore': {
+    access: 'admin-hidden',
+    object: 'file',
+    disposable: true,
+    // An admin's disposable document gets a second content first, so version 1 is an old one.
+    request: async ({ w, p, target }) => {
+      if (target.kind === 'visible' && isAdminPrincipal(p)) {
+        const res = await w.inject('superAdmin', {
+          method: 'PUT',
+          url: `/api/v1/files/${target.value}`,
+          payload: { file: dataUrl(pdfBytes(`zweite Fassung ${target.value}`)) },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      return {};
+    },
+    check: ({ target }, res) => {
+      expect(res.json().file).toMatchObject({ id: target.value });
+    },
+  },
+
+  // --- Papierkorb (issue 17; admins list and restore, only a Super-Admin purges) -----------------
+  'GET /api/v1/trash': {
+    access: 'admin-hidden',
+    trashView: true,
+    // One page of all entries: the matrix's deletes add to the world's three.
+    request: () => ({ query: { per_page: '100' } }),
+    check: ({ w, p }, res) => {
+      const body = res.json() as { data: { type: string; object_id: number; title: string }[] };
+      const entries = body.data.map((item) => `${item.type}/${item.object_id}`);
+      expect(entries).toEqual(
+        expect.arrayContaining([
+          `file/${w.trash.file.id}`,
+          `folder/${w.trash.folder.id}`,
+          `event/${w.trash.event.id}`,
+        ]),
+      );
+      // What lies inside a trashed folder is part of its entry, not an entry of its own.
+      expect(entries).not.toContain(`file/${w.trash.folderFile.id}`);
+      expect(res.json().meta.may_purge).toBe(p === 'superAdmin');
+    },
+  },
+  'POST /api/v1/trash/:type/:id/restore': {
+    access: 'admin-hidden',
+    object: 'trashItem',
+    disposable: true,
+    trashView: true,
+    status: (p, kind) => (kind === 'gone' && isAdminPrincipal(p) ? 409 : undefined),
+    check: ({ w, target }, res) => {
+      const [type, id] = String(target.value).split('/') as ['file' | 'folder' | 'event', string];
+      expect(res.json().data).toMatchObject({ type, id: Number(id), renamed: false });
+      w.markTrashed(type, Number(id), false);
+    },
+  },
+  'DELETE /api/v1/trash/:type/:id': {
+    access: 'admin-hidden',
+    object: 'trashItem',
+    disposable: true,
+    ok: 204,
+    status: (p, kind) => (p === 'admin' ? 403 : p === 'superAdmin' && kind === 'gone' ? 409 : undefined),
+  },
+  // Last: it empties the Papierkorb, whose entries the routes above list and restore.
+  'DELETE /api/v1/trash': {
+    access: 'admin-hidden',
+    status: (p) => (p === 'admin' ? 403 : undefined),
+    check: async ({ w }, res) => {
+      expect(res.json().data.removed).toBeGreaterThanOrEqual(3);
+      const after = await w.inject('superAdmin', { method: 'GET', url: '/api/v1/trash' });
+      expect(after.json().meta.all).toBe(0);
+    },
+  },
 };
 
 function targetsFor(
@@ -411,6 +531,9 @@ function targetsFor(
   const d = w.files;
   const e = w.events;
   const u = w.users;
+  const x = w.trash;
+  const trashEntries = [`file/${x.file.id}`, `folder/${x.folder.id}`, `event/${x.event.id}`];
+  const inTrash = trashEntries.map((value) => ({ visible: [value], hidden: [] }));
   const lists: Record<
     ObjectType,
     Record<PrincipalKey, { visible: (string | number)[]; hidden: (string | number)[] }>
@@ -475,14 +598,41 @@ function targetsFor(
       superAdmin: { visible: [u.aufsichtsrat.id], hidden: [] },
       stripped: { visible: [u.stripped.id], hidden: [u.vertreter.id, u.admin.id] },
     },
+    // Every admin sees the whole Papierkorb; members get 404 for any entry (admin-hidden).
+    trashItem: {
+      anonymous: inTrash[0]!,
+      vertreter: inTrash[0]!,
+      aufsichtsrat: inTrash[1]!,
+      admin: { visible: trashEntries, hidden: [] },
+      superAdmin: { visible: trashEntries, hidden: [] },
+      stripped: inTrash[2]!,
+    },
+  };
+  // In the Papierkorb, or inside a folder that is: for every principal as if it did not exist.
+  const trashed: Record<ObjectType, (string | number)[]> = {
+    folder: [x.folder.id, x.folderChild.id],
+    file: [x.file.id, x.folderFile.id],
+    fileKey: [x.file.external, x.folderFile.external],
+    event: [x.event.id],
+    eventKey: [x.event.external],
+    user: [],
+    trashItem: [],
   };
   const { visible, hidden } = lists[type][p];
-  const nonexistentValue = type === 'fileKey' || type === 'eventKey' ? randomKey() : NONEXISTENT_ID;
+  const nonexistentValue =
+    type === 'fileKey' || type === 'eventKey'
+      ? randomKey()
+      : type === 'trashItem'
+        ? `file/${NONEXISTENT_ID}`
+        : NONEXISTENT_ID;
   return [
     ...visible.map((value): Target => ({ kind: 'visible', label: `sichtbar ${value}`, value })),
     ...hidden.map((value): Target => ({ kind: 'hidden', label: `verborgen ${value}`, value })),
+    ...trashed[type].map((value): Target => ({ kind: 'trashed', label: `im Papierkorb ${value}`, value })),
     { kind: 'nonexistent', label: 'gibt es nicht', value: nonexistentValue },
-    { kind: 'nonexistent', label: 'gelöscht', value: deleted[type] },
+    type === 'trashItem'
+      ? { kind: 'gone', label: 'endgültig gelöscht', value: deleted[type] }
+      : { kind: 'nonexistent', label: 'endgültig gelöscht', value: deleted[type] },
   ] satisfies Target[];
 }
 
@@ -492,12 +642,29 @@ function expectedStatus(entry: Entry, p: PrincipalKey, kind: Kind): number {
   if (entry.access === 'public') return entry.ok ?? 200;
   if (p === 'anonymous') return 401;
   if (entry.access === 'admin' && !isAdminPrincipal(p)) return 403;
+  if (entry.access === 'admin-hidden' && !isAdminPrincipal(p)) return 404;
   if (kind === 'visible' || kind === 'none') return entry.ok ?? 200;
   return entry.missing ?? 404;
 }
 
+let trashedSerial = 0;
+
+/** A disposable object deleted into the Papierkorb, as `type/id`; kinds take turns unless named. */
+async function freshTrashItem(
+  w: World,
+  kind = (['file', 'folder', 'event'] as const)[(trashedSerial += 1) % 3]!,
+): Promise<string> {
+  const { id } = await w.fresh[kind]();
+  const res = await w.inject('superAdmin', { method: 'DELETE', url: `/api/v1/${kind}s/${id}` });
+  expect(res.statusCode, res.body).toBe(204);
+  w.markTrashed(kind, id);
+  return `${kind}/${id}`;
+}
+
 async function freshValue(w: World, type: ObjectType): Promise<string | number> {
   switch (type) {
+    case 'trashItem':
+      return freshTrashItem(w);
     case 'folder':
       return (await w.fresh.folder()).id;
     case 'file':
@@ -514,7 +681,12 @@ async function freshValue(w: World, type: ObjectType): Promise<string | number> 
 }
 
 const urlFor = (path: string, value: string | number | undefined) =>
-  path.replace(':type', 'file').replace(/:(id|key)/, encodeURIComponent(String(value)));
+  path.includes('/trash/:type/:id')
+    ? path.replace(':type/:id', String(value))
+    : path
+        .replace(':type', 'file')
+        .replace(':version', '1')
+        .replace(/:(id|key)/, encodeURIComponent(String(value)));
 
 describe('authorization matrix', () => {
   let t: TestApp;
@@ -525,18 +697,26 @@ describe('authorization matrix', () => {
     t = await buildTestApp();
     w = await buildWorld(t);
     // Things that existed once: their ids and keys must answer like ids that never existed.
+    // Deleted, then removed from the Papierkorb for good (users do not go there).
     const su = (options: InjectOptions) => w.inject('superAdmin', options);
     const folder = await w.fresh.folder();
     const file = await w.fresh.file();
     const event = await w.fresh.event();
     const user = await w.fresh.user();
+    const purged = await w.fresh.event();
     for (const url of [
       `/api/v1/folders/${folder.id}`,
       `/api/v1/files/${file.id}`,
       `/api/v1/events/${event.id}`,
       `/api/v1/user/${user.id}`,
+      `/api/v1/events/${purged.id}`,
+      `/api/v1/trash/folder/${folder.id}`,
+      `/api/v1/trash/file/${file.id}`,
+      `/api/v1/trash/event/${event.id}`,
+      `/api/v1/trash/event/${purged.id}`,
     ]) {
-      expect((await su({ method: 'DELETE', url })).statusCode).toBe(204);
+      const res = await su({ method: 'DELETE', url });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(204);
     }
     Object.assign(deleted, {
       folder: folder.id,
@@ -545,6 +725,7 @@ describe('authorization matrix', () => {
       event: event.id,
       eventKey: event.external,
       user: user.id,
+      trashItem: `event/${purged.id}`,
     });
   }, 60_000);
   afterAll(() => t?.close());
@@ -570,6 +751,87 @@ describe('authorization matrix', () => {
   it('serves nothing outside /api/v1 but the API description', () => {
     const others = registeredRoutes(t.app).filter((route) => !route.url.startsWith('/api/v1/'));
     expect(others.filter((route) => !route.url.startsWith('/api/docs'))).toEqual([]);
+  });
+
+  // Before the matrix: its last entry empties the Papierkorb, after which these would be vacuous.
+  it('refuses a folder in the Papierkorb as a target, as one that does not exist', async () => {
+    const targets = [w.trash.folder.id, w.trash.folderChild.id];
+    const writes: [string, (folderId: number) => Promise<InjectOptions>][] = [
+      [
+        'neuer Ordner',
+        async (folderId) => ({
+          method: 'POST',
+          url: '/api/v1/folders',
+          payload: { folder_id: folderId, title: 'Ordner im Papierkorb' },
+        }),
+      ],
+      [
+        'Wahlperiode',
+        async (folderId) => ({
+          method: 'POST',
+          url: '/api/v1/period',
+          payload: { folder_id: folderId, start: 2040, end: 2041 },
+        }),
+      ],
+      [
+        'Upload',
+        async (folderId) => ({
+          method: 'POST',
+          url: '/api/v1/files',
+          payload: {
+            title: 'Datei im Papierkorb',
+            file: dataUrl(pdfBytes('Ziel')),
+            permissions: ['Aufsichtsrat'],
+            folder_id: folderId,
+          },
+        }),
+      ],
+      [
+        'Ordner verschieben',
+        async (folderId) => ({
+          method: 'PUT',
+          url: `/api/v1/folders/${(await w.fresh.folder()).id}`,
+          payload: { title: 'Verschoben', parent_id: folderId },
+        }),
+      ],
+      [
+        'Datei verschieben',
+        async (folderId) => ({
+          method: 'PUT',
+          url: `/api/v1/files/${(await w.fresh.file()).id}`,
+          payload: { title: 'Verschoben', folder_id: folderId },
+        }),
+      ],
+      [
+        'Wiederherstellen dorthin',
+        async (folderId) => ({
+          method: 'POST',
+          url: `/api/v1/trash/${await freshTrashItem(w, 'file')}/restore`,
+          payload: { folder_id: folderId },
+        }),
+      ],
+    ];
+    const before = await t.db.kysely.selectFrom('trash_items').select('id').execute();
+    for (const p of ['admin', 'superAdmin'] as const) {
+      for (const [label, request] of writes) {
+        const missing = await w.inject(p, await request(NONEXISTENT_ID));
+        expect(missing.statusCode, `${label} als ${p}: ${missing.body}`).toBeGreaterThanOrEqual(400);
+        expect(missing.statusCode, `${label} als ${p}: ${missing.body}`).toBeLessThan(500);
+        for (const folderId of targets) {
+          const res = await w.inject(p, await request(folderId));
+          expect(
+            { status: res.statusCode, body: res.body },
+            `${label} als ${p} in Ordner ${folderId} im Papierkorb`,
+          ).toEqual({ status: missing.statusCode, body: missing.body });
+        }
+      }
+    }
+    // The world's entries are still in the Papierkorb, untouched.
+    const after = await t.db.kysely.selectFrom('trash_items').select('id').execute();
+    expect(after.map((row) => row.id)).toEqual(expect.arrayContaining(before.map((row) => row.id)));
+    expect(await t.db.kysely.selectFrom('folders').select('id').where('id', 'in', targets).execute()).toEqual(
+      [],
+    );
   });
 
   it.each(Object.keys(ENTRIES))('%s', async (key) => {
@@ -603,7 +865,7 @@ describe('authorization matrix', () => {
             continue;
           }
           expect(res.statusCode, `${what}: nie 5xx`).toBeLessThan(500);
-          expectNoLeak(w, p, res, what);
+          expectNoLeak(w, p, res, what, entry.trashView);
           if (httpMethod === 'HEAD') expect(res.body, what).toBe('');
           else if (res.statusCode >= 400) {
             const body = res.json() as { message?: unknown; errors?: unknown };
@@ -615,9 +877,14 @@ describe('authorization matrix', () => {
           } else await entry.check?.(call, res);
           answers.push({ target, res });
         }
-        // Hidden and nonexistent are indistinguishable: same status, same body, same type.
+        // Hidden, nonexistent and trashed are indistinguishable: same status, same body, same
+        // type. A member finds nothing at all behind an admin-hidden route, visible or not.
         const unseen = answers.filter(
-          ({ target }) => target.kind === 'hidden' || target.kind === 'nonexistent',
+          ({ target }) =>
+            target.kind === 'hidden' ||
+            target.kind === 'nonexistent' ||
+            target.kind === 'trashed' ||
+            (entry.access === 'admin-hidden' && !isAdminPrincipal(p)),
         );
         const shape = ({ res }: { res: LightMyRequestResponse }) => ({
           status: res.statusCode,

@@ -19,6 +19,7 @@ import {
 import { createEventBodySchema, updateEventBodySchema } from '@gremienportal/contracts/events';
 import {
   createFileBodySchema,
+  downloadQuerySchema,
   fileListQuerySchema,
   updateFileBodySchema,
 } from '@gremienportal/contracts/files';
@@ -27,6 +28,7 @@ import {
   periodBodySchema,
   updateFolderBodySchema,
 } from '@gremienportal/contracts/folders';
+import { trashListQuerySchema, trashRestoreBodySchema } from '@gremienportal/contracts/trash';
 import { createUserBodySchema, updateUserBodySchema } from '@gremienportal/contracts/users';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { createUser, sessionFor, TEST_PASSWORD, type TestUser } from '../support/factories.ts';
@@ -116,6 +118,12 @@ interface Pools {
   eventKeys: string[];
   roleRefs: unknown[];
   emails: string[];
+  /** A document replaced once: version 1 is old, 2 current. Not in `fileIds`, which deletes may hit. */
+  versionedFileIds: string[];
+  /** Version numbers: real ones (1 and 2), zero, huge. */
+  versions: string[];
+  /** Ids of documents, folders and events in the Papierkorb (and live and unknown ones). */
+  trashIds: string[];
 }
 
 interface Spec {
@@ -143,6 +151,8 @@ interface Env {
     file(): Promise<{ id: string; key: string }>;
     event(): Promise<{ id: string; key: string }>;
     user(): Promise<string>;
+    /** Deleted into the Papierkorb: its id (for `/trash/:type/:id`). */
+    trashed(kind: 'file' | 'folder' | 'event'): Promise<string>;
   };
 }
 
@@ -465,6 +475,62 @@ const ENTRIES: Record<string, Spec> = {
     valid: ({ pools }) => ({ url: `/api/v1/audit/visible-to/folder/${pools.folderIds[4]}` }),
   },
   'GET /api/v1/audit/my-logins': { weight: 0.2, valid: () => ({}) },
+
+  // --- versions and Papierkorb (issue 17) ---------------------------------------------------------
+  'GET /api/v1/files/:id/versions': {
+    params: (p) => ({ id: p.versionedFileIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/files/${pools.versionedFileIds[0]}/versions` }),
+  },
+  'GET /api/v1/files/:id/versions/:version/download': {
+    params: (p) => ({ id: p.versionedFileIds, version: p.versions }),
+    query: { schema: downloadQuerySchema },
+    weight: 0.5,
+    valid: ({ pools }) => ({
+      url: `/api/v1/files/${pools.versionedFileIds[0]}/versions/1/download?purpose=view`,
+    }),
+  },
+  'POST /api/v1/files/:id/versions/:version/restore': {
+    params: (p) => ({ id: p.versionedFileIds, version: p.versions }),
+    async valid({ t, actor, fresh }) {
+      const { id } = await fresh.file();
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/files/${id}`,
+        headers: actor.headers,
+        payload: { file: dataUrl(pdfBytes('zweite Fassung')) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return { url: `/api/v1/files/${id}/versions/1/restore` };
+    },
+  },
+  'GET /api/v1/trash': {
+    query: {
+      schema: trashListQuerySchema,
+      hints: (p) => ({
+        deleted_by: fc.oneof(pick([...p.userIds, '']), fc.integer().map(String)),
+        type: fc.oneof(pick(['file', 'folder', 'event', '']), hostileString),
+      }),
+    },
+    valid: () => ({ url: '/api/v1/trash?type=file&page=1&per_page=5&from=2020-01-01&to=2040-01-01' }),
+  },
+  'POST /api/v1/trash/:type/:id/restore': {
+    params: (p) => ({ type: ['file', 'folder', 'event'], id: p.trashIds }),
+    body: { schema: trashRestoreBodySchema, hints: folderHints },
+    valid: async ({ fresh }) => ({ url: `/api/v1/trash/folder/${await fresh.trashed('folder')}/restore` }),
+  },
+  'DELETE /api/v1/trash/:type/:id': {
+    params: (p) => ({ type: ['file', 'folder', 'event'], id: p.trashIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/trash/event/${await fresh.trashed('event')}` }),
+  },
+  // Last: it empties the Papierkorb the two routes above draw their ids from.
+  'DELETE /api/v1/trash': {
+    weight: 0.3,
+    valid: async ({ fresh }) => {
+      await fresh.trashed('file');
+      return {};
+    },
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -761,7 +827,7 @@ describe('hostile input', () => {
     const su = async (options: InjectOptions, status: number) => {
       const res = await t.app.inject({ ...options, headers: { ...actor.headers, ...options.headers } });
       expect(res.statusCode, res.body).toBe(status);
-      return res.json();
+      return status === 204 ? undefined : res.json();
     };
     const folder = async (parent: number | string, title: string) =>
       String(
@@ -834,6 +900,49 @@ describe('hostile input', () => {
       );
     const files = [await file(), await file(), await file()];
     const events = [await event(), await event(), await event()];
+    // One replacement, so this file has an old version (1) beside the current one (2).
+    const versioned = await file();
+    await su(
+      {
+        method: 'PUT',
+        url: `/api/v1/files/${versioned.id}`,
+        payload: { file: dataUrl(pdfBytes('zweite Fassung')) },
+      },
+      200,
+    );
+    const trashed = async (kind: 'file' | 'folder' | 'event') => {
+      const id =
+        kind === 'file'
+          ? (await file()).id
+          : kind === 'event'
+            ? (await event()).id
+            : await folder(sandbox, `Papierkorb ${(serial += 1)}`);
+      await su({ method: 'DELETE', url: `/api/v1/${kind}s/${id}` }, 204);
+      return id;
+    };
+    // A folder with a document inside, so its restore and purge carry stored content.
+    const trashedFolder = await folder(sandbox, 'Gelöschter Ordner');
+    await su(
+      {
+        method: 'POST',
+        url: '/api/v1/files',
+        payload: {
+          title: 'Im gelöschten Ordner',
+          file: dataUrl(pdfBytes('innen')),
+          permissions: ['Vertreter'],
+          folder_id: Number(trashedFolder),
+        },
+      },
+      201,
+    );
+    await su({ method: 'DELETE', url: `/api/v1/folders/${trashedFolder}` }, 204);
+    const trashIds = [
+      await trashed('file'),
+      await trashed('file'),
+      await trashed('event'),
+      await trashed('folder'),
+      trashedFolder,
+    ];
     const roles = await t.db.kysely.selectFrom('roles').select(['id', 'name']).execute();
     const spareFiles = [await file(), await file()];
     const spareEvents = [await event(), await event()];
@@ -877,12 +986,15 @@ describe('hostile input', () => {
         '3',
       ],
       emails: [actor.email, 'admin@example.org'],
+      versionedFileIds: [versioned.id, files[1]!.id, NONEXISTENT_ID],
+      versions: ['1', '2', '0', '99', '2147483647', '2147483648', '1e3', '01'],
+      trashIds: [...trashIds, files[1]!.id, NONEXISTENT_ID],
     };
     env = {
       t,
       actor,
       pools,
-      fresh: { folder: () => folder(sandbox, `Wegwerf ${(serial += 1)}`), file, event, user },
+      fresh: { folder: () => folder(sandbox, `Wegwerf ${(serial += 1)}`), file, event, user, trashed },
     };
   }, 60_000);
   afterAll(() => t?.close());

@@ -23,6 +23,9 @@ const TABLES: Record<keyof Database, string[]> = {
   audit_log: ['id'],
   change_counters: ['name'],
   delivery_marks: ['session_id', 'object_kind', 'object_id', 'content_version', 'purpose'],
+  file_versions: ['id'],
+  trash_items: ['id'],
+  trash_objects: ['storage_key'],
 };
 export type TableName = keyof Database;
 

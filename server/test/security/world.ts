@@ -52,6 +52,23 @@ export interface Secret {
   name: string;
   texts: string[];
   visibleTo: ReadonlySet<PrincipalKey>;
+  /**
+   * In the Papierkorb (issue 17): nobody may see it, whatever `visibleTo` says, but admins in the
+   * Papierkorb's own answers and the audit log (see `hiddenTexts`).
+   */
+  trashed?: boolean;
+}
+
+/** Objects deleted into the Papierkorb while the world was built; alive, members would see them. */
+export interface WorldTrash {
+  /** A document in /Allgemein/…gemischt with both roles. */
+  file: WorldFile;
+  /** A folder there with a subfolder and a document inside, all with both roles. */
+  folder: WorldFolder;
+  folderChild: WorldFolder;
+  folderFile: WorldFile;
+  /** An event for both roles, with an information file. */
+  event: WorldEvent;
 }
 
 const ADMINS: PrincipalKey[] = ['admin', 'superAdmin'];
@@ -63,7 +80,13 @@ export interface World {
   folders: Record<'ar' | 'arVt' | 'vt' | 'mixed' | 'mixedAr' | 'mixedVt', WorldFolder>;
   files: Record<'ar' | 'arVt' | 'vt' | 'vtInAr' | 'mixedAr' | 'mixedVt' | 'mixedBoth', WorldFile>;
   events: Record<'ar' | 'vt' | 'both', WorldEvent>;
+  trash: WorldTrash;
   secrets: Secret[];
+  /**
+   * Marks a disposable object (from `fresh`) as in the Papierkorb (`inTrash` true) or back out of
+   * it, so later answers are checked for its title accordingly.
+   */
+  markTrashed(kind: 'file' | 'folder' | 'event', id: number, inTrash?: boolean): void;
   /**
    * A new title marker for something a test creates, seen by the Aufsichtsrat and admins only
    * (what the matrix's writes create); registered, so later answers are checked for it too.
@@ -239,6 +262,36 @@ export async function buildWorld(t: TestApp): Promise<World> {
     })),
   ];
 
+  // Deleted into the Papierkorb: from now on no principal may find them anywhere but an admin in
+  // the Papierkorb and the audit log. Without notifications, so no mail names them either.
+  const trashFolder = await folder(folders.mixed.id, marker('PapierkorbOrdner'), [
+    'Aufsichtsrat',
+    'Vertreter',
+  ]);
+  const trash: WorldTrash = {
+    file: await file(folders.mixed.id, marker('PapierkorbDatei'), ['Aufsichtsrat', 'Vertreter']),
+    folder: trashFolder,
+    folderChild: await folder(trashFolder.id, marker('PapierkorbUnterordner'), ['Aufsichtsrat', 'Vertreter']),
+    folderFile: await file(trashFolder.id, marker('PapierkorbOrdnerDatei'), ['Aufsichtsrat', 'Vertreter']),
+    event: await event(marker('PapierkorbEvent'), ['Aufsichtsrat', 'Vertreter']),
+  };
+  for (const url of [
+    `/api/v1/files/${trash.file.id}`,
+    `/api/v1/folders/${trash.folder.id}`,
+    `/api/v1/events/${trash.event.id}`,
+  ]) {
+    const res = await su({ method: 'DELETE', url });
+    expect(res.statusCode, res.body).toBe(204);
+  }
+  secrets.push(
+    ...Object.entries(trash).map(([key, item]: [string, WorldFolder | WorldFile | WorldEvent]) => ({
+      name: `Papierkorb ${key}`,
+      texts: [item.title, ...('external' in item ? [item.external] : [])],
+      visibleTo: seenBy('aufsichtsrat', 'vertreter'),
+      trashed: true,
+    })),
+  );
+
   // The stripped principal uses its roles once, then loses all of them (the API keeps at least
   // one role, so the removal goes straight to the table, as a concurrent admin change would).
   const before = await inject('stripped', { method: 'GET', url: `/api/v1/files/${files.ar.id}` });
@@ -254,24 +307,34 @@ export async function buildWorld(t: TestApp): Promise<World> {
     return text;
   };
   // Disposable objects live below /Aufsichtsrat with its role: secrets for the others too.
-  const remember = <T extends { external?: string }>(item: T, title: string): T => {
-    secrets
-      .find((secret) => secret.texts[0] === title)!
-      .texts.push(...(item.external ? [item.external] : []));
+  const disposables = new Map<string, Secret>();
+  const remember = <T extends { id: number; external?: string }>(
+    kind: 'file' | 'folder' | 'event',
+    item: T,
+    title: string,
+  ): T => {
+    const secret = secrets.find((candidate) => candidate.texts[0] === title)!;
+    secret.texts.push(...(item.external ? [item.external] : []));
+    disposables.set(`${kind}:${item.id}`, secret);
     return item;
+  };
+  const markTrashed: World['markTrashed'] = (kind, id, inTrash = true) => {
+    const secret = disposables.get(`${kind}:${id}`);
+    if (!secret) throw new Error(`Kein Wegwerfobjekt ${kind} ${id}`);
+    secret.trashed = inTrash;
   };
   const fresh: World['fresh'] = {
     folder: async () => {
       const title = newSecret('Wegwerfordner');
-      return folder(folders.ar.id, title);
+      return remember('folder', await folder(folders.ar.id, title), title);
     },
     file: async () => {
       const title = newSecret('Wegwerfdatei');
-      return remember(await file(folders.ar.id, title, ['Aufsichtsrat']), title);
+      return remember('file', await file(folders.ar.id, title, ['Aufsichtsrat']), title);
     },
     event: async () => {
       const title = newSecret('Wegwerfevent');
-      return remember(await event(title, ['Aufsichtsrat']), title);
+      return remember('event', await event(title, ['Aufsichtsrat']), title);
     },
     async user() {
       const lastname = newSecret('Wegwerfkonto', []);
@@ -293,7 +356,9 @@ export async function buildWorld(t: TestApp): Promise<World> {
     folders,
     files,
     events,
+    trash,
     secrets,
+    markTrashed,
     newSecret,
     strippedAt,
     headers,
@@ -306,17 +371,31 @@ export async function buildWorld(t: TestApp): Promise<World> {
   };
 }
 
-/** Texts that must not appear anywhere in what this principal receives (body and headers). */
-export function hiddenTexts(world: World, p: PrincipalKey): { name: string; text: string }[] {
+/**
+ * Texts that must not appear anywhere in what this principal receives (body and headers). What is
+ * in the Papierkorb is hidden from everyone; `trashView` marks an answer of the Papierkorb or the
+ * audit log, where admins do see it.
+ */
+export function hiddenTexts(
+  world: World,
+  p: PrincipalKey,
+  trashView = false,
+): { name: string; text: string }[] {
   return world.secrets
-    .filter((secret) => !secret.visibleTo.has(p))
+    .filter((secret) => (secret.trashed ? !(trashView && isAdminPrincipal(p)) : !secret.visibleTo.has(p)))
     .flatMap((secret) => secret.texts.map((text) => ({ name: secret.name, text })));
 }
 
 /** Fails when an answer carries a title, key or name hidden from the principal. */
-export function expectNoLeak(world: World, p: PrincipalKey, res: LightMyRequestResponse, what: string) {
+export function expectNoLeak(
+  world: World,
+  p: PrincipalKey,
+  res: LightMyRequestResponse,
+  what: string,
+  trashView = false,
+) {
   const seen = `${JSON.stringify(res.headers)}\n${res.body}`;
-  const leaked = hiddenTexts(world, p).filter(({ text }) => seen.includes(text));
+  const leaked = hiddenTexts(world, p, trashView).filter(({ text }) => seen.includes(text));
   expect(
     leaked.map(({ name }) => name),
     `${what}: verborgene Inhalte in der Antwort an ${p}`,

@@ -342,7 +342,7 @@ describe('S3Storage against a store that fails', () => {
 });
 
 describe('the portal with STORAGE=s3', () => {
-  it('uploads, downloads (also a range) and deletes documents in the bucket', async () => {
+  it('uploads, downloads (also a range), keeps versions and deleted documents, and purges them from the bucket', async () => {
     const bucket = `portal-${randomBytes(4).toString('hex')}`;
     const client = s3Client();
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -360,7 +360,7 @@ describe('the portal with STORAGE=s3', () => {
       ((await client.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).map((o) => o.Key);
     try {
       expect(t.app.context.storage).toBeInstanceOf(S3Storage);
-      const { admin } = await createRoleUsers(t);
+      const { admin, superAdmin } = await createRoleUsers(t);
       const content = Buffer.from('%PDF-1.4\nProtokoll der Sitzung\n%%EOF\n');
       const boundary = '----gremienportal';
       const body = Buffer.concat([
@@ -401,12 +401,29 @@ describe('the portal with STORAGE=s3', () => {
       expect(partial.headers['content-range']).toBe(`bytes 9-22/${content.length}`);
       expect(partial.body).toBe('Protokoll der ');
 
+      // Replacing keeps the old content as a version; deleting keeps both in the Papierkorb;
+      // only the Super-Admin's purge frees the bucket (issue 17).
+      const replaced = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/files/${file.id}`,
+        headers: admin.headers,
+        payload: { file: `data:text/plain;base64,${Buffer.from('Neue Fassung').toString('base64')}` },
+      });
+      expect(replaced.statusCode, replaced.body).toBe(200);
+      expect(await keys()).toHaveLength(2);
       const removed = await t.app.inject({
         method: 'DELETE',
         url: `/api/v1/files/${file.id}`,
         headers: admin.headers,
       });
       expect(removed.statusCode).toBe(204);
+      expect(await keys()).toHaveLength(2);
+      const purged = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/trash/file/${file.id}`,
+        headers: superAdmin.headers,
+      });
+      expect(purged.statusCode, purged.body).toBe(204);
       await expect.poll(keys).toEqual([]);
     } finally {
       await t.close();

@@ -4,6 +4,7 @@ import { migration0001 } from './0001_initial.ts';
 import { migration0002 } from './0002_tree_version.ts';
 import { migration0003 } from './0003_delivery_marks.ts';
 import { migration0004 } from './0004_password_requests.ts';
+import { migration0005 } from './0005_versions_trash.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -12,5 +13,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0002_tree_version': migration0002(dialect),
     '0003_delivery_marks': migration0003(dialect),
     '0004_password_requests': migration0004(dialect),
+    '0005_versions_trash': migration0005(dialect),
   };
 }

@@ -17,7 +17,7 @@ export interface AuditActor {
 export interface AuditEntry {
   actor?: AuditActor | null;
   action: string;
-  objectType?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session';
+  objectType?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash';
   objectId?: number | null;
   objectLabel?: string | null;
   details?: Record<string, unknown>;

@@ -90,11 +90,6 @@ export async function updateEvent(db: Executor, id: number, patch: Updateable<Ev
 export const replaceEventRoles = (db: Executor, eventId: number, roleIds: readonly number[]) =>
   replaceRoleLinks(db, 'event_roles', eventId, roleIds);
 
-/** Role links go with the event (foreign key with ON DELETE CASCADE). */
-export async function deleteEvent(db: Executor, id: number): Promise<void> {
-  await db.deleteFrom('events').where('id', '=', id).execute();
-}
-
 /**
  * Locks the event row for the rest of the transaction, so an update reads the event (its SEQUENCE,
  * its file, its roles) only after a concurrent update has committed: PostgreSQL `FOR UPDATE`;

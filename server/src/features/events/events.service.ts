@@ -23,7 +23,6 @@ import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { buildCalendar } from './events.ics.ts';
 import { eventNotificationMail } from './events.mails.ts';
 import {
-  deleteEvent,
   findEvent,
   findEventByDownloadKey,
   insertEvent,
@@ -35,6 +34,7 @@ import {
   type RoleRow,
 } from './events.repository.ts';
 import { usersWithAnyRole } from '../users/users.service.ts';
+import { trashEvent } from '../trash/move-to-trash.service.ts';
 
 type Trx = Transaction<Database>;
 
@@ -250,15 +250,22 @@ export function eventsService(ctx: AppContext) {
       return toPortalEvent((await findEvent(db, id))!);
     },
 
-    /** Deletes the event and, after the commit, its information file. */
+    /** Moves the event with its information file to the Papierkorb; nothing is removed. */
     async remove(actor: Actor, id: number): Promise<void> {
-      const removedKey = await db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, id);
         const event = await findEvent(trx, id);
         if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
-        await deleteEvent(trx, id);
+        const audit = auditBy(actor);
+        await trashEvent(trx, id, {
+          title: event.title,
+          formerPath: null,
+          formerParentId: null,
+          deletedAt: ctx.clock.now().toISOString(),
+          deletedBy: audit.actor ?? null,
+        });
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...audit,
           action: 'event.deleted',
           objectType: 'event',
           objectId: id,
@@ -268,11 +275,10 @@ export function eventsService(ctx: AppContext) {
             end: event.end_at,
             roles: event.roles.map((role) => role.name),
             had_file: event.file_storage_key !== null,
+            trash: true,
           },
         });
-        return event.file_storage_key;
       });
-      await deleteObjectLater(removedKey);
     },
 
     /** The information file behind a download key, if the user may see its event. */

@@ -43,7 +43,3 @@ export async function updateFile(db: Executor, id: number, patch: Updateable<Fil
 
 export const setFileRoles = (db: Executor, fileId: number, roleIds: readonly number[]) =>
   replaceRoleLinks(db, 'file_roles', fileId, roleIds);
-
-export async function deleteFile(db: Executor, id: number): Promise<void> {
-  await db.deleteFrom('files').where('id', '=', id).execute();
-}

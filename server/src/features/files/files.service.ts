@@ -21,9 +21,10 @@ import { checkNotifications, fileFieldOf, normalize, parseFields, uploadFolder }
 import { queueNotifications } from './files.notifications.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
+import { keepAsVersion } from './versions.repository.ts';
+import { trashFile } from '../trash/move-to-trash.service.ts';
 import {
   allFolders,
-  deleteObjects,
   loadFiles,
   lockFolderTree,
   namesOfRoles,
@@ -36,6 +37,38 @@ import {
 /** One file with its roles, whoever may see it (for "who can see this"; the caller decides). */
 export function fileById(db: Kysely<Database> | Transaction<Database>, id: number) {
   return repo.findFile(db, { id });
+}
+
+/**
+ * Records one delivery of a document's content (the current one or an old version, told apart by
+ * the storage key), once per session, content and purpose within the window (decision 116).
+ */
+export async function recordFileDelivery(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  actor: Actor,
+  content: { id: number; key: string; label: string },
+  purpose: 'view' | 'download',
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await recordDelivery(
+    ctx.db.kysely,
+    ctx.clock,
+    {
+      sessionId: actor.principal.sessionId,
+      objectKind: 'file',
+      objectId: content.id,
+      contentVersion: content.key,
+      purpose,
+    },
+    {
+      ...auditBy(actor),
+      action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
+      objectType: 'file',
+      objectId: content.id,
+      objectLabel: content.label,
+      ...(details ? { details } : {}),
+    },
+  );
 }
 
 export function filesService(ctx: AppContext, cache: ReadCache) {
@@ -87,23 +120,11 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
      * (decision 116). `view`: the web app opened it in a tab ("Ansehen"); otherwise it was saved.
      */
     async recordDownload(actor: Actor, file: FileRecord, purpose: 'view' | 'download'): Promise<void> {
-      await recordDelivery(
-        db(),
-        ctx.clock,
-        {
-          sessionId: actor.principal.sessionId,
-          objectKind: 'file',
-          objectId: file.id,
-          contentVersion: file.storage_key,
-          purpose,
-        },
-        {
-          ...auditBy(actor),
-          action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
-          objectType: 'file',
-          objectId: file.id,
-          objectLabel: `${file.title}.${file.format}`,
-        },
+      await recordFileDelivery(
+        ctx,
+        actor,
+        { id: file.id, key: file.storage_key, label: `${file.title}.${file.format}` },
+        purpose,
       );
     },
 
@@ -144,6 +165,9 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               download_key: newKey(),
               created_at: now,
               updated_at: now,
+              content_at: now,
+              content_by_label: auditBy(actor).actor?.label ?? null,
+              restored_from: null,
             });
             await repo.setFileRoles(trx, fileId, roleIds);
             await recordAudit(trx, ctx.clock, {
@@ -185,17 +209,16 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
 
     /**
      * Changes title, roles or folder and, with a new file, replaces the content: the new object is
-     * written first, the row commits, and only then is the old object deleted.
+     * written first, and the row commits with the previous content kept as a version.
      */
     async update(actor: Actor, id: number, upload: UploadSource): Promise<StoredFile> {
       const viewer = viewerOf(actor.principal);
-      let oldKey: string | undefined;
       try {
         const body = parseFields(updateFileBodySchema, upload.fields);
         const input = normalize(body);
         const stored = upload.stored;
         const now = ctx.clock.now().toISOString();
-        oldKey = await db()
+        await db()
           .transaction()
           .execute(async (trx) => {
             await lockFolderTree(trx, ctx.db.dialect);
@@ -213,6 +236,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             const notifyIds = resolveRoles(roles, input.notifications, 'notifications');
             checkNotifications(notifyIds, roleIds);
             const title = body.title ?? file.title;
+            const audit = auditBy(actor);
+            if (stored) await keepAsVersion(trx, file, { at: now, byLabel: audit.actor?.label ?? null });
             await repo.updateFile(trx, id, {
               title,
               folder_id: folder.id,
@@ -224,12 +249,16 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                     size_bytes: stored.size,
                     sha256: stored.sha256,
                     storage_key: stored.key,
+                    version: file.version + 1,
+                    content_at: now,
+                    content_by_label: audit.actor?.label ?? null,
+                    restored_from: null,
                   }
                 : {}),
             });
             if (input.roleRefs) await repo.setFileRoles(trx, id, roleIds);
             await recordAudit(trx, ctx.clock, {
-              ...auditBy(actor),
+              ...audit,
               action: 'file.updated',
               objectType: 'file',
               objectId: id,
@@ -242,7 +271,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                 ...(input.roleRefs
                   ? { roles: { from: file.roles.map((r) => r.name), to: namesOfRoles(roles, roleIds) } }
                   : {}),
-                ...(stored ? { replaced: true, size_bytes: stored.size } : {}),
+                ...(stored ? { replaced: true, size_bytes: stored.size, version: file.version + 1 } : {}),
                 ...(notifyIds.length > 0 ? { notifications: namesOfRoles(roles, notifyIds) } : {}),
               },
             });
@@ -261,37 +290,42 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               notifyIds,
               'updated',
             );
-            return stored ? file.storage_key : undefined;
           });
       } catch (error) {
         await discardUpload(ctx, upload);
         throw error;
       }
-      if (oldKey) await deleteObjects(ctx, [oldKey]);
       return fileFor(viewer, id);
     },
 
-    /** Deletes the row (with its roles) and, after the commit, the stored content. */
+    /** Moves the document (with its roles and old versions) to the Papierkorb; nothing is removed. */
     async remove(actor: Actor, id: number): Promise<void> {
       const viewer = viewerOf(actor.principal);
-      const key = await db()
+      await db()
         .transaction()
         .execute(async (trx) => {
+          await lockFolderTree(trx, ctx.db.dialect);
           const tree = new FolderTree(await allFolders(trx), viewer);
           const [file] = await loadFiles(trx, { id });
           if (!file || !canSeeFile(tree, file)) throw notFound();
-          await repo.deleteFile(trx, id);
+          const folder = tree.byId.get(file.folder_id);
+          const audit = auditBy(actor);
+          await trashFile(trx, id, {
+            title: `${file.title}.${file.format}`,
+            formerPath: folder?.breadcrumb ?? null,
+            formerParentId: file.folder_id,
+            deletedAt: ctx.clock.now().toISOString(),
+            deletedBy: audit.actor ?? null,
+          });
           await recordAudit(trx, ctx.clock, {
-            ...auditBy(actor),
+            ...audit,
             action: 'file.deleted',
             objectType: 'file',
             objectId: id,
             objectLabel: `${file.title}.${file.format}`,
-            details: { folder: tree.byId.get(file.folder_id)?.breadcrumb, size_bytes: file.size_bytes },
+            details: { folder: folder?.breadcrumb, size_bytes: file.size_bytes, trash: true },
           });
-          return file.storage_key;
         });
-      await deleteObjects(ctx, [key]);
     },
   };
 }

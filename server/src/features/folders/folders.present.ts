@@ -46,6 +46,9 @@ export function toFolder(
 
 const BYTES_PER_MB = 1024 * 1024;
 
+/** Size in MB (1 MB = 1024 × 1024 bytes), two decimals, as every file answer carries it. */
+export const megabytes = (bytes: number) => Math.round((bytes / BYTES_PER_MB) * 100) / 100;
+
 /** The API shape of a file. */
 export function toStoredFile(file: FileRecord, folder: FolderRecord | undefined): StoredFile {
   const names = roleNames(file.roles);
@@ -62,7 +65,7 @@ export function toStoredFile(file: FileRecord, folder: FolderRecord | undefined)
     folder: folder ? { id: folder.id, title: folder.title, breadcrumb: folder.breadcrumb } : null,
     folder_id: file.folder_id,
     folder_name: folder?.title ?? '',
-    size: Math.round((file.size_bytes / BYTES_PER_MB) * 100) / 100,
+    size: megabytes(file.size_bytes),
     size_bytes: file.size_bytes,
     updated_at: file.updated_at,
   };

@@ -175,11 +175,6 @@ export async function rewriteBreadcrumbs(
     .execute();
 }
 
-/** Deletes a folder; subfolders, their files and all role links go with it (ON DELETE CASCADE). */
-export async function deleteFolder(db: Executor, id: number): Promise<void> {
-  await db.deleteFrom('folders').where('id', '=', id).execute();
-}
-
 /** Raised by the database on every change to folders, files and their roles (migration 0002). */
 export async function readTreeVersion(db: Executor): Promise<string> {
   const row = await db

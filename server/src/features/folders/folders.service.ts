@@ -32,6 +32,7 @@ import {
 import { namesOfRoles, resolveRoles } from './folders.input.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './folders.repository.ts';
+import { trashFolder } from '../trash/move-to-trash.service.ts';
 import type { ReadCache, Serialised } from './tree-cache.ts';
 
 /*
@@ -40,7 +41,7 @@ import type { ReadCache, Serialised } from './tree-cache.ts';
  */
 export type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts';
 export { loadFiles, lockFolderTree } from './folders.repository.ts';
-export { toStoredFile, type FilesTree } from './folders.present.ts';
+export { megabytes, sameTitle, toStoredFile, type FilesTree } from './folders.present.ts';
 export { namesOfRoles, resolveRoles } from './folders.input.ts';
 export { ReadCache } from './tree-cache.ts';
 
@@ -71,7 +72,10 @@ async function folderWrite<T>(ctx: AppContext, work: (trx: Transaction<Database>
 }
 
 /** Removes stored content after the database change committed; what fails is swept at start. */
-export async function deleteObjects(ctx: AppContext, keys: readonly string[]): Promise<void> {
+export async function deleteObjects(
+  ctx: Pick<AppContext, 'storage' | 'logger'>,
+  keys: readonly string[],
+): Promise<void> {
   for (const key of keys) {
     try {
       await ctx.storage.delete(key);
@@ -284,28 +288,33 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       return folderFor(viewer, id);
     },
 
-    /** Deletes a folder with everything below it; stored content goes after the commit. */
+    /** Moves a folder with everything below it to the Papierkorb, as it is; nothing is removed. */
     async remove(actor: Actor, id: number): Promise<void> {
       const viewer = viewerOf(actor.principal);
-      const keys = await folderWrite(ctx, async (trx) => {
+      await folderWrite(ctx, async (trx) => {
         const tree = new FolderTree(await repo.loadFolders(trx), viewer);
         const folder = tree.find(id);
         if (!folder) throw notFound();
         if (isProtected(id) || folder.parent_id === null) throw protectedError();
         const below = tree.descendantIds(id);
-        const storageKeys = await repo.storageKeysInFolders(trx, [id, ...below]);
-        await repo.deleteFolder(trx, id);
+        const files = await repo.storageKeysInFolders(trx, [id, ...below]);
+        const audit = auditBy(actor);
+        await trashFolder(trx, [id, ...below], {
+          title: folder.title,
+          formerPath: folder.breadcrumb,
+          formerParentId: folder.parent_id,
+          deletedAt: ctx.clock.now().toISOString(),
+          deletedBy: audit.actor ?? null,
+        });
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...audit,
           action: 'folder.deleted',
           objectType: 'folder',
           objectId: id,
           objectLabel: folder.breadcrumb,
-          details: { folders: below.length, files: storageKeys.length },
+          details: { folders: below.length, files: files.length, trash: true },
         });
-        return storageKeys;
       });
-      await deleteObjects(ctx, keys);
     },
 
     /**

@@ -237,8 +237,14 @@ describe('GET /audit: entries, filters and pages', () => {
       'event.file_downloaded': 'Event-Datei heruntergeladen',
       'user.roles_changed': 'Rollen geändert',
       'account.updated': 'Account geändert',
+      'file.version_restored': 'Dateiversion wiederhergestellt',
+      'file.version_removed': 'Alte Dateiversion entfernt',
+      'trash.restored': 'Aus dem Papierkorb wiederhergestellt',
+      'trash.purged': 'Endgültig gelöscht',
+      'trash.expired': 'Nach Ablauf endgültig gelöscht',
+      'trash.emptied': 'Papierkorb geleert',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(25);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(31);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

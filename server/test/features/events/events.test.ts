@@ -753,7 +753,7 @@ describe('events API', () => {
       expect(keep.json().event.external).toBe(updated.external);
     });
 
-    it('deletes the object with the event', async () => {
+    it('keeps the object while the event is in the Papierkorb and removes it when purged', async () => {
       const event = await createOk(validBody({ data: dataUrl(PDF) }));
       const row = await t.db.kysely
         .selectFrom('events')
@@ -767,6 +767,13 @@ describe('events API', () => {
         headers: users.admin.headers,
       });
       expect(res.statusCode).toBe(204);
+      expect(await storedObjects(t)).toContain(row.file_storage_key);
+      const purge = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/trash/event/${event.id}`,
+        headers: users.superAdmin.headers,
+      });
+      expect(purge.statusCode, purge.body).toBe(204);
       expect(await storedObjects(t)).not.toContain(row.file_storage_key);
       const roles = await t.db.kysely
         .selectFrom('event_roles')

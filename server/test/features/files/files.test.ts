@@ -305,7 +305,7 @@ describe('files', () => {
     expect(audit).toEqual([]);
   });
 
-  it('replaces content: new object first, row committed, then the old object deleted', async () => {
+  it('replaces content: new object first, row committed, the old object kept as version 1', async () => {
     const file = await uploadFile(t, admin, {
       title: 'Zu ersetzen',
       folderId: folder.id,
@@ -340,7 +340,13 @@ describe('files', () => {
       external: file.external,
       updated_at: t.clock.now().toISOString(),
     });
-    expect(await t.app.context.storage.size(oldRow.storage_key)).toBeNull();
+    expect(await t.app.context.storage.size(oldRow.storage_key)).toBe(oldRow.size_bytes);
+    const kept = await t.db.kysely
+      .selectFrom('file_versions')
+      .selectAll()
+      .where('file_id', '=', file.id)
+      .executeTakeFirstOrThrow();
+    expect(kept).toMatchObject({ version: 1, storage_key: oldRow.storage_key, sha256: oldRow.sha256 });
     expect((await download(file.external)).body).toBe('Neuer Inhalt');
   });
 
@@ -407,7 +413,7 @@ describe('files', () => {
     expect(mails[0]!.subject).toBe('Aktualisiertes Dokument im Gremienportal: Zurück');
   });
 
-  it('deletes a file and its stored content; afterwards it is gone everywhere', async () => {
+  it('deletes a file into the Papierkorb; it is gone everywhere, its content goes when purged', async () => {
     const file = await uploadFile(t, admin, {
       title: 'Wegwerfen',
       folderId: folder.id,
@@ -424,7 +430,7 @@ describe('files', () => {
       headers: users.superAdmin.headers,
     });
     expect(res.statusCode).toBe(204);
-    expect(await t.app.context.storage.size(row.storage_key)).toBeNull();
+    expect(await t.app.context.storage.size(row.storage_key)).toBe(row.size_bytes);
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/v1/files/${file.id}`, headers: admin.headers }))
         .statusCode,
@@ -443,6 +449,13 @@ describe('files', () => {
       .where('object_id', '=', file.id)
       .executeTakeFirstOrThrow();
     expect(audit.actor_id).toBe(users.superAdmin.id);
+    const purge = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/trash/file/${file.id}`,
+      headers: users.superAdmin.headers,
+    });
+    expect(purge.statusCode, purge.body).toBe(204);
+    expect(await t.app.context.storage.size(row.storage_key)).toBeNull();
   });
 
   it('lets only Admin and Super-Admin write files: 403 for the others, 401 anonymous, nothing stored', async () => {

@@ -289,6 +289,15 @@ describe('folders', () => {
     );
     const removed = objectsBefore.filter((r) => !keysAfter.has(r.storage_key));
     expect(removed).toHaveLength(2);
+    // In the Papierkorb the content stays until a Super-Admin removes it for good (issue 17).
+    for (const { storage_key } of removed)
+      expect(await t.app.context.storage.size(storage_key)).not.toBeNull();
+    const purge = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/trash/folder/${top.id}`,
+      headers: users.superAdmin.headers,
+    });
+    expect(purge.statusCode, purge.body).toBe(204);
     for (const { storage_key } of removed) expect(await t.app.context.storage.size(storage_key)).toBeNull();
     const audit = await t.db.kysely
       .selectFrom('audit_log')
@@ -296,7 +305,7 @@ describe('folders', () => {
       .where('action', '=', 'folder.deleted')
       .where('object_id', '=', top.id)
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(audit.details!)).toEqual({ folders: 2, files: 2 });
+    expect(JSON.parse(audit.details!)).toEqual({ folders: 2, files: 2, trash: true });
     expect(
       (await t.app.inject({ method: 'DELETE', url: `/api/v1/folders/${top.id}`, headers: admin.headers }))
         .statusCode,
