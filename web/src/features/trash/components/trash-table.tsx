@@ -105,7 +105,7 @@ function TrashCard({ item, actions }: { item: TrashItem; actions: TrashRowAction
       </Title>
       {item.former_path !== null ? (
         <Text size="sm">
-          Früher in <PathText text={item.former_path} />
+          Früherer Ort: <PathText text={item.former_path} />
         </Text>
       ) : null}
       <Text size="sm">
