@@ -152,6 +152,45 @@ test.describe('Versionen und Papierkorb', () => {
     await page.context().close();
   });
 
+  test('a document whose folder is gone is restored into a folder the admin chooses', async ({
+    browser,
+    request,
+  }) => {
+    const id = stamp();
+    const token = await apiToken(request, 'admin');
+    const headers = { Authorization: `Bearer ${token}` };
+    const goneId = await createFolder(request, token, `Weg ${id}`);
+    const targetTitle = `Ziel ${id}`;
+    const targetId = await createFolder(request, token, targetTitle);
+    const file = await uploadViaApi(request, token, {
+      title: `Anlage ${id}`,
+      folderId: goneId,
+      role: 'Vertreter',
+      name: 'anlage.pdf',
+      content: pdf(`Anlage ${id}`),
+    });
+    // The document first, then its folder: the document's former folder is in the Papierkorb.
+    expect((await request.delete(`${BASE_URL}/api/v1/files/${file.id}`, { headers })).status()).toBe(204);
+    expect((await request.delete(`${BASE_URL}/api/v1/folders/${goneId}`, { headers })).status()).toBe(204);
+
+    const page = await signedInPage(browser, 'admin');
+    await page.goto('/trash?type=file');
+    const row = page.getByRole('row').filter({ hasText: `Anlage ${id}.pdf` });
+    await row.getByRole('button', { name: `„Anlage ${id}.pdf“ wiederherstellen` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Zielordner wählen' });
+    await expect(dialog).toContainText('Der frühere Ordner ist nicht mehr vorhanden.');
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('combobox', { name: /Wiederherstellen in/ }).click();
+    await page.getByRole('option', { name: `/Allgemein/${targetTitle}`, exact: true }).click();
+    await dialog.getByRole('button', { name: 'Wiederherstellen' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(toast(page, `Die Datei „Anlage ${id}“ wurde wiederhergestellt.`).first()).toBeVisible();
+    await page.getByRole('link', { name: 'Im Explorer öffnen' }).click();
+    await expect(page).toHaveURL(new RegExp(`/files\\?folder=${targetId}$`));
+    await expect(grid(page).getByRole('button', { name: `Anlage ${id}`, exact: true })).toBeVisible();
+    await page.context().close();
+  });
+
   test('a Super-Admin removes an entry for good; others get no such page', async ({
     browser,
     page,
