@@ -24,8 +24,6 @@ export const FOLDER_MESSAGES = {
   periodYearMax: (field: string) => `${field} darf nicht nach ${PERIOD_MAX_YEAR} liegen.`,
   periodEndBeforeStart: 'Das Ende darf nicht vor dem Start liegen.',
   periodTooLong: `Eine Amtsperiode umfasst höchstens ${PERIOD_MAX_YEARS} Jahre.`,
-  deleteConfirm: (folders: number, files: number) =>
-    `Der Ordner enthält ${folders} Ordner und ${files} ${files === 1 ? 'Datei' : 'Dateien'}. Alles wird gelöscht.`,
   /** The delete confirmation since the Papierkorb (issue 17): nothing is lost at once. */
   trashConfirm: (folders: number, files: number) =>
     `Der Ordner enthält ${folders} Ordner und ${files} ${files === 1 ? 'Datei' : 'Dateien'}. Alles wird in den Papierkorb verschoben.`,
