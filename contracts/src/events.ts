@@ -33,7 +33,11 @@ export const EVENT_MESSAGES = {
   loadFailed: 'Daten konnten nicht geladen werden',
   created: 'Event wurde erfolgreich erstellt',
   updated: 'Event erfolgreich aktualisiert',
-  deleted: 'Event erfolgreich gelöscht',
+  deleted: 'Event wurde in den Papierkorb verschoben',
+  /** The delete confirmation (issue 17): nothing is lost at once. */
+  deleteToTrash: 'Das Event wird in den Papierkorb verschoben. Admins können es dort wiederherstellen.',
+  deleteToTrashWithFile:
+    'Das Event wird mit seiner Informationsdatei in den Papierkorb verschoben. Admins können es dort wiederherstellen.',
   empty: 'Kein Event vorhanden',
   filteredEmpty: 'Keine Event passt zu deinen Filtern!',
 } as const;

@@ -19,7 +19,9 @@ export const FILE_MESSAGES = {
   updated: 'Datei erfolgreich aktualisiert',
   updateFailed: 'Fehler beim Aktualisieren der Datei',
   updateFailedPage: 'Fehler beim Aktualisieren einer Datei',
-  deleted: 'Datei erfolgreich gelöscht',
+  deleted: 'Datei wurde in den Papierkorb verschoben',
+  /** The delete confirmation (issue 17): nothing is lost at once. */
+  deleteToTrash: 'Die Datei wird in den Papierkorb verschoben. Admins können sie dort wiederherstellen.',
   deleteFailed: 'Fehler beim Löschen der Datei',
   deleteFailedPage: 'Fehler beim Löschen einer Datei',
   loadFailed: 'Daten konnten nicht geladen werden',

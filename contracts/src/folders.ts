@@ -24,14 +24,16 @@ export const FOLDER_MESSAGES = {
   periodYearMax: (field: string) => `${field} darf nicht nach ${PERIOD_MAX_YEAR} liegen.`,
   periodEndBeforeStart: 'Das Ende darf nicht vor dem Start liegen.',
   periodTooLong: `Eine Amtsperiode umfasst höchstens ${PERIOD_MAX_YEARS} Jahre.`,
-  deleteConfirm: (folders: number, files: number) =>
-    `Der Ordner enthält ${folders} Ordner und ${files} ${files === 1 ? 'Datei' : 'Dateien'}. Alles wird gelöscht.`,
+  /** The delete confirmation since the Papierkorb (issue 17): nothing is lost at once. */
+  trashConfirm: (folders: number, files: number) =>
+    `Der Ordner enthält ${folders} Ordner und ${files} ${files === 1 ? 'Datei' : 'Dateien'}. Alles wird in den Papierkorb verschoben.`,
+  deleteToTrash: 'Admins können den Ordner mit seinem Inhalt dort wiederherstellen.',
   created: 'Ordner wurde erfolgreich erstellt',
   createFailed: 'Fehler beim Erstellen des Ordners',
   createFailedPage: 'Fehler beim Erstellen eines Ordners',
   updated: 'Ordner erfolgreich aktualisiert',
   updateFailed: 'Fehler beim Aktualisieren des Ordners',
-  deleted: 'Ordner wurde erfolgreich gelöscht',
+  deleted: 'Ordner wurde in den Papierkorb verschoben',
   deleteFailed: 'Fehler beim Löschen des Ordners',
   periodCreated: 'Amtsperiode wurde erfolgreich erstellt',
   periodFailed: 'Fehler beim Erstellen der Amtsperiode',

@@ -184,7 +184,7 @@ test.describe('Events', () => {
       dialog.getByText(`Soll das Event „${title} (Aufsichtsrat)“ wirklich gelöscht werden?`),
     ).toBeVisible();
     await dialog.getByRole('button', { name: 'Löschen' }).click();
-    await expect(admin.getByText('Event erfolgreich gelöscht')).toBeVisible();
+    await expect(admin.getByText('Event wurde in den Papierkorb verschoben')).toBeVisible();
     await expect(rowOf(admin, title)).toHaveCount(0);
 
     await admin.context().close();

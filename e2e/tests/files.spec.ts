@@ -83,7 +83,7 @@ test.describe('Dateien', () => {
       await expect(page.getByRole('button', { name: 'Datei hochladen' })).toHaveCount(0);
       await expect(page.getByText('Im Hauptordner können keine Dateien hochgeladen')).toHaveCount(0);
       await page.getByRole('button', { name: 'Weitere Aktionen' }).click();
-      await expect(menuEntries(page)).toHaveText(['Amtsperiode erstellen']);
+      await expect(menuEntries(page)).toHaveText(['Amtsperiode erstellen', 'Papierkorb']);
       await page.keyboard.press('Escape');
       await expectNoAxeViolations(page);
     });
@@ -115,7 +115,7 @@ test.describe('Dateien', () => {
       await openInTree(page, 'Allgemein');
       // A protected folder: nothing to edit or delete in the menu.
       await page.getByRole('button', { name: 'Weitere Aktionen' }).click();
-      await expect(menuEntries(page)).toHaveText(['Amtsperiode erstellen']);
+      await expect(menuEntries(page)).toHaveText(['Amtsperiode erstellen', 'Papierkorb']);
       await page.keyboard.press('Escape');
       for (const name of [project, archive]) {
         await page.getByRole('button', { name: 'Neuer Ordner' }).click();
@@ -288,7 +288,7 @@ test.describe('Dateien', () => {
         .click();
       const confirm = page.getByRole('dialog', { name: 'Datei löschen' });
       await confirm.getByRole('button', { name: 'Löschen' }).click();
-      await expect(toast(page, 'Datei erfolgreich gelöscht').first()).toBeVisible();
+      await expect(toast(page, 'Datei wurde in den Papierkorb verschoben').first()).toBeVisible();
       await expect(grid(page).getByText('Ordner leer')).toBeVisible();
     });
 
@@ -298,10 +298,12 @@ test.describe('Dateien', () => {
       await moreAction(page, 'Ordner löschen');
       const confirm = page.getByRole('dialog', { name: 'Ordner löschen' });
       // Inside: the moved project folder, the period with three years; the edited report.
-      await expect(confirm).toContainText('Der Ordner enthält 5 Ordner und 1 Datei. Alles wird gelöscht.');
+      await expect(confirm).toContainText(
+        'Der Ordner enthält 5 Ordner und 1 Datei. Alles wird in den Papierkorb verschoben.',
+      );
       await expectNoAxeViolations(page);
       await confirm.getByRole('button', { name: 'Löschen' }).click();
-      await expect(toast(page, 'Ordner wurde erfolgreich gelöscht').first()).toBeVisible();
+      await expect(toast(page, 'Ordner wurde in den Papierkorb verschoben').first()).toBeVisible();
       await expect(page).toHaveURL(/\?folder=4$/);
       expect(page.url()).not.toBe(archiveUrl);
       await expect(tree(page).getByRole('treeitem', { name: archive })).toHaveCount(0);
@@ -404,7 +406,9 @@ test.describe('Dateien', () => {
     await page.goto(`/folders/update/${folderId}`);
     await page.getByRole('button', { name: 'Löschen' }).click();
     const confirm = page.getByRole('dialog', { name: 'Ordner löschen' });
-    await expect(confirm).toContainText('Der Ordner enthält 0 Ordner und 1 Datei. Alles wird gelöscht.');
+    await expect(confirm).toContainText(
+      'Der Ordner enthält 0 Ordner und 1 Datei. Alles wird in den Papierkorb verschoben.',
+    );
     await confirm.getByRole('button', { name: 'Löschen' }).click();
     await expect(page).toHaveURL(/\/files\?folder=3$/);
     await page.context().close();

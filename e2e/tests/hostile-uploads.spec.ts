@@ -323,9 +323,12 @@ test.describe('Hochgeladene Inhalte führen kein Skript im Portal aus', () => {
     for (const file of [fixture.html, fixture.svg]) {
       await page.goto(`/files/show/${file.id}`);
       await expect(page.getByText(file.title).first()).toBeVisible();
-      await expectDownloadOnly(page, traces, () => page.getByRole('button', { name: 'Ansehen' }).click());
+      // Exact names: the admin's "Versionen" list below has its own "Version 1 herunterladen".
       await expectDownloadOnly(page, traces, () =>
-        page.getByRole('button', { name: 'Herunterladen' }).click(),
+        page.getByRole('button', { name: 'Ansehen', exact: true }).click(),
+      );
+      await expectDownloadOnly(page, traces, () =>
+        page.getByRole('button', { name: 'Herunterladen', exact: true }).click(),
       );
       await traces.expectNoScriptRan(page, `${file.title} auf der Detailseite`);
     }

@@ -52,6 +52,7 @@ const ADMIN: PageList = (ids) => [
   `/user/show/${ids.user}`,
   `/user/update/${ids.user}`,
   '/audit',
+  '/trash',
 ];
 
 const WHO: { who: RoleKey | null; pages: PageList }[] = [

@@ -47,6 +47,16 @@ export async function apiToken(request: APIRequestContext, role: RoleKey | Accou
 
 /** Fails on any accessibility violation axe finds on the current page. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
+  // A settled page: an element fading out (the table's empty state when rows arrive) has its
+  // colours mixed with the background for a moment, which axe would report as low contrast.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const summary = results.violations.map(
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,

@@ -20,6 +20,7 @@ vi.mock('./routes/users', () => ({ default: () => <h1>Seite users</h1> }));
 vi.mock('./routes/user-show', () => ({ default: () => <h1>Seite user-show</h1> }));
 vi.mock('./routes/user-update', () => ({ default: () => <h1>Seite user-update</h1> }));
 vi.mock('./routes/audit', () => ({ default: () => <h1>Seite audit</h1> }));
+vi.mock('./routes/trash', () => ({ default: () => <h1>Seite trash</h1> }));
 
 const loginAs = async (app: ReturnType<typeof renderApp>, email = 'erika@example.org') => {
   await app.user.type(await screen.findByLabelText(/E-Mail-Adresse/), email);
@@ -77,6 +78,7 @@ describe('routes', () => {
     ['/user', 'Seite users'],
     ['/user/update/4', 'Seite user-update'],
     ['/audit', 'Seite audit'],
+    ['/trash', 'Seite trash'],
   ])(
     'opens the admin function %s for admins and shows the 404 page to everybody else',
     async (path, heading) => {

@@ -28,6 +28,7 @@ const UsersPage = lazy(() => import('./routes/users'));
 const UserShowPage = lazy(() => import('./routes/user-show'));
 const UserUpdatePage = lazy(() => import('./routes/user-update'));
 const AuditPage = lazy(() => import('./routes/audit'));
+const TrashPage = lazy(() => import('./routes/trash'));
 
 /** "/" is the file explorer when signed in and a welcome page with the way to the login otherwise. */
 function HomeRoute() {
@@ -103,6 +104,7 @@ export const routes: RouteObject[] = [
                       { path: 'user', element: <UsersPage /> },
                       { path: 'user/update/:id', element: <UserUpdatePage /> },
                       { path: 'audit', element: <AuditPage /> },
+                      { path: 'trash', element: <TrashPage /> },
                     ],
                   },
                 ],

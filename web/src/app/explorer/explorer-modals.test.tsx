@@ -9,6 +9,7 @@ import { renderWithProviders } from '../../testing/render';
 import type { StoredFile } from '../../features/files/files.api';
 import type { ExplorerModalState } from './explorer-modal.types';
 import { EXPLORER_MODAL_TEXTS, ExplorerModals } from './explorer-modals';
+import { REPLACE_KEEPS_VERSION } from '../../features/files/files.rules';
 
 const ROLES = [
   { id: 1, name: 'Admin' },
@@ -127,6 +128,12 @@ describe('explorer modals: exact texts (product.md P3)', () => {
         text: 'Mit dem Festlegen des Starts und des Ends einer Amtsperiode werden alle benötigten Ordner erstellt',
       },
     ]);
+  });
+
+  it('"Datei bearbeiten" adds that the replaced content stays as a version (issue 17)', async () => {
+    documentApi();
+    const { dialog } = await open(MODALS.find((modal) => modal.kind === 'edit-file')!);
+    expect(dialog).toHaveTextContent(REPLACE_KEEPS_VERSION);
   });
 
   it('"Ordner bearbeiten" offers the move targets under "Verschieben nach" and keeps the name', async () => {

@@ -11,6 +11,7 @@ import {
 } from '@tabler/icons-react';
 import { LoadingState } from '../../components/loading-state';
 import type { ExplorerModalsProps } from './explorer-modal.types';
+import { REPLACE_KEEPS_VERSION } from '../../features/files/files.rules';
 
 /** The explorer's five modals (product.md P3) with their exact texts. */
 export const EXPLORER_MODAL_TEXTS = {
@@ -73,6 +74,11 @@ export function ExplorerModals({ modal, onClose, ...props }: ExplorerModalsProps
       {modal && texts ? (
         <Stack gap="md">
           <Text>{texts.text}</Text>
+          {modal.kind === 'edit-file' ? (
+            <Text size="sm" c="dimmed">
+              {REPLACE_KEEPS_VERSION}
+            </Text>
+          ) : null}
           {NAMES_ACTIVE_FOLDER.has(modal.kind) ? (
             <Group gap={8} wrap="nowrap" align="flex-start">
               <IconFolder size={18} aria-hidden style={{ flexShrink: 0, marginTop: 3 }} />

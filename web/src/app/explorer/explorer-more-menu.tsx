@@ -1,5 +1,6 @@
+import { Link } from 'react-router';
 import { Menu } from '@mantine/core';
-import { IconCalendarPlus, IconFolderCog, IconTrash } from '@tabler/icons-react';
+import { IconCalendarPlus, IconFolderCog, IconTrash, IconTrashX } from '@tabler/icons-react';
 import { MoreActionsButton, type ToolbarAction } from './explorer-actions';
 
 /** The explorer's "⋯" menu, loaded on its first click (components/deferred-menu.tsx). */
@@ -33,6 +34,10 @@ export default function MoreActionsMenu({
           onClick={() => onAction('period')}
         >
           Amtsperiode erstellen
+        </Menu.Item>
+        {/* Deleted things wait there to be restored (issue 17). */}
+        <Menu.Item component={Link} to="/trash" leftSection={<IconTrashX size={18} aria-hidden />}>
+          Papierkorb
         </Menu.Item>
         {changeable ? (
           <>

@@ -25,7 +25,7 @@ describe('ExplorerToolbar (product.md P4 enabling rules, issue 16 calm toolbar)'
     expect(screen.queryByRole('button', { name: 'Datei hochladen' })).not.toBeInTheDocument();
     expect(screen.queryByText(ROOT_DISABLED_REASON)).not.toBeInTheDocument();
     expect(screen.queryByText(PROTECTED_DISABLED_REASON)).not.toBeInTheDocument();
-    expect(await menuEntries(user)).toEqual(['Amtsperiode erstellen']);
+    expect(await menuEntries(user)).toEqual(['Amtsperiode erstellen', 'Papierkorb']);
   });
 
   it.each([2, 3, 4])(
@@ -34,7 +34,7 @@ describe('ExplorerToolbar (product.md P4 enabling rules, issue 16 calm toolbar)'
       const { user } = renderToolbar(id);
       expect(screen.getByRole('button', { name: 'Datei hochladen' })).toBeEnabled();
       expect(screen.getByRole('button', { name: 'Neuer Ordner' })).toBeEnabled();
-      expect(await menuEntries(user)).toEqual(['Amtsperiode erstellen']);
+      expect(await menuEntries(user)).toEqual(['Amtsperiode erstellen', 'Papierkorb']);
     },
   );
 
@@ -43,7 +43,12 @@ describe('ExplorerToolbar (product.md P4 enabling rules, issue 16 calm toolbar)'
     expect(screen.queryByRole('button', { name: 'Ordner löschen' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Datei hochladen' }));
     await user.click(screen.getByRole('button', { name: 'Neuer Ordner' }));
-    expect(await menuEntries(user)).toEqual(['Ordner bearbeiten', 'Amtsperiode erstellen', 'Ordner löschen']);
+    expect(await menuEntries(user)).toEqual([
+      'Ordner bearbeiten',
+      'Amtsperiode erstellen',
+      'Papierkorb',
+      'Ordner löschen',
+    ]);
     for (const name of ['Ordner bearbeiten', 'Amtsperiode erstellen', 'Ordner löschen']) {
       await user.click(await screen.findByRole('menuitem', { name }));
       if (name !== 'Ordner löschen')
@@ -56,5 +61,11 @@ describe('ExplorerToolbar (product.md P4 enabling rules, issue 16 calm toolbar)'
       'period',
       'delete-folder',
     ]);
+  });
+
+  it('leads admins to the Papierkorb from the "⋯" menu (issue 17)', async () => {
+    const { user } = renderToolbar(12);
+    await user.click(screen.getByRole('button', { name: MORE_ACTIONS_LABEL }));
+    expect(await screen.findByRole('menuitem', { name: 'Papierkorb' })).toHaveAttribute('href', '/trash');
   });
 });

@@ -168,8 +168,11 @@ describe('file explorer', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Ordner löschen' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Ordner löschen' });
-    expect(dialog).toHaveTextContent(FOLDER_MESSAGES.deleteConfirm(3, 7));
-    expect(dialog).toHaveTextContent('Der Ordner enthält 3 Ordner und 7 Dateien. Alles wird gelöscht.');
+    expect(dialog).toHaveTextContent(FOLDER_MESSAGES.trashConfirm(3, 7));
+    expect(dialog).toHaveTextContent(
+      'Der Ordner enthält 3 Ordner und 7 Dateien. Alles wird in den Papierkorb verschoben.',
+    );
+    expect(dialog).toHaveTextContent(FOLDER_MESSAGES.deleteToTrash);
     await user.click(within(dialog).getByRole('button', { name: 'Löschen' }));
 
     await waitFor(() => expect(router.state.location.search).toBe('?folder=2'));

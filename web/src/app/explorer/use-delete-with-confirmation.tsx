@@ -44,7 +44,7 @@ export function useDeleteWithConfirmation({ failure, onFileDeleted, onFolderDele
             Soll die Datei „{file.title}.{file.format}“ wirklich gelöscht werden?
           </Text>
           <Text size="sm" c="dimmed">
-            Das lässt sich nicht rückgängig machen.
+            {FILE_MESSAGES.deleteToTrash}
           </Text>
         </Stack>
       ),
@@ -80,9 +80,9 @@ export function useDeleteWithConfirmation({ failure, onFileDeleted, onFolderDele
           <Text style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
             Soll der Ordner „{folder.breadcrumb}“ wirklich gelöscht werden?
           </Text>
-          <Text>{FOLDER_MESSAGES.deleteConfirm(folder.contents.folders, folder.contents.files)}</Text>
+          <Text>{FOLDER_MESSAGES.trashConfirm(folder.contents.folders, folder.contents.files)}</Text>
           <Text size="sm" c="dimmed">
-            Das lässt sich nicht rückgängig machen.
+            {FOLDER_MESSAGES.deleteToTrash}
           </Text>
         </Stack>
       ),

@@ -20,6 +20,7 @@ vi.mock('../routes/users', () => ({ default: () => <h1>Seite users</h1> }));
 vi.mock('../routes/user-show', () => ({ default: () => <h1>Seite user-show</h1> }));
 vi.mock('../routes/user-update', () => ({ default: () => <h1>Seite user-update</h1> }));
 vi.mock('../routes/audit', () => ({ default: () => <h1>Seite audit</h1> }));
+vi.mock('../routes/trash', () => ({ default: () => <h1>Seite trash</h1> }));
 
 const settings = {
   imprint_url: 'https://www.example.org/impressum',
@@ -40,7 +41,7 @@ describe('app layout', () => {
     const { user } = renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Nutzerverwaltung', 'Protokoll']);
+    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Nutzerverwaltung', 'Protokoll', 'Papierkorb']);
     expect(screen.getByRole('link', { name: 'Gremienportal' })).toHaveAttribute('href', '/');
 
     // The name opens Accountverwaltung and Abmelden (issue 16).
@@ -53,7 +54,7 @@ describe('app layout', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Abmelden' })).toBeInTheDocument();
   });
 
-  it('hides the user administration and the audit log from other roles', async () => {
+  it('hides the user administration, the audit log and the Papierkorb from other roles', async () => {
     signIn(vertreterUser());
     renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
@@ -84,6 +85,7 @@ describe('app layout', () => {
       'Events',
       'Nutzerverwaltung',
       'Protokoll',
+      'Papierkorb',
       'Accountverwaltung',
     ]);
     expect(within(drawer).getByRole('button', { name: 'Abmelden' })).toBeInTheDocument();

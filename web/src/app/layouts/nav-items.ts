@@ -20,6 +20,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Events', to: '/events', matches: startsWithAny('/events') },
   { label: 'Nutzerverwaltung', to: '/user', matches: startsWithAny('/user'), adminOnly: true },
   { label: 'Protokoll', to: '/audit', matches: startsWithAny('/audit'), adminOnly: true },
+  { label: 'Papierkorb', to: '/trash', matches: startsWithAny('/trash'), adminOnly: true },
   { label: 'Accountverwaltung', to: '/account', matches: startsWithAny('/account') },
 ];
 

@@ -7,6 +7,7 @@ import { PageTitle } from '../../components/page-title';
 import { AdminAccessAccordion } from '../explorer/admin-access-accordion';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { FileDetails } from '../../features/files/components/file-details';
+import { FileVersions } from '../../features/files/components/file-versions';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { fileQueryOptions } from '../../features/files/files.api';
 import { folderSearch } from '../../features/folders/folders.rules';
@@ -46,6 +47,7 @@ function FileShow({ id }: { id: number }) {
             deleting={deleting}
             editHref={`/files/update/${file.data.id}`}
           />
+          {isAdmin ? <FileVersions file={file.data} /> : null}
           {/* Issue 16: editing is behind "Bearbeiten" (/files/update), the long access tables folded. */}
           {isAdmin ? <AdminAccessAccordion type="file" id={file.data.id} /> : null}
         </>
@@ -54,7 +56,10 @@ function FileShow({ id }: { id: number }) {
   );
 }
 
-/** /files/show/{id}: the file; admins also get to its edit page, delete it and see who opened it. */
+/**
+ * /files/show/{id}: the file; admins also get to its edit page, delete it, see and restore its
+ * versions and see who opened it.
+ */
 export default function FileShowPage() {
   const id = useIdParam();
   return id === null ? <NotFoundPage /> : <FileShow key={id} id={id} />;

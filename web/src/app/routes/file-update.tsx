@@ -15,6 +15,7 @@ import { rolesQueryOptions } from '../../lib/roles';
 import { isApiError } from '../../lib/api-client';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
+import { REPLACE_KEEPS_VERSION } from '../../features/files/files.rules';
 
 function FileUpdate({ id }: { id: number }) {
   const navigate = useNavigate();
@@ -45,6 +46,9 @@ function FileUpdate({ id }: { id: number }) {
         ) : (
           <Stack gap="md">
             <Text>Durch das Hochladen einer neuen Datei wird die bestehende Datei überschrieben.</Text>
+            <Text size="sm" c="dimmed">
+              {REPLACE_KEEPS_VERSION}
+            </Text>
             <FileEditForm
               file={file.data}
               roles={roles.data}

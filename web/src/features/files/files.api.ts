@@ -8,15 +8,21 @@ import type {
   StoredFile,
   UpdateFileBody,
 } from '@gremienportal/contracts/files';
+import type {
+  FileVersion,
+  FileVersionListResponse,
+  VersionRestoreResponse,
+} from '@gremienportal/contracts/versions';
 import { api, openBlobInNewTab, saveBlob, type UploadProgress } from '../../lib/api-client';
 import { refreshDocumentArea } from '../../lib/document-area';
 
-export type { ExplorerItem, StoredFile };
+export type { ExplorerItem, FileVersion, StoredFile };
 
 export const fileKeys = {
   all: ['files'] as const,
   recent: (limit: number) => [...fileKeys.all, 'recent', limit] as const,
   file: (id: number) => [...fileKeys.all, 'file', id] as const,
+  versions: (id: number) => [...fileKeys.all, 'versions', id] as const,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -34,6 +40,15 @@ export const fileQueryOptions = (id: number) =>
   queryOptions({
     queryKey: fileKeys.file(id),
     queryFn: ({ signal }) => api.get<FileDataResponse>(`/files/${id}`, { signal }).then((body) => body.data),
+  });
+
+/** The versions of a document, newest (the current one) first; admins only (issue 17). */
+export const fileVersionsQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: fileKeys.versions(id),
+    queryFn: ({ signal }) =>
+      api.get<FileVersionListResponse>(`/files/${id}/versions`, { signal }).then((body) => body.data),
+    staleTime: 0,
   });
 
 // ---------------------------------------------------------------------------------------------
@@ -97,6 +112,20 @@ export function useDeleteFile() {
   });
 }
 
+/** Makes a new current version from an older one; nothing is lost (issue 17). */
+export function useRestoreVersion(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (version: number) =>
+      api.post<VersionRestoreResponse>(`/files/${id}/versions/${version}/restore`).then((res) => res.file),
+    onSuccess: async (file) => {
+      queryClient.setQueryData(fileKeys.file(id), file);
+      // The versions are under `files` too: they load again with the rest.
+      await refreshDocumentArea(queryClient);
+    },
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Content: fetched with the bearer header, never with a token in the address (product.md P6.7)
 
@@ -117,3 +146,19 @@ export async function downloadStoredFile(file: Pick<StoredFile, 'external' | 'ti
 export const fileNameOf = (file: Pick<StoredFile, 'title' | 'format'>) =>
   // eslint-disable-next-line no-control-regex
   `${file.title}.${file.format}`.replace(/[\u0000-\u001f\u007f/\\]/g, '_');
+
+const versionPath = (id: number, version: number) => `/files/${id}/versions/${version}/download`;
+
+/** One version's content in a new tab when the browser can show it safely, else saved. */
+export async function viewFileVersion(id: number, version: Pick<FileVersion, 'version'>): Promise<void> {
+  openBlobInNewTab(await api.download(`${versionPath(id, version.version)}?purpose=view`));
+}
+
+/** Saves one version as `title.format`, with that version's format. */
+export async function downloadFileVersion(
+  file: Pick<StoredFile, 'id' | 'title'>,
+  version: Pick<FileVersion, 'version' | 'format'>,
+): Promise<void> {
+  const content = await api.download(versionPath(file.id, version.version));
+  saveBlob(content.blob, fileNameOf({ title: file.title, format: version.format }));
+}

@@ -396,6 +396,7 @@ describe('/events/show/{id}', () => {
     expect(
       within(dialog).getByText('Soll das Event „Vertreterversammlung“ wirklich gelöscht werden?'),
     ).toBeInTheDocument();
+    expect(within(dialog).getByText(EVENT_MESSAGES.deleteToTrashWithFile)).toBeInTheDocument();
     expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Löschen' }));
 

@@ -21,9 +21,7 @@ export function useDeleteEventWithConfirmation(onDeleted?: (event: PortalEvent) 
         <Stack gap="xs">
           <Text>Soll das Event „{event.title}“ wirklich gelöscht werden?</Text>
           <Text size="sm" c="dimmed">
-            {event.external
-              ? 'Die Informationsdatei wird mit gelöscht. Das lässt sich nicht rückgängig machen.'
-              : 'Das lässt sich nicht rückgängig machen.'}
+            {event.external ? EVENT_MESSAGES.deleteToTrashWithFile : EVENT_MESSAGES.deleteToTrash}
           </Text>
         </Stack>
       ),
