@@ -18,6 +18,8 @@ export const userSchema = personSchema.extend({
   /** Role names joined by ", ". */
   roles_string: z.string(),
   status: z.enum(USER_STATUSES),
+  /** A second factor is set up (issue 18); the office can reset it. */
+  two_factor: z.boolean(),
   created_at: z.string(),
 });
 export type User = z.infer<typeof userSchema>;

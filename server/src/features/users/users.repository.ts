@@ -10,6 +10,8 @@ export type UserRecord = Pick<
   'id' | 'title' | 'firstname' | 'lastname' | 'email' | 'created_at' | 'updated_at'
 > & {
   has_password: boolean;
+  /** A second factor is set up (issue 18). */
+  two_factor: boolean;
   roles: { id: number; name: string }[];
 };
 
@@ -20,6 +22,7 @@ const userColumns = [
   'users.lastname',
   'users.email',
   'users.password_hash',
+  'users.two_factor_enabled',
   'users.created_at',
   'users.updated_at',
 ] as const;
@@ -29,12 +32,20 @@ const rolesByUser = (db: Executor, userIds: number[]) => rolesByObject(db, 'user
 function toRecord(
   row: Pick<
     UserRow,
-    'id' | 'title' | 'firstname' | 'lastname' | 'email' | 'password_hash' | 'created_at' | 'updated_at'
+    | 'id'
+    | 'title'
+    | 'firstname'
+    | 'lastname'
+    | 'email'
+    | 'password_hash'
+    | 'two_factor_enabled'
+    | 'created_at'
+    | 'updated_at'
   >,
   roles: { id: number; name: string }[],
 ): UserRecord {
-  const { password_hash, ...rest } = row;
-  return { ...rest, has_password: password_hash !== null, roles };
+  const { password_hash, two_factor_enabled, ...rest } = row;
+  return { ...rest, has_password: password_hash !== null, two_factor: Boolean(two_factor_enabled), roles };
 }
 
 /** Every user, sorted by last name, then first name. */

@@ -67,6 +67,7 @@ export function toUser(record: UserRecord): User {
     roles: roleNames,
     roles_string: roleNames.join(', '),
     status: record.has_password ? 'aktiv' : 'eingeladen',
+    two_factor: record.two_factor,
     created_at: record.created_at,
   };
 }

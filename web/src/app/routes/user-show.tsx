@@ -6,6 +6,7 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { UserDetails } from '../../features/users/components/user-details';
+import { ResetTwoFactorButton } from '../../features/users/components/reset-two-factor-button';
 import { userQueryOptions } from '../../features/users/users.api';
 import { canManageUser } from '../../features/users/users.permissions';
 import { useAuth } from '../../lib/auth';
@@ -56,6 +57,9 @@ function UserShow({ id }: { id: number }) {
             >
               Bearbeiten
             </Button>
+          ) : null}
+          {user.data?.two_factor && actor && canManageUser(actor, user.data) ? (
+            <ResetTwoFactorButton user={user.data} />
           ) : null}
         </Group>
       ) : null}

@@ -75,3 +75,16 @@ export function useResendInvitation() {
     mutationFn: (id: number) => api.post<{ message: string }>(`/user/${id}/invitation`),
   });
 }
+
+/** The office resets a lost second factor (issue 18); the member sets it up again. */
+export function useResetTwoFactor(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete(`/user/${id}/two-factor`),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: userKeys.detail(id) }),
+        queryClient.invalidateQueries({ queryKey: userKeys.list() }),
+      ]),
+  });
+}

@@ -12,6 +12,7 @@ const user = (id: number, firstname: string, lastname: string, roles: string[] =
   roles,
   roles_string: roles.join(', '),
   status: 'aktiv',
+  two_factor: false,
   created_at: '2026-11-21T10:00:00.000Z',
 });
 

@@ -41,6 +41,7 @@ export function UserDetails({ user }: { user: User }) {
       <Entry label="Status">
         {user.status === 'eingeladen' ? 'Eingeladen – Passwort noch nicht festgelegt' : 'Aktiv'}
       </Entry>
+      <Entry label="Zwei-Faktor-Anmeldung">{user.two_factor ? 'Eingerichtet' : 'Nicht eingerichtet'}</Entry>
       <Entry label="Angelegt am">{formatDateTime(user.created_at)}</Entry>
     </Box>
   );

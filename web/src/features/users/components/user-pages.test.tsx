@@ -28,6 +28,7 @@ function makeUserRecord(overrides: Partial<User> = {}): User {
     lastname: 'Conrad',
     email: 'clara.conrad@example.org',
     status: 'aktiv',
+    two_factor: false,
     created_at: '2026-11-21T10:00:00.000Z',
     ...overrides,
     roles,
@@ -209,6 +210,35 @@ describe('/user/show/{id}', () => {
     expect(entry('E-Mail')).toHaveTextContent('clara.conrad@example.org');
     expect(entry('Rollen')).toHaveTextContent('Aufsichtsrat, Vertreter');
     expect(screen.getByRole('link', { name: /Bearbeiten/ })).toHaveAttribute('href', '/user/update/21');
+  });
+
+  it('resets a lost second factor after asking, and offers it only when one is set up', async () => {
+    signIn(superAdmin());
+    let twoFactor = true;
+    const { requests } = usersApi({
+      'GET /api/v1/user/21': () => json(200, { data: makeUserRecord({ two_factor: twoFactor }) }),
+      'DELETE /api/v1/user/21/two-factor': () => {
+        twoFactor = false;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const { user } = renderApp('/user/show/21');
+    const entry = async () =>
+      (await screen.findByText('Zwei-Faktor-Anmeldung', { selector: 'dt' }, { timeout: 5000 }))
+        .nextElementSibling;
+    expect(await entry()).toHaveTextContent('Eingerichtet');
+    await user.click(screen.getByRole('button', { name: 'Zwei-Faktor-Anmeldung zurücksetzen' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('alle Sitzungen beendet');
+    await user.click(within(dialog).getByRole('button', { name: 'Zurücksetzen' }));
+    expect(
+      await screen.findByText('Die Zwei-Faktor-Anmeldung von Clara Conrad wurde zurückgesetzt.'),
+    ).toBeInTheDocument();
+    expect(requests.some((r) => r.method === 'DELETE' && r.url === '/api/v1/user/21/two-factor')).toBe(true);
+    await waitFor(async () => expect(await entry()).toHaveTextContent('Nicht eingerichtet'));
+    expect(
+      screen.queryByRole('button', { name: 'Zwei-Faktor-Anmeldung zurücksetzen' }),
+    ).not.toBeInTheDocument();
   });
 
   it('shows the load error for an id that does not exist', async () => {
