@@ -178,6 +178,8 @@ const ENTRIES: Record<string, Entry> = {
     request: () => ({ payload: { code: '000000' } }),
   },
   'POST /api/v1/account/two-factor/recovery-codes': { access: 'user', ok: 409 },
+  // Only one's own trusted devices; none here, so every signed-in caller gets the 404.
+  'DELETE /api/v1/account/two-factor/trusted-devices/:id': { access: 'user', ok: 404 },
   'DELETE /api/v1/account/two-factor': {
     access: 'user',
     ok: 409,

@@ -325,6 +325,22 @@ const ENTRIES: Record<string, Spec> = {
       return { headers: (await createTotpUser(t, { roles: ['Vertreter'] })).headers };
     },
   },
+  'DELETE /api/v1/account/two-factor/trusted-devices/:id': {
+    params: () => ({ id: ['1', '2', '999999'] }),
+    async valid({ t }) {
+      const user = await createTotpUser(t, { roles: ['Vertreter'] });
+      const challenge = await challengeOf(t, user);
+      const done = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/two-factor',
+        payload: { challenge, code: await freshCode(t, user.secret), trust_device: true },
+      });
+      const headers = { authorization: `Bearer ${done.json().access_token}` };
+      const account = await t.app.inject({ method: 'GET', url: '/api/v1/account', headers });
+      const id = account.json().data.two_factor.trusted_devices[0].id as number;
+      return { headers, url: `/api/v1/account/two-factor/trusted-devices/${id}` };
+    },
+  },
   'DELETE /api/v1/account/two-factor': {
     body: { schema: disableTwoFactorBodySchema },
     async valid({ t }) {

@@ -11,7 +11,12 @@ import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
 import { hashPassword } from '../../passwords.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { mayChangeOwnProfile } from '../../policies/users.policy.ts';
-import { endOtherSessions, refuseEmailAsPassword, type Client } from '../auth/auth.service.ts';
+import {
+  endOtherSessions,
+  forgetTrustedDevices,
+  refuseEmailAsPassword,
+  type Client,
+} from '../auth/auth.service.ts';
 import { revokePasswordLinks } from '../../password-links.ts';
 import * as repo from './account.repository.ts';
 
@@ -71,7 +76,11 @@ export function accountService(ctx: AppContext) {
           updated_at: now,
         });
         // A new password signs out every other device; the one that changed it stays signed in.
-        if (passwordHash) await endOtherSessions(trx, principal);
+        if (passwordHash) {
+          await endOtherSessions(trx, principal);
+          // Devices trusted to skip the second factor were trusted under the old password.
+          await forgetTrustedDevices(trx, principal.id);
+        }
         // A link asked for before must not set a password afterwards, nor one mailed to the old
         // address open the account.
         if (passwordHash || changes.email !== undefined) {

@@ -61,3 +61,13 @@ export function trustedDevicesOf(db: Queryable, userId: number, now: string) {
     .orderBy('id')
     .execute();
 }
+
+/** Revokes one of the account's trusted devices; false when it is not theirs or gone. */
+export async function deleteTrustedDevice(db: Queryable, userId: number, id: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('trusted_devices')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

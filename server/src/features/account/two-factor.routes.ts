@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '@gremienportal/contracts/common';
+import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
 import {
   disableTwoFactorBodySchema,
   recoveryCodesResponseSchema,
@@ -70,6 +70,23 @@ export const twoFactorRoutes =
       async (request, reply) => {
         reply.header('Cache-Control', 'no-store');
         return { recovery_codes: await twoFactor.renewRecoveryCodes(actorOf(request)) };
+      },
+    );
+
+    app.delete(
+      '/account/two-factor/trusted-devices/:id',
+      {
+        schema: {
+          tags,
+          summary:
+            'Einem vertrauten Gerät nicht mehr vertrauen (die nächste Anmeldung fragt wieder nach dem Code)',
+          params: idParamsSchema,
+          response: { 204: z.null(), 401: errorBodySchema, 404: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await twoFactor.forgetDevice(principalOf(request), request.params.id);
+        return reply.status(204).send(null);
       },
     );
 

@@ -7,7 +7,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError, invalidField } from '../../errors.ts';
+import { AppError, invalidField, notFound } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { verifyPassword } from '../../passwords.ts';
 import type { Actor, Principal } from '../../plugins/auth.ts';
@@ -102,6 +102,11 @@ export function twoFactorService(ctx: AppContext) {
         repo.replaceRecoveryCodes(trx, actor.principal.id, codes),
       );
       return codes;
+    },
+
+    /** "Diesem Gerät vertrauen" ends for one device: its next sign-in asks for the code again. */
+    async forgetDevice(principal: Principal, id: number): Promise<void> {
+      if (!(await repo.deleteTrustedDevice(k(), principal.id, id))) throw notFound();
     },
 
     /** Off with the password and a current code: seeds, passkeys, codes and trusted devices go. */

@@ -20,6 +20,7 @@ import { hashToken } from '../../tokens.ts';
 import { enqueuePasswordRequest } from './password-requests.ts';
 import { secondFactorService, type SecondFactorProof } from './second-factor.service.ts';
 import { startSession } from './start-session.ts';
+import { deleteTrustedDevices } from './two-factor.repository.ts';
 import type { TwoFactorRequired } from '@gremienportal/contracts/two-factor';
 import * as repo from './auth.repository.ts';
 import { claimSignInAttempt, recordFailedSignIn, signInBusy, type Client } from './sign-in-limits.ts';
@@ -53,7 +54,12 @@ export function endOtherSessions(db: Kysely<Database>, principal: Principal): Pr
 }
 
 /** What other features check of a second factor (the account page, turning it off). */
-export { clearSecondFactor, recoveryCodesLeft, secondFactorOf } from './two-factor.repository.ts';
+export {
+  clearSecondFactor,
+  deleteTrustedDevices as forgetTrustedDevices,
+  recoveryCodesLeft,
+  secondFactorOf,
+} from './two-factor.repository.ts';
 
 /** Checks a code or recovery code of the account, counting wrong ones (second-factor.service.ts). */
 export const verifySecondFactor = (ctx: AppContext, userId: number, proof: SecondFactorProof) =>
@@ -141,6 +147,8 @@ export function authService(ctx: AppContext) {
       }
       await repo.setPasswordHash(trx, user.id, passwordHash, now);
       await repo.deleteSessionsOfUser(trx, user.id);
+      // A new password also ends "Diesem Gerät vertrauen"; the second factor itself stays.
+      await deleteTrustedDevices(trx, user.id);
       await recordOwnAccountAudit(trx, ctx.clock, user, {
         action: token.purpose === 'invite' ? 'auth.invitation_accepted' : 'auth.reset_completed',
         ip: client.ip,

@@ -17,8 +17,12 @@ describe('second factor (TOTP and recovery codes)', () => {
   });
   afterAll(() => t.close());
 
-  const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, headers = user.headers) =>
-    t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  const inject = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+    headers = user.headers,
+  ) => t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   const login = (extra: object = {}) =>
     t.app.inject({
       method: 'POST',
@@ -230,8 +234,65 @@ describe('second factor (TOTP and recovery codes)', () => {
       })
     ).json().data;
     expect(account.two_factor.trusted_devices).toHaveLength(1);
-    t.clock.advance(31 * 24 * 60 * MINUTE);
+    // Revoked on the account page: the next sign-in asks again; someone else's id is a 404.
+    const deviceId = account.two_factor.trusted_devices[0].id as number;
+    const trustedHeaders = { authorization: `Bearer ${trusted.json().access_token}` };
+    const other = await createUser(t, { roles: ['Vertreter'] });
+    expect(
+      (
+        await inject(
+          'DELETE',
+          `/api/v1/account/two-factor/trusted-devices/${deviceId}`,
+          undefined,
+          other.headers,
+        )
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await inject(
+          'DELETE',
+          `/api/v1/account/two-factor/trusted-devices/${deviceId}`,
+          undefined,
+          trustedHeaders,
+        )
+      ).statusCode,
+    ).toBe(204);
     expect((await login({ device_token: done.device_token })).json().two_factor_required).toBe(true);
+
+    // A new trust ends with the 30 days, and with a password change.
+    const again = (await login()).json();
+    const second = (
+      await secondStep({ challenge: again.challenge, code: await nextCode(), trust_device: true })
+    ).json();
+    const changed = await inject(
+      'PUT',
+      '/api/v1/account',
+      { password: 'Ganz-Neues-Passwort-9', password_confirmation: 'Ganz-Neues-Passwort-9' },
+      { authorization: `Bearer ${second.access_token}` },
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    const withNew = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: user.email, password: 'Ganz-Neues-Passwort-9', device_token: second.device_token },
+    });
+    expect(withNew.json().two_factor_required).toBe(true);
+    await inject(
+      'PUT',
+      '/api/v1/account',
+      { password: TEST_PASSWORD, password_confirmation: TEST_PASSWORD },
+      { authorization: `Bearer ${second.access_token}` },
+    );
+    const third = (
+      await secondStep({
+        challenge: (await login()).json().challenge,
+        code: await nextCode(),
+        trust_device: true,
+      })
+    ).json();
+    t.clock.advance(31 * 24 * 60 * MINUTE);
+    expect((await login({ device_token: third.device_token })).json().two_factor_required).toBe(true);
   });
 
   it('renews recovery codes and turns the factor off only with password and code', async () => {
