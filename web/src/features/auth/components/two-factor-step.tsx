@@ -97,7 +97,7 @@ export default function TwoFactorStep({ email, challenge, onBack }: TwoFactorSte
           </Title>
           <Text mt={4}>
             {totp
-              ? 'Öffnen Sie Ihre Authenticator-App und geben Sie den 6-stelligen Code für das Gremienportal ein.'
+              ? 'Öffnen Sie Ihre Authenticator-App und geben Sie den 6‑stelligen Code für das Gremienportal ein.'
               : 'Geben Sie einen Ihrer Wiederherstellungscodes ein. Jeder Code gilt nur einmal.'}
           </Text>
         </div>
@@ -130,13 +130,20 @@ export default function TwoFactorStep({ email, challenge, onBack }: TwoFactorSte
           onChange={(event) => setTrustDevice(event.currentTarget.checked)}
           disabled={submitting}
         />
-        <Button type="submit" loading={submitting} fullWidth size="md">
+        <Button data-wrap type="submit" loading={submitting} fullWidth size="md">
           Anmelden
         </Button>
-        <Button variant="subtle" size="md" onClick={switchMode} disabled={submitting}>
+        <Button data-wrap variant="subtle" size="md" onClick={switchMode} disabled={submitting}>
           {totp ? 'Wiederherstellungscode verwenden' : 'Stattdessen Code eingeben'}
         </Button>
-        <Button variant="subtle" color="gray" size="md" onClick={() => onBack()} disabled={submitting}>
+        <Button
+          data-wrap
+          variant="subtle"
+          color="gray"
+          size="md"
+          onClick={() => onBack()}
+          disabled={submitting}
+        >
           Zurück zur Anmeldung
         </Button>
       </Stack>
