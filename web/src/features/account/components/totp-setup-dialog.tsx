@@ -168,6 +168,8 @@ export function TotpSetupDialog({ opened, onClose }: TotpSetupDialogProps) {
       closeOnEscape={!showingCodes}
       closeOnClickOutside={!showingCodes}
       closeButtonProps={{ 'aria-label': 'Einrichtung abbrechen' }}
+      // The title takes the header's width, so it breaks between words rather than after "Authenticator-".
+      styles={{ title: { flex: 1, minWidth: 0 } }}
     >
       {showingCodes ? (
         <RecoveryCodesPanel codes={codes} onDone={handleClose} />
