@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { passwordField } from './fields.ts';
 import { authUserSchema, loginResponseSchema } from './auth.ts';
+import { TWO_FACTOR_MESSAGES } from './two-factor-rules.ts';
 
 /**
  * The second factor (issue 18): an authenticator app (TOTP, RFC 6238), passkeys (WebAuthn) and
@@ -9,27 +10,14 @@ import { authUserSchema, loginResponseSchema } from './auth.ts';
 export const TWO_FACTOR_METHODS = ['totp', 'webauthn', 'recovery'] as const;
 export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
 
-export { TWO_FACTOR_SETUP_REQUIRED } from './rules.ts';
-export const RECOVERY_CODE_COUNT = 10;
-/** How long "Diesem Gerät 30 Tage vertrauen" lasts. */
-export const TRUSTED_DEVICE_DAYS = 30;
-
-export const TWO_FACTOR_MESSAGES = {
-  setupRequired:
-    'Für Ihre Rolle ist die Zwei-Faktor-Anmeldung vorgeschrieben. Bitte richten Sie sie ein, bevor Sie weiterarbeiten.',
-  codeInvalid: 'Der Bestätigungscode ist nicht korrekt. Bitte versuchen Sie es erneut.',
-  recoveryInvalid: 'Dieser Wiederherstellungscode ist ungültig oder wurde bereits verwendet.',
-  challengeInvalid: 'Die Anmeldung ist abgelaufen. Bitte melden Sie sich erneut mit Ihrem Passwort an.',
-  locked: 'Zu viele falsche Bestätigungscodes. Die Anmeldung für dieses Konto ist für 15 Minuten gesperrt.',
-  noPendingSetup: 'Bitte starten Sie die Einrichtung der Authenticator-App erneut.',
-  alreadyActive: 'Die Authenticator-App ist bereits eingerichtet.',
-  notActive: 'Die Zwei-Faktor-Anmeldung ist nicht eingerichtet.',
-  passwordWrong: 'Das Passwort ist nicht korrekt.',
-  passkeyFailed: 'Der Passkey konnte nicht bestätigt werden. Bitte versuchen Sie es erneut.',
-  passkeyNameRequired: 'Bitte einen Namen für den Passkey angeben.',
-  codeFormat: 'Bitte den 6-stelligen Code aus der Authenticator-App eingeben.',
-  resetDone: 'Die Zwei-Faktor-Anmeldung wurde zurückgesetzt.',
-} as const;
+// The plain values and German messages live in two-factor-rules.ts, zod-free, so the web's sign-in
+// step can show and compare them without loading a schema library (decision 024).
+export {
+  RECOVERY_CODE_COUNT,
+  TRUSTED_DEVICE_DAYS,
+  TWO_FACTOR_MESSAGES,
+  TWO_FACTOR_SETUP_REQUIRED,
+} from './two-factor-rules.ts';
 
 const codeField = z
   .string({ error: TWO_FACTOR_MESSAGES.codeFormat })

@@ -84,6 +84,8 @@ const ALLOWED = new Set([
   // names, date-library tokens, CSS media queries.
   'Clear',
   'Collapse',
+  // Tabler's name of IconCopy (the recovery codes' and the secret's copy buttons say "Kopieren").
+  'Copy',
   'Date',
   'Day',
   'Delete',

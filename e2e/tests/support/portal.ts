@@ -20,8 +20,11 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const STATE_FILE = fileURLToPath(new URL(`../../.tmp/portal-state-${PORT}.json`, import.meta.url));
 
 export type RoleKey = 'superAdmin' | 'admin' | 'aufsichtsrat' | 'vertreter';
-/** Accounts whose password a journey changes, so the role accounts above stay usable. */
-export type SpareKey = 'resetUser' | 'passwordUser';
+/**
+ * Accounts whose password or second factor a journey changes, so the role accounts above stay
+ * usable (loginAs expects no second step).
+ */
+export type SpareKey = 'resetUser' | 'passwordUser' | 'twoFactorUser';
 
 export interface Account {
   email: string;
@@ -31,7 +34,7 @@ export interface Account {
   roles: string[];
 }
 
-/** The accounts the global setup creates: one per role and two spares. */
+/** The accounts the global setup creates: one per role and three spares. */
 export const ACCOUNTS: Record<RoleKey | SpareKey, Account> = {
   superAdmin: {
     email: 'admin@example.org',
@@ -74,6 +77,13 @@ export const ACCOUNTS: Record<RoleKey | SpareKey, Account> = {
     firstname: 'Wiebke',
     lastname: 'Wechsel',
     roles: ['Aufsichtsrat'],
+  },
+  twoFactorUser: {
+    email: 'zweifaktor@example.org',
+    password: 'Zwei-Faktor-Pass-18',
+    firstname: 'Zora',
+    lastname: 'Zweifaktor',
+    roles: ['Vertreter'],
   },
 };
 

@@ -22,7 +22,7 @@ const publicModules = import.meta.glob<string>(
   [
     './layouts/public-layout.tsx',
     './routes/{login,forgot-password,reset-password,welcome,not-found,route-error}.tsx',
-    '../features/auth/components/*-form.tsx',
+    '../features/auth/components/{*-form,two-factor-step}.tsx',
     '../components/{form-error,loading-state,page-title}.tsx',
   ],
   { query: '?raw', import: 'default', eager: true },

@@ -9,6 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { AuthUser, LoginResponse } from '@gremienportal/contracts/auth';
+import type { TwoFactorRequired } from '@gremienportal/contracts/two-factor';
 import { isAdmin as hasAdminRole } from '@gremienportal/contracts/rules';
 import {
   ApiError,
@@ -19,8 +20,9 @@ import {
   TRANSPORT_MESSAGES,
   USER_STORAGE_KEY,
 } from './api-client';
+import { forgetDeviceToken, readDeviceToken } from './device-token';
 
-export type { AuthUser };
+export type { AuthUser, TwoFactorRequired };
 
 export const SESSION_ENDED_MESSAGE = 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.';
 
@@ -90,8 +92,13 @@ export interface AuthContextValue {
   isAuthenticated: boolean;
   user: AuthUser | null;
   isAdmin: boolean;
-  /** Throws an ApiError on failure (401 wrong credentials, 429 throttled, …). */
-  login: (email: string, password: string) => Promise<AuthUser>;
+  /**
+   * The password step: the signed-in user, or the challenge of the second step (issue 18), which
+   * ends with `completeLogin`. Throws an ApiError on failure (401 wrong credentials, 429, …).
+   */
+  login: (email: string, password: string) => Promise<AuthUser | TwoFactorRequired>;
+  /** Signs in with a token answer (of the second step); throws on an unreadable answer. */
+  completeLogin: (response: LoginResponse) => AuthUser;
   /** Ends the session on the server (its failure is ignored) and signs out locally. */
   logout: () => Promise<void>;
   /**
@@ -143,12 +150,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('storage', onStorage);
   }, []);
 
-  const login = useCallback(async (email: string, password: string) => {
-    const response = await api.post<LoginResponse>(
-      '/auth/login',
-      { email, password },
-      { signOutOn401: false },
-    );
+  const completeLogin = useCallback((response: LoginResponse) => {
     if (!response || typeof response.access_token !== 'string' || !isAuthUser(response.user)) {
       throw new ApiError(0, TRANSPORT_MESSAGES.invalidResponse, { kind: 'invalid-response' });
     }
@@ -158,6 +160,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setState({ token: response.access_token, user });
     return user;
   }, []);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      const deviceToken = readDeviceToken(email);
+      const response = await api.post<LoginResponse | TwoFactorRequired>(
+        '/auth/login',
+        { email, password, device_token: deviceToken },
+        { signOutOn401: false },
+      );
+      if (response && 'two_factor_required' in response && response.two_factor_required) {
+        // A trusted device is not asked; asked anyway, its token has expired or was withdrawn.
+        if (deviceToken) forgetDeviceToken(email);
+        return response;
+      }
+      return completeLogin(response as LoginResponse);
+    },
+    [completeLogin],
+  );
 
   const logout = useCallback(async () => {
     try {
@@ -186,10 +206,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isAdmin: isAuthenticated && hasAdminRole(state.user?.roles ?? []),
       signOutReason,
       login,
+      completeLogin,
       logout,
       updateStoredUser,
     };
-  }, [state, signOutReason, login, logout, updateStoredUser]);
+  }, [state, signOutReason, login, completeLogin, logout, updateStoredUser]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

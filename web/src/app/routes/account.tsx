@@ -5,10 +5,14 @@ import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { accountQueryOptions } from '../../features/account/account.api';
 import { AccountForm } from '../../features/account/components/account-form';
+import { TwoFactorSection } from '../../features/account/components/two-factor-section';
 import { MyLogins } from '../../features/audit/components/my-logins';
 import { useAuth } from '../../lib/auth';
 
-/** Own account: heading with the user's name, the form, then the user's recent sign-ins. */
+/**
+ * Own account: heading with the user's name, the form, the second factor, then the user's recent
+ * sign-ins.
+ */
 export default function AccountPage() {
   const { user } = useAuth();
   const account = useQuery(accountQueryOptions());
@@ -35,6 +39,11 @@ export default function AccountPage() {
           <LoadingState />
         )}
       </Paper>
+      {account.data?.two_factor ? (
+        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+          <TwoFactorSection status={account.data.two_factor} />
+        </Paper>
+      ) : null}
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         <MyLogins />
       </Paper>

@@ -1,8 +1,20 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Account, UpdateAccountBody, UpdateAccountResponse } from '@gremienportal/contracts/account';
-import { api } from '../../lib/api-client';
+import type {
+  Account as AccountFields,
+  UpdateAccountBody,
+  UpdateAccountResponse,
+} from '@gremienportal/contracts/account';
+import type {
+  DisableTwoFactorBody,
+  RecoveryCodesResponse,
+  TotpSetupResponse,
+  TwoFactorStatus,
+} from '@gremienportal/contracts/two-factor';
+import { api, request } from '../../lib/api-client';
 
-export type { Account };
+/** GET /account: the fields and, since issue 18, the second factor's state (PUT answers without it). */
+export type Account = AccountFields & { two_factor?: TwoFactorStatus };
+export type { TotpSetupResponse, TwoFactorStatus };
 
 export const accountKeys = {
   all: ['account'] as const,
@@ -28,3 +40,26 @@ export function useUpdateAccount() {
     },
   });
 }
+
+/** Setting up, renewing and turning off the second factor; each refreshes the account's state. */
+function useTwoFactorMutation<TBody, TResult>(mutationFn: (body: TBody) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: accountKeys.all }),
+  });
+}
+
+export const useStartTotpSetup = () =>
+  useMutation({ mutationFn: () => api.post<TotpSetupResponse>('/account/two-factor/totp') });
+
+export const useConfirmTotp = () =>
+  useTwoFactorMutation((code: string) =>
+    api.post<RecoveryCodesResponse>('/account/two-factor/totp/confirm', { code }),
+  );
+
+export const useRenewRecoveryCodes = () =>
+  useTwoFactorMutation(() => api.post<RecoveryCodesResponse>('/account/two-factor/recovery-codes'));
+
+export const useDisableTwoFactor = () =>
+  useTwoFactorMutation((body: DisableTwoFactorBody) => request<void>('DELETE', '/account/two-factor', body));

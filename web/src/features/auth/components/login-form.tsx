@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import type { LoginBody } from '@gremienportal/contracts/auth';
 import { LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { errorMessage, isApiError } from '../../../lib/api-client';
-import { useAuth } from '../../../lib/auth';
+import { useAuth, type TwoFactorRequired } from '../../../lib/auth';
 import { applyFieldErrors } from '../../../lib/form-errors';
 import { lazyResolver, useSpecForm } from '../../../lib/forms';
 
@@ -21,6 +21,10 @@ const resolver = lazyResolver<LoginValues, unknown, LoginBody>(() =>
   import('../login-validation').then((module) => module.loginResolver),
 );
 
+// Only accounts with a second factor need this step; it loads when the password step asks for it.
+const loadTwoFactorStep = () => import('./two-factor-step');
+const TwoFactorStep = lazy(loadTwoFactorStep);
+
 /**
  * Signs in. On success the auth state changes and the login route sends the user on to where
  * they came from; on wrong credentials only the password is cleared, so nobody has to type the
@@ -30,6 +34,7 @@ export function LoginForm() {
   const { login } = useAuth();
   const [generalError, setGeneralError] = useState<string | string[] | null>(null);
   const [focusRequest, setFocusRequest] = useState<{ field: keyof LoginValues } | null>(null);
+  const [secondStep, setSecondStep] = useState<{ email: string; challenge: TwoFactorRequired } | null>(null);
   const form = useSpecForm<LoginValues, unknown, LoginBody>({
     resolver,
     defaultValues: { email: '', password: '' },
@@ -44,7 +49,11 @@ export function LoginForm() {
   const handleSubmit = form.handleSubmit(async (values) => {
     setGeneralError(null);
     try {
-      await login(values.email, values.password);
+      const result = await login(values.email, values.password);
+      if ('two_factor_required' in result) {
+        await loadTwoFactorStep();
+        setSecondStep({ email: values.email, challenge: result });
+      }
     } catch (error) {
       // Only a 422 places field errors; a 401 or a network error leaves the fields alone.
       const placed = applyFieldErrors(error, form.setError, LOGIN_FIELDS);
@@ -60,6 +69,22 @@ export function LoginForm() {
       setFocusRequest({ field: wrongCredentials ? 'password' : 'email' });
     }
   });
+
+  // Back from the second step: the e-mail stays, the password is asked again (the challenge is gone).
+  const handleBack = (message?: string) => {
+    setSecondStep(null);
+    form.resetField('password');
+    setGeneralError(message ?? null);
+    setFocusRequest({ field: 'password' });
+  };
+
+  if (secondStep) {
+    return (
+      <Suspense fallback={null}>
+        <TwoFactorStep email={secondStep.email} challenge={secondStep.challenge} onBack={handleBack} />
+      </Suspense>
+    );
+  }
 
   return (
     <form onSubmit={handleSubmit} onFocus={resolver.preload} noValidate aria-label="Einloggen">

@@ -1,0 +1,26 @@
+/**
+ * The second factor's plain values and German messages, without zod (like rules.ts): the web
+ * app's sign-in step imports them from here and so loads no schema library (decision 024).
+ */
+
+export { TWO_FACTOR_SETUP_REQUIRED } from './rules.ts';
+export const RECOVERY_CODE_COUNT = 10;
+/** How long "Diesem Gerät 30 Tage vertrauen" lasts. */
+export const TRUSTED_DEVICE_DAYS = 30;
+
+export const TWO_FACTOR_MESSAGES = {
+  setupRequired:
+    'Für Ihre Rolle ist die Zwei-Faktor-Anmeldung vorgeschrieben. Bitte richten Sie sie ein, bevor Sie weiterarbeiten.',
+  codeInvalid: 'Der Bestätigungscode ist nicht korrekt. Bitte versuchen Sie es erneut.',
+  recoveryInvalid: 'Dieser Wiederherstellungscode ist ungültig oder wurde bereits verwendet.',
+  challengeInvalid: 'Die Anmeldung ist abgelaufen. Bitte melden Sie sich erneut mit Ihrem Passwort an.',
+  locked: 'Zu viele falsche Bestätigungscodes. Die Anmeldung für dieses Konto ist für 15 Minuten gesperrt.',
+  noPendingSetup: 'Bitte starten Sie die Einrichtung der Authenticator-App erneut.',
+  alreadyActive: 'Die Authenticator-App ist bereits eingerichtet.',
+  notActive: 'Die Zwei-Faktor-Anmeldung ist nicht eingerichtet.',
+  passwordWrong: 'Das Passwort ist nicht korrekt.',
+  passkeyFailed: 'Der Passkey konnte nicht bestätigt werden. Bitte versuchen Sie es erneut.',
+  passkeyNameRequired: 'Bitte einen Namen für den Passkey angeben.',
+  codeFormat: 'Bitte den 6-stelligen Code aus der Authenticator-App eingeben.',
+  resetDone: 'Die Zwei-Faktor-Anmeldung wurde zurückgesetzt.',
+} as const;

@@ -1,0 +1,152 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button, Checkbox, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { LoginResponse } from '@gremienportal/contracts/auth';
+import type { TwoFactorRequired } from '@gremienportal/contracts/two-factor';
+import { TRUSTED_DEVICE_DAYS, TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
+import { FormError } from '../../../components/form-error';
+import { api, errorMessage, isApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import { storeDeviceToken } from '../../../lib/device-token';
+
+type Mode = 'totp' | 'recovery';
+
+export interface TwoFactorStepProps {
+  email: string;
+  challenge: TwoFactorRequired;
+  /** Back to the password step, with a message when the challenge has expired or is locked. */
+  onBack: (message?: string) => void;
+}
+
+/** Checked by hand: this step loads with the login page and must not bring a schema library. */
+function validate(mode: Mode, value: string): string | null {
+  if (mode === 'totp') {
+    return /^\d{6}$/.test(value.replace(/\s+/g, '')) ? null : TWO_FACTOR_MESSAGES.codeFormat;
+  }
+  const code = value.trim();
+  return code.length > 0 && code.length <= 40 ? null : TWO_FACTOR_MESSAGES.recoveryInvalid;
+}
+
+/**
+ * The second step of the sign-in (issue 18): a 6-digit code from the authenticator app or a
+ * recovery code, and whether to trust this device. On success it signs in as the password step
+ * does, so the login route sends the member on to where they came from.
+ */
+export default function TwoFactorStep({ email, challenge, onBack }: TwoFactorStepProps) {
+  const { completeLogin } = useAuth();
+  const [mode, setMode] = useState<Mode>('totp');
+  const [value, setValue] = useState('');
+  const [trustDevice, setTrustDevice] = useState(false);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [generalError, setGeneralError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  // The loading button took the focus; after a failure it returns to the field once enabled again.
+  const [focusRequest, setFocusRequest] = useState(0);
+  useEffect(() => {
+    if (focusRequest > 0 && !submitting) inputRef.current?.focus();
+  }, [focusRequest, submitting]);
+
+  const switchMode = () => {
+    setMode(mode === 'totp' ? 'recovery' : 'totp');
+    setValue('');
+    setFieldError(null);
+    setGeneralError(null);
+  };
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = validate(mode, value);
+    setFieldError(problem);
+    setGeneralError(null);
+    if (problem) {
+      inputRef.current?.focus();
+      return;
+    }
+    const proof = mode === 'totp' ? { code: value.replace(/\s+/g, '') } : { recovery_code: value.trim() };
+    setSubmitting(true);
+    try {
+      const response = await api.post<LoginResponse & { device_token?: string }>(
+        '/auth/two-factor',
+        { challenge: challenge.challenge, ...proof, ...(trustDevice ? { trust_device: true } : {}) },
+        { signOutOn401: false },
+      );
+      if (response?.device_token) storeDeviceToken(email, response.device_token);
+      completeLogin(response);
+    } catch (error) {
+      setSubmitting(false);
+      const message = errorMessage(error, TWO_FACTOR_MESSAGES.codeInvalid);
+      // The challenge is used up or outlives no lock (5 against 15 minutes): start with the password.
+      if (isApiError(error) && (error.status === 429 || message === TWO_FACTOR_MESSAGES.challengeInvalid)) {
+        onBack(message);
+        return;
+      }
+      setValue('');
+      if (isApiError(error) && error.status === 401) setFieldError(message);
+      else setGeneralError(message);
+      setFocusRequest((count) => count + 1);
+    }
+  };
+
+  const totp = mode === 'totp';
+  return (
+    <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-labelledby="zweiter-schritt">
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h3" id="zweiter-schritt">
+            Bestätigungscode
+          </Title>
+          <Text mt={4}>
+            {totp
+              ? 'Öffnen Sie Ihre Authenticator-App und geben Sie den 6‑stelligen Code für das Gremienportal ein.'
+              : 'Geben Sie einen Ihrer Wiederherstellungscodes ein. Jeder Code gilt nur einmal.'}
+          </Text>
+        </div>
+        <FormError message={generalError} />
+        <TextInput
+          key={mode}
+          ref={inputRef}
+          label={totp ? '6-stelliger Code' : 'Wiederherstellungscode'}
+          inputMode={totp ? 'numeric' : 'text'}
+          autoComplete={totp ? 'one-time-code' : 'off'}
+          autoCapitalize="off"
+          spellCheck={false}
+          autoFocus
+          required
+          size="md"
+          value={value}
+          onChange={(event) => {
+            setValue(event.currentTarget.value);
+            if (fieldError) setFieldError(validate(mode, event.currentTarget.value));
+          }}
+          error={fieldError}
+          disabled={submitting}
+          styles={totp ? { input: { fontSize: 22, letterSpacing: '0.2em' } } : undefined}
+        />
+        <Checkbox
+          size="md"
+          label={`Diesem Gerät ${TRUSTED_DEVICE_DAYS} Tage vertrauen`}
+          description="Nur auf einem Gerät wählen, das Sie allein benutzen."
+          checked={trustDevice}
+          onChange={(event) => setTrustDevice(event.currentTarget.checked)}
+          disabled={submitting}
+        />
+        <Button data-wrap type="submit" loading={submitting} fullWidth size="md">
+          Anmelden
+        </Button>
+        <Button data-wrap variant="subtle" size="md" onClick={switchMode} disabled={submitting}>
+          {totp ? 'Wiederherstellungscode verwenden' : 'Stattdessen Code eingeben'}
+        </Button>
+        <Button
+          data-wrap
+          variant="subtle"
+          color="gray"
+          size="md"
+          onClick={() => onBack()}
+          disabled={submitting}
+        >
+          Zurück zur Anmeldung
+        </Button>
+      </Stack>
+    </form>
+  );
+}
