@@ -623,8 +623,15 @@ describe('scale-out: two instances behind nginx', () => {
       token: members.vera!.token,
     });
     expect(gone.status).toBe(404);
-    // Left: the large file and the protocol's new content; replaced and deleted content is gone.
-    await waitFor('Speicher aufgeräumt', async () => (await bucketKeys()).length === 2, 10_000);
+    // The replaced content stays as version 1 and the deleted file waits in the Papierkorb
+    // (issue 17): nothing leaves the bucket until a Super-Admin removes it for good.
+    expect(await bucketKeys()).toHaveLength(4);
+    const purged = await client.call('DELETE', `/api/v1/trash/file/${files.small!.id}`, {
+      token: adminToken,
+    });
+    expect(purged.status, purged.body.toString()).toBe(204);
+    // Left: the large file and the protocol's two versions; the purged content is gone.
+    await waitFor('Speicher aufgeräumt', async () => (await bucketKeys()).length === 3, 10_000);
   });
 
   it('events: created with an information file, notifications mailed to the roles', async () => {
