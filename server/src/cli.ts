@@ -29,6 +29,23 @@ const USAGE = `Verwendung:
   npm run restore -- <verzeichnis>
       Stellt eine Sicherung in ein leeres DATA_DIR wieder her und prüft dabei alle Prüfsummen.`;
 
+/** The portal's database as the server would open it (.env, DATA_DIR or DATABASE_URL), migrated. */
+async function openPortalDatabase() {
+  readDotEnv();
+  const config = loadConfig();
+  const db = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    sqliteFile: join(config.DATA_DIR, 'portal.sqlite'),
+  });
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return { config, db };
+}
+
 async function createUser(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -50,14 +67,8 @@ async function createUser(args: string[]): Promise<void> {
   const unknown = values.role.filter((role) => !(ROLE_NAMES as readonly string[]).includes(role));
   if (unknown.length > 0) throw new Error(`Unbekannte Rolle: ${unknown.join(', ')}`);
 
-  readDotEnv();
-  const config = loadConfig();
-  const db = openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    sqliteFile: join(config.DATA_DIR, 'portal.sqlite'),
-  });
+  const { config, db } = await openPortalDatabase();
   try {
-    await migrateToLatest(db);
     await seedBaseData(db, systemClock, {
       email: config.INITIAL_ADMIN_EMAIL,
       password: config.INITIAL_ADMIN_PASSWORD,
@@ -113,14 +124,8 @@ async function createUser(args: string[]): Promise<void> {
 async function resetTwoFactor(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' } } });
   if (!values.email) throw new UsageError();
-  readDotEnv();
-  const config = loadConfig();
-  const db = openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    sqliteFile: join(config.DATA_DIR, 'portal.sqlite'),
-  });
+  const { db } = await openPortalDatabase();
   try {
-    await migrateToLatest(db);
     const email = values.email.trim().toLowerCase();
     const user = await db.kysely
       .selectFrom('users')

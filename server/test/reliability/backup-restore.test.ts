@@ -217,7 +217,14 @@ describe('backup and restore under write load (SQLite)', () => {
           `${manifest.objects.length} Dateien gesichert` +
           (backup.output.includes('neu gesichert') ? '; Datenbankstand nach Löschungen neu gesichert' : ''),
       );
-      expect((await readdir(backupDir)).sort()).toEqual(['files', 'manifest.json', 'portal.sqlite']);
+      // The portal made its key for secrets at rest at the first start; the backup carries it.
+      expect((await readdir(backupDir)).sort()).toEqual([
+        'files',
+        'manifest.json',
+        'portal.sqlite',
+        'secret.key',
+      ]);
+      expect(await sha256OfFile(join(backupDir, 'secret.key'))).toEqual(manifest.secret_key!.sha256);
       expect(await sha256OfFile(join(backupDir, 'portal.sqlite'))).toBe(manifest.database.sha256);
       expect((await readdir(join(backupDir, 'files'))).sort()).toEqual(
         manifest.objects.map((o) => o.key).sort(),

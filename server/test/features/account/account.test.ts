@@ -18,6 +18,11 @@ describe('account', () => {
 
   const getAccount = (user: Pick<TestUser, 'headers'>) =>
     t.app.inject({ method: 'GET', url: '/api/v1/account', headers: user.headers });
+  /** GET's account without its second-factor part, which PUT does not answer (issue 18). */
+  const profileOf = async (user: Pick<TestUser, 'headers'>) => {
+    const { two_factor: _twoFactor, ...profile } = (await getAccount(user)).json().data;
+    return profile;
+  };
   const putAccount = (user: Pick<TestUser, 'headers'>, payload: unknown) =>
     t.app.inject({
       method: 'PUT',
@@ -57,6 +62,14 @@ describe('account', () => {
           email: user.email,
           roles: ['Aufsichtsrat', 'Vertreter'],
           roles_string: 'Aufsichtsrat, Vertreter',
+          two_factor: {
+            totp: false,
+            webauthn: 0,
+            recovery_codes_left: 0,
+            required: false,
+            passkeys: [],
+            trusted_devices: [],
+          },
         },
       });
     });
@@ -113,7 +126,7 @@ describe('account', () => {
 
     it('accepts unchanged profile fields from a Vertreter, as a full form sends them', async () => {
       const user = await createUser(t, { roles: ['Vertreter'], title: 'Frau', firstname: 'Ida' });
-      const { data } = (await getAccount(user)).json();
+      const data = await profileOf(user);
       const res = await putAccount(user, {
         title: data.title,
         firstname: ` ${data.firstname} `,
@@ -155,7 +168,7 @@ describe('account', () => {
         roles_string: 'Admin',
       };
       expect(res.json()).toEqual({ user: expected });
-      expect((await getAccount(admin)).json()).toEqual({ data: expected });
+      expect(await profileOf(admin)).toEqual(expected);
       expect((await storedUser(admin.id)).email).toBe('bernd.beispiel@example.org');
 
       const audit = await accountAudit(admin.id);
@@ -212,7 +225,7 @@ describe('account', () => {
       const user = await createUser(t, { roles: ['Aufsichtsrat'] });
       const res = await putAccount(user, {});
       expect(res.statusCode).toBe(200);
-      expect(res.json().user).toEqual((await getAccount(user)).json().data);
+      expect(res.json().user).toEqual(await profileOf(user));
       expect(await accountAudit(user.id)).toHaveLength(0);
     });
 

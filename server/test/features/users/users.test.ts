@@ -291,6 +291,7 @@ describe('user administration: reading, creating, updating', () => {
         'roles_string',
         'status',
         'title',
+        'two_factor',
       ].sort(),
     );
     expect(JSON.stringify(list)).not.toMatch(/password|hash|argon/i);
@@ -316,6 +317,7 @@ describe('user administration: reading, creating, updating', () => {
       roles: ['Aufsichtsrat', 'Vertreter'],
       roles_string: 'Aufsichtsrat, Vertreter',
       status: 'eingeladen',
+      two_factor: false,
       created_at: t.clock.now().toISOString(),
     });
     const row = await t.db.kysely

@@ -1,5 +1,4 @@
 import { Button, Group, MultiSelect, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconFilterOff, IconSearch } from '@tabler/icons-react';
 import {
   AUDIT_ACTION_NAMES,
@@ -7,6 +6,7 @@ import {
   AUDIT_OBJECT_TYPE_NAMES,
   AUDIT_OBJECT_TYPES,
 } from '@gremienportal/contracts/audit';
+import { DayInput } from '../../../components/day-input';
 
 /** What the filter row edits; empty strings and lists mean "no filter". */
 export interface AuditFilterValues {
@@ -43,25 +43,6 @@ interface AuditFiltersProps {
 /** Person, action, object type and time range of the log; every change applies at once. */
 export function AuditFilters({ values, onChange, errors = {} }: AuditFiltersProps) {
   const set = (patch: Partial<AuditFilterValues>) => onChange({ ...values, ...patch });
-  /** "Von" and "Bis": a calendar day, bounded by the other end of the range. */
-  const dayInput = (
-    key: 'from' | 'to',
-    label: string,
-    clearLabel: string,
-    bounds: { minDate?: string; maxDate?: string },
-  ) => (
-    <DateInput
-      label={label}
-      placeholder="TT.MM.JJJJ"
-      valueFormat="DD.MM.YYYY"
-      value={values[key] || null}
-      {...bounds}
-      error={errors[key]}
-      clearable
-      clearButtonProps={{ 'aria-label': clearLabel }}
-      onChange={(day) => set({ [key]: day ?? '' })}
-    />
-  );
 
   return (
     <form role="search" aria-label="Protokoll filtern" onSubmit={(event) => event.preventDefault()}>
@@ -98,8 +79,22 @@ export function AuditFilters({ values, onChange, errors = {} }: AuditFiltersProp
           clearButtonProps={{ 'aria-label': 'Objekttyp zurücksetzen' }}
           onChange={(objectType) => set({ objectType: objectType ?? '' })}
         />
-        {dayInput('from', 'Von', 'Anfangsdatum zurücksetzen', { maxDate: values.to || undefined })}
-        {dayInput('to', 'Bis', 'Enddatum zurücksetzen', { minDate: values.from || undefined })}
+        <DayInput
+          label="Von"
+          clearLabel="Anfangsdatum zurücksetzen"
+          value={values.from}
+          error={errors.from}
+          maxDate={values.to}
+          onChange={(from) => set({ from })}
+        />
+        <DayInput
+          label="Bis"
+          clearLabel="Enddatum zurücksetzen"
+          value={values.to}
+          error={errors.to}
+          minDate={values.from}
+          onChange={(to) => set({ to })}
+        />
       </SimpleGrid>
       {hasFilters(values) ? (
         <Group mt="sm">

@@ -1,7 +1,7 @@
 import { Button, Group, Select, SimpleGrid } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconFilterOff } from '@tabler/icons-react';
 import { TRASH_KINDS, type TrashKind } from '@gremienportal/contracts/trash';
+import { DayInput } from '../../../components/day-input';
 
 /** What the filter row edits; empty strings mean "no filter". */
 export interface TrashFilterValues {
@@ -48,24 +48,6 @@ export function TrashFilters({ values, onChange, deleters, errors = {} }: TrashF
   if (values.deletedBy && !deleterOptions.some((option) => option.value === values.deletedBy)) {
     deleterOptions.push({ value: values.deletedBy, label: `Person ${values.deletedBy}` });
   }
-  const dayInput = (
-    key: 'from' | 'to',
-    label: string,
-    clearLabel: string,
-    bounds: { minDate?: string; maxDate?: string },
-  ) => (
-    <DateInput
-      label={label}
-      placeholder="TT.MM.JJJJ"
-      valueFormat="DD.MM.YYYY"
-      value={values[key] || null}
-      {...bounds}
-      error={errors[key]}
-      clearable
-      clearButtonProps={{ 'aria-label': clearLabel }}
-      onChange={(day) => set({ [key]: day ?? '' })}
-    />
-  );
 
   return (
     <form role="search" aria-label="Papierkorb filtern" onSubmit={(event) => event.preventDefault()}>
@@ -86,8 +68,22 @@ export function TrashFilters({ values, onChange, deleters, errors = {} }: TrashF
           nothingFoundMessage="Niemand gefunden"
           onChange={(id) => set({ deletedBy: id && id !== ALL ? id : '' })}
         />
-        {dayInput('from', 'Gelöscht ab', 'Anfangsdatum zurücksetzen', { maxDate: values.to || undefined })}
-        {dayInput('to', 'Gelöscht bis', 'Enddatum zurücksetzen', { minDate: values.from || undefined })}
+        <DayInput
+          label="Gelöscht ab"
+          clearLabel="Anfangsdatum zurücksetzen"
+          value={values.from}
+          error={errors.from}
+          maxDate={values.to}
+          onChange={(from) => set({ from })}
+        />
+        <DayInput
+          label="Gelöscht bis"
+          clearLabel="Enddatum zurücksetzen"
+          value={values.to}
+          error={errors.to}
+          minDate={values.from}
+          onChange={(to) => set({ to })}
+        />
       </SimpleGrid>
       {hasTrashFilters(values) ? (
         <Group mt="sm">
