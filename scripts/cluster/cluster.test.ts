@@ -383,6 +383,8 @@ describe('scale-out: two instances behind nginx', () => {
       INITIAL_ADMIN_PASSWORD: adminPassword,
       MAX_UPLOAD_MB: String(MAX_UPLOAD_MB),
       LOG_LEVEL: 'warn',
+      // A test installation: the admin signs in without a second factor (issue 18).
+      TWO_FACTOR_REQUIRED_ROLES: '',
     });
     // One after the other, as a rolling start does; several instances starting at once on an
     // empty database is covered by server/test/cluster/concurrent-start.test.ts.
