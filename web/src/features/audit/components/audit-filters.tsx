@@ -1,12 +1,12 @@
-import { Button, Group, MultiSelect, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { MultiSelect, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
 import {
   AUDIT_ACTION_NAMES,
   AUDIT_ACTIONS,
   AUDIT_OBJECT_TYPE_NAMES,
   AUDIT_OBJECT_TYPES,
 } from '@gremienportal/contracts/audit';
-import { DayInput } from '../../../components/day-input';
+import { DayRange, ResetFilters } from '../../../components/filter-parts';
 
 /** What the filter row edits; empty strings and lists mean "no filter". */
 export interface AuditFilterValues {
@@ -79,35 +79,9 @@ export function AuditFilters({ values, onChange, errors = {} }: AuditFiltersProp
           clearButtonProps={{ 'aria-label': 'Objekttyp zurücksetzen' }}
           onChange={(objectType) => set({ objectType: objectType ?? '' })}
         />
-        <DayInput
-          label="Von"
-          clearLabel="Anfangsdatum zurücksetzen"
-          value={values.from}
-          error={errors.from}
-          maxDate={values.to}
-          onChange={(from) => set({ from })}
-        />
-        <DayInput
-          label="Bis"
-          clearLabel="Enddatum zurücksetzen"
-          value={values.to}
-          error={errors.to}
-          minDate={values.from}
-          onChange={(to) => set({ to })}
-        />
+        <DayRange labels={['Von', 'Bis']} from={values.from} to={values.to} errors={errors} onChange={set} />
       </SimpleGrid>
-      {hasFilters(values) ? (
-        <Group mt="sm">
-          <Button
-            variant="subtle"
-            size="compact-sm"
-            leftSection={<IconFilterOff size={16} aria-hidden />}
-            onClick={() => onChange(EMPTY_FILTERS)}
-          >
-            Filter zurücksetzen
-          </Button>
-        </Group>
-      ) : null}
+      <ResetFilters active={hasFilters(values)} onReset={() => onChange(EMPTY_FILTERS)} />
     </form>
   );
 }

@@ -1,7 +1,6 @@
-import { Button, Group, Select, SimpleGrid } from '@mantine/core';
-import { IconFilterOff } from '@tabler/icons-react';
+import { Select, SimpleGrid } from '@mantine/core';
 import { TRASH_KINDS, type TrashKind } from '@gremienportal/contracts/trash';
-import { DayInput } from '../../../components/day-input';
+import { DayRange, ResetFilters } from '../../../components/filter-parts';
 
 /** What the filter row edits; empty strings mean "no filter". */
 export interface TrashFilterValues {
@@ -68,35 +67,15 @@ export function TrashFilters({ values, onChange, deleters, errors = {} }: TrashF
           nothingFoundMessage="Niemand gefunden"
           onChange={(id) => set({ deletedBy: id && id !== ALL ? id : '' })}
         />
-        <DayInput
-          label="Gelöscht ab"
-          clearLabel="Anfangsdatum zurücksetzen"
-          value={values.from}
-          error={errors.from}
-          maxDate={values.to}
-          onChange={(from) => set({ from })}
-        />
-        <DayInput
-          label="Gelöscht bis"
-          clearLabel="Enddatum zurücksetzen"
-          value={values.to}
-          error={errors.to}
-          minDate={values.from}
-          onChange={(to) => set({ to })}
+        <DayRange
+          labels={['Gelöscht ab', 'Gelöscht bis']}
+          from={values.from}
+          to={values.to}
+          errors={errors}
+          onChange={set}
         />
       </SimpleGrid>
-      {hasTrashFilters(values) ? (
-        <Group mt="sm">
-          <Button
-            variant="subtle"
-            size="compact-sm"
-            leftSection={<IconFilterOff size={16} aria-hidden />}
-            onClick={() => onChange(EMPTY_TRASH_FILTERS)}
-          >
-            Filter zurücksetzen
-          </Button>
-        </Group>
-      ) : null}
+      <ResetFilters active={hasTrashFilters(values)} onReset={() => onChange(EMPTY_TRASH_FILTERS)} />
     </form>
   );
 }
