@@ -12,9 +12,19 @@ export interface UserCredentials {
   lastname: string;
   email: string;
   password_hash: string | null;
+  /** 1 while a second factor is set up: the sign-in needs its second step (issue 18). */
+  two_factor_enabled: number;
 }
 
-const userColumns = ['id', 'title', 'firstname', 'lastname', 'email', 'password_hash'] as const;
+const userColumns = [
+  'id',
+  'title',
+  'firstname',
+  'lastname',
+  'email',
+  'password_hash',
+  'two_factor_enabled',
+] as const;
 
 /** E-mail addresses are stored lower case; callers pass the address lower case too. */
 export function findUserByEmail(db: Queryable, email: string): Promise<UserCredentials | undefined> {

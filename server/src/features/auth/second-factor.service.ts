@@ -102,9 +102,14 @@ export function secondFactorService(ctx: AppContext) {
      * After a correct password: null when the account has no second factor (or this device is
      * trusted), else the interim challenge the second step needs.
      */
-    async challengeFor(user: { id: number }, deviceToken?: string): Promise<TwoFactorRequired | null> {
+    async challengeFor(
+      user: { id: number; two_factor_enabled: number },
+      deviceToken?: string,
+    ): Promise<TwoFactorRequired | null> {
+      // Read with the credentials: a sign-in without a second factor costs no further query.
+      if (!user.two_factor_enabled) return null;
       const account = await repo.secondFactorOf(k(), user.id);
-      if (!account || !account.two_factor_enabled) return null;
+      if (!account?.two_factor_enabled) return null;
       const now = ctx.clock.now();
       if (
         deviceToken &&

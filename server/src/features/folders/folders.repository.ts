@@ -124,17 +124,6 @@ export async function loadFiles(db: Executor, filter: FileFilter = {}): Promise<
   return rows.map((row) => ({ ...row, size_bytes: Number(row.size_bytes), roles: byFile.get(row.id) ?? [] }));
 }
 
-/** Storage keys of every file in these folders (what a folder deletion must remove). */
-export async function storageKeysInFolders(db: Executor, folderIds: readonly number[]): Promise<string[]> {
-  if (folderIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('files')
-    .select('storage_key')
-    .where('folder_id', 'in', [...folderIds])
-    .execute();
-  return rows.map((row) => row.storage_key);
-}
-
 /**
  * Serialises changes of the folder tree (create, rename, move, delete, uploads into a folder), so
  * two concurrent moves can never build a cycle. PostgreSQL: a transaction-scoped advisory lock.

@@ -297,9 +297,8 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         if (!folder) throw notFound();
         if (isProtected(id) || folder.parent_id === null) throw protectedError();
         const below = tree.descendantIds(id);
-        const files = await repo.storageKeysInFolders(trx, [id, ...below]);
         const audit = auditBy(actor);
-        await trashFolder(trx, [id, ...below], {
+        const moved = await trashFolder(trx, [id, ...below], {
           title: folder.title,
           formerPath: folder.breadcrumb,
           formerParentId: folder.parent_id,
@@ -312,7 +311,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
           objectType: 'folder',
           objectId: id,
           objectLabel: folder.breadcrumb,
-          details: { folders: below.length, files: files.length, trash: true },
+          details: { folders: below.length, files: moved.files, trash: true },
         });
       });
     },

@@ -29,7 +29,7 @@ async function putInTrash(
   objectId: number,
   entry: TrashEntry,
   snapshot: TrashSnapshot,
-): Promise<void> {
+): Promise<{ files: number; folders: number }> {
   const objects = heldObjects(snapshot);
   const { id } = await trx
     .insertInto('trash_items')
@@ -55,6 +55,7 @@ async function putInTrash(
       .values(objects.slice(start, start + 300).map((object) => ({ ...object, trash_id: id })))
       .execute();
   }
+  return { files: snapshot.files.length, folders: snapshot.folders.length };
 }
 
 /*
@@ -68,14 +69,15 @@ export async function trashFile(trx: Transaction<Database>, id: number, entry: T
   await trx.deleteFrom('files').where('id', '=', id).execute();
 }
 
-/** `folderIds`: the folder first, then everything below it. */
+/** `folderIds`: the folder first, then everything below it. Answers how many went. */
 export async function trashFolder(
   trx: Transaction<Database>,
   folderIds: readonly number[],
   entry: TrashEntry,
-): Promise<void> {
-  await putInTrash(trx, 'folder', folderIds[0]!, entry, await captureFolders(trx, folderIds));
+): Promise<{ files: number; folders: number }> {
+  const counts = await putInTrash(trx, 'folder', folderIds[0]!, entry, await captureFolders(trx, folderIds));
   await trx.deleteFrom('folders').where('id', '=', folderIds[0]!).execute();
+  return counts;
 }
 
 export async function trashEvent(trx: Transaction<Database>, id: number, entry: TrashEntry): Promise<void> {

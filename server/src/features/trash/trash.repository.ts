@@ -92,11 +92,27 @@ export async function listTrashItems(db: Executor, filter: TrashFilter, page: nu
   };
 }
 
+/** What removing an item for good needs to know (its audit entry). */
+const PURGE_COLUMNS = [
+  'id',
+  'kind',
+  'object_id',
+  'title',
+  'size_bytes',
+  'file_count',
+  'folder_count',
+] as const;
+
+/** Every item, for emptying the Papierkorb. */
+export function allTrashItems(db: Executor) {
+  return db.selectFrom('trash_items').select(PURGE_COLUMNS).orderBy('id').execute();
+}
+
 /** Items deleted before the cut-off, oldest first. */
 export async function expiredTrashItems(db: Executor, beforeIso: string, limit: number) {
   return db
     .selectFrom('trash_items')
-    .select(['id', 'kind', 'object_id'])
+    .select(PURGE_COLUMNS)
     .where('deleted_at', '<', beforeIso)
     .orderBy('deleted_at')
     .limit(limit)

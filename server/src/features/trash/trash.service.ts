@@ -242,11 +242,7 @@ export function trashService(ctx: TrashContext) {
     /** Empties the Papierkorb (Super-Admin): one audit entry per item and one for the whole. */
     async empty(actor: Actor): Promise<number> {
       const { keys, count } = await locked(ctx, async (trx) => {
-        const rows = await trx
-          .selectFrom('trash_items')
-          .select(['id', 'kind', 'object_id', 'title', 'size_bytes', 'file_count', 'folder_count'])
-          .orderBy('id')
-          .execute();
+        const rows = await repo.allTrashItems(trx);
         const removed = await purgeRows(ctx, trx, rows, auditBy(actor), 'trash.purged', { emptied: true });
         await recordAudit(trx, ctx.clock, {
           ...auditBy(actor),
@@ -272,12 +268,8 @@ export function trashService(ctx: TrashContext) {
       let removed = 0;
       for (;;) {
         const keys = await locked(ctx, async (trx) => {
-          const candidates = await repo.expiredTrashItems(trx, cutoff, 20);
-          const rows = await trx
-            .selectFrom('trash_items')
-            .select(['id', 'kind', 'object_id', 'title', 'size_bytes', 'file_count', 'folder_count'])
-            .where('id', 'in', candidates.length > 0 ? candidates.map((row) => row.id) : [-1])
-            .execute();
+          // Read under the lock: what another instance removed first is no longer there.
+          const rows = await repo.expiredTrashItems(trx, cutoff, 20);
           removed += rows.length;
           return rows.length === 0
             ? null
