@@ -44,6 +44,8 @@ export const AUDIT_ACTIONS = {
   'account.two_factor_enabled': 'Zwei-Faktor-Anmeldung eingerichtet',
   'account.two_factor_disabled': 'Zwei-Faktor-Anmeldung ausgeschaltet',
   'account.recovery_codes_renewed': 'Neue Wiederherstellungscodes erzeugt',
+  'account.passkey_added': 'Passkey hinzugefügt',
+  'account.passkey_removed': 'Passkey entfernt',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];

@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { passwordField } from './fields.ts';
 import { authUserSchema, loginResponseSchema } from './auth.ts';
-import { TWO_FACTOR_MESSAGES } from './two-factor-rules.ts';
+import { TWO_FACTOR_MESSAGES, TWO_FACTOR_METHODS } from './two-factor-rules.ts';
 
 /**
  * The second factor (issue 18): an authenticator app (TOTP, RFC 6238), passkeys (WebAuthn) and
  * single-use recovery codes; required for the roles in TWO_FACTOR_REQUIRED_ROLES.
  */
-export const TWO_FACTOR_METHODS = ['totp', 'webauthn', 'recovery'] as const;
-export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
-
 // The plain values and German messages live in two-factor-rules.ts, zod-free, so the web's sign-in
 // step can show and compare them without loading a schema library (decision 024).
 export {
+  TWO_FACTOR_METHODS,
+  type TwoFactorMethod,
   RECOVERY_CODE_COUNT,
   TRUSTED_DEVICE_DAYS,
   TWO_FACTOR_MESSAGES,
   TWO_FACTOR_SETUP_REQUIRED,
+  twoFactorLockedMessage,
 } from './two-factor-rules.ts';
 
 const codeField = z
@@ -34,7 +34,9 @@ const challengeField = z
   .min(16, { error: TWO_FACTOR_MESSAGES.challengeInvalid })
   .max(100, { error: TWO_FACTOR_MESSAGES.challengeInvalid });
 /** A WebAuthn response as @simplewebauthn/browser returns it (checked by the server library). */
-const webauthnResponseField = z.record(z.string(), z.unknown());
+const webauthnResponseField = z.record(z.string(), z.unknown(), {
+  error: TWO_FACTOR_MESSAGES.passkeyFailed,
+});
 
 /** First step's answer for an account with a second factor. */
 export const twoFactorRequiredSchema = z.object({
@@ -107,10 +109,20 @@ export const disableTwoFactorBodySchema = z
   );
 export type DisableTwoFactorBody = z.infer<typeof disableTwoFactorBodySchema>;
 
+/** Options for the browser's passkey prompt (`navigator.credentials.create/get`, as JSON). */
+export const webauthnOptionsSchema = z
+  .record(z.string(), z.unknown())
+  .describe('PublicKeyCredentialCreationOptionsJSON bzw. PublicKeyCredentialRequestOptionsJSON');
+
 export const passkeyRegistrationBodySchema = z.object({
-  name: z.string().trim().min(1, { error: TWO_FACTOR_MESSAGES.passkeyNameRequired }).max(60),
+  name: z
+    .string({ error: TWO_FACTOR_MESSAGES.passkeyNameRequired })
+    .trim()
+    .min(1, { error: TWO_FACTOR_MESSAGES.passkeyNameRequired })
+    .max(60, { error: TWO_FACTOR_MESSAGES.passkeyNameTooLong }),
   response: webauthnResponseField,
 });
+export type PasskeyRegistrationBody = z.infer<typeof passkeyRegistrationBodySchema>;
 
 export const passkeySchema = z.object({
   id: z.number().int(),
@@ -119,6 +131,13 @@ export const passkeySchema = z.object({
   last_used_at: z.string().nullable(),
 });
 export type Passkey = z.infer<typeof passkeySchema>;
+
+/** A passkey added; the recovery codes only when it was the account's first second factor. */
+export const passkeyRegistrationResponseSchema = z.object({
+  passkey: passkeySchema,
+  recovery_codes: z.array(z.string()),
+});
+export type PasskeyRegistrationResponse = z.infer<typeof passkeyRegistrationResponseSchema>;
 
 export const trustedDeviceSchema = z.object({
   id: z.number().int(),

@@ -124,6 +124,18 @@ const ALLOWED = new Set([
   'Select record',
   'Sorted',
   'Toggle column',
+  // @simplewebauthn/browser's error messages: lib/passkeys.ts shows a German text chosen by the
+  // error's code or name, never the library's message.
+  'Authentication was not completed',
+  'Browser does not support WebAuthn autofill',
+  'Discoverable credentials were required but no available authenticator supported it',
+  'No available authenticator supported any of the specified pubKeyCredParams algorithms',
+  'Registration was not completed',
+  'The authenticator was previously registered',
+  'The browser extension that intercepted this WebAuthn API call incorrectly implemented',
+  'User verification was required but no available authenticator supported it',
+  'User verification was required during automatic registration but it could not be performed',
+  'is an invalid domain',
   // Mantine's PasswordInput default label; every password field passes a German one.
   'Toggle password visibility',
 ]);

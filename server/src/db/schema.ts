@@ -255,7 +255,7 @@ export interface PasskeysTable {
 export interface LoginChallengesTable {
   id: Generated<number>;
   user_id: number;
-  purpose: 'login' | 'register';
+  purpose: 'login' | 'register' | 'confirm';
   token_hash: string;
   webauthn_challenge: string | null;
   created_at: Timestamp;

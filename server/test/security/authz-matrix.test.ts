@@ -132,6 +132,24 @@ const ENTRIES: Record<string, Entry> = {
         message: 'Die Anmeldung ist abgelaufen. Bitte melden Sie sich erneut mit Ihrem Passwort an.',
       }),
   },
+  'POST /api/v1/auth/two-factor/webauthn/options': {
+    access: 'public',
+    ok: 401,
+    request: () => ({ payload: { challenge: randomKey() } }),
+    check: (_c, res) =>
+      expect(res.json()).toEqual({
+        message: 'Die Anmeldung ist abgelaufen. Bitte melden Sie sich erneut mit Ihrem Passwort an.',
+      }),
+  },
+  'POST /api/v1/auth/two-factor/webauthn/verify': {
+    access: 'public',
+    ok: 401,
+    request: () => ({ payload: { challenge: randomKey(), response: { id: 'AAAA' } } }),
+    check: (_c, res) =>
+      expect(res.json()).toEqual({
+        message: 'Die Anmeldung ist abgelaufen. Bitte melden Sie sich erneut mit Ihrem Passwort an.',
+      }),
+  },
   'POST /api/v1/auth/forgot-password': {
     access: 'public',
     // The same answer for a known and an unknown address.
@@ -178,6 +196,21 @@ const ENTRIES: Record<string, Entry> = {
     request: () => ({ payload: { code: '000000' } }),
   },
   'POST /api/v1/account/two-factor/recovery-codes': { access: 'user', ok: 409 },
+  // Passkeys: the prompt for one's own account; an answer that proves nothing is refused.
+  'POST /api/v1/account/two-factor/webauthn/registration-options': {
+    access: 'user',
+    check: ({ w, p }, res) => {
+      if (p !== 'anonymous') expect(res.json().user.name).toBe(w.users[p].email);
+    },
+  },
+  'POST /api/v1/account/two-factor/webauthn/registration': {
+    access: 'user',
+    ok: 422,
+    request: () => ({ payload: { name: 'Fremd', response: { id: 'AAAA' } } }),
+  },
+  // Only one's own passkeys (none here) and a prompt only with one.
+  'DELETE /api/v1/account/two-factor/webauthn/:id': { access: 'user', ok: 404 },
+  'POST /api/v1/account/two-factor/webauthn/confirm-options': { access: 'user', ok: 409 },
   // Only one's own trusted devices; none here, so every signed-in caller gets the 404.
   'DELETE /api/v1/account/two-factor/trusted-devices/:id': { access: 'user', ok: 404 },
   'DELETE /api/v1/account/two-factor': {

@@ -32,10 +32,21 @@ import { trashListQuerySchema, trashRestoreBodySchema } from '@gremienportal/con
 import { createUserBodySchema, updateUserBodySchema } from '@gremienportal/contracts/users';
 import {
   disableTwoFactorBodySchema,
+  passkeyRegistrationBodySchema,
   totpConfirmBodySchema,
   twoFactorBodySchema,
+  webauthnLoginBodySchema,
+  webauthnLoginOptionsBodySchema,
 } from '@gremienportal/contracts/two-factor';
-import { challengeOf, createTotpUser, freshCode } from '../support/two-factor.fixtures.ts';
+import {
+  addPasskey,
+  challengeOf,
+  createPasskeyUser,
+  createTotpUser,
+  freshCode,
+  passkeyPromptOf,
+} from '../support/two-factor.fixtures.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { createUser, sessionFor, TEST_PASSWORD, type TestUser } from '../support/factories.ts';
 import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
@@ -304,6 +315,58 @@ const ENTRIES: Record<string, Spec> = {
       const user = await createTotpUser(t, { roles: ['Vertreter'] });
       const challenge = await challengeOf(t, user);
       return { payload: { challenge, code: await freshCode(t, user.secret) } };
+    },
+  },
+  'POST /api/v1/auth/two-factor/webauthn/options': {
+    principal: 'anonymous',
+    body: { schema: webauthnLoginOptionsBodySchema },
+    async valid({ t }) {
+      return {
+        payload: { challenge: await challengeOf(t, await createPasskeyUser(t, { roles: ['Vertreter'] })) },
+      };
+    },
+  },
+  'POST /api/v1/auth/two-factor/webauthn/verify': {
+    principal: 'anonymous',
+    mayChange: ['outbox'],
+    body: { schema: webauthnLoginBodySchema },
+    async valid({ t }) {
+      const user = await createPasskeyUser(t, { roles: ['Vertreter'] });
+      const challenge = await challengeOf(t, user);
+      return { payload: { challenge, response: user.device.assert(await passkeyPromptOf(t, challenge)) } };
+    },
+  },
+  'POST /api/v1/account/two-factor/webauthn/registration-options': { weight: 0.3, valid: () => ({}) },
+  'POST /api/v1/account/two-factor/webauthn/registration': {
+    // A refused answer spends the prompt it answered.
+    mayChange: ['login_challenges'],
+    body: { schema: passkeyRegistrationBodySchema },
+    async valid({ t }) {
+      const user = await createUser(t, { roles: ['Vertreter'] });
+      const options = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/account/two-factor/webauthn/registration-options',
+        headers: user.headers,
+      });
+      const device = new SoftAuthenticator(t.config.PUBLIC_URL);
+      return {
+        headers: user.headers,
+        payload: { name: 'Laptop', response: device.register(options.json()) },
+      };
+    },
+  },
+  'DELETE /api/v1/account/two-factor/webauthn/:id': {
+    params: () => ({ id: ['1', '2', '999999'] }),
+    async valid({ t }) {
+      const user = await createPasskeyUser(t, { roles: ['Vertreter'] });
+      const second = await addPasskey(t, user, user.device, 'Zweiter');
+      return { headers: user.headers, url: `/api/v1/account/two-factor/webauthn/${second.passkey.id}` };
+    },
+  },
+  'POST /api/v1/account/two-factor/webauthn/confirm-options': {
+    weight: 0.3,
+    async valid({ t }) {
+      return { headers: (await createPasskeyUser(t, { roles: ['Vertreter'] })).headers };
     },
   },
   'POST /api/v1/account/two-factor/totp': { weight: 0.3, valid: () => ({}) },

@@ -13,6 +13,8 @@ const ALLOWED = new Set([
   'HEAD /api/v1/account',
   'POST /api/v1/account/two-factor/totp',
   'POST /api/v1/account/two-factor/totp/confirm',
+  'POST /api/v1/account/two-factor/webauthn/registration-options',
+  'POST /api/v1/account/two-factor/webauthn/registration',
   'POST /api/v1/auth/logout',
   'GET /api/v1/settings',
   'HEAD /api/v1/settings',
@@ -22,6 +24,8 @@ const ALLOWED = new Set([
 const PUBLIC = new Set([
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/two-factor',
+  'POST /api/v1/auth/two-factor/webauthn/options',
+  'POST /api/v1/auth/two-factor/webauthn/verify',
   'POST /api/v1/auth/forgot-password',
   'POST /api/v1/auth/password-reset',
   'GET /api/v1/health',

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { totpCode } from '../../src/second-factor/totp.ts';
 import type { TestApp } from './build-test-app.ts';
 import { createUser, TEST_PASSWORD, type TestUser } from './factories.ts';
+import { SoftAuthenticator } from './soft-authenticator.ts';
 
 /** A user with an active authenticator app: its seed and recovery codes. */
 export interface TotpUser extends TestUser {
@@ -46,4 +47,48 @@ export async function challengeOf(t: TestApp, user: TestUser): Promise<string> {
   });
   expect(res.json().two_factor_required, res.body).toBe(true);
   return res.json().challenge as string;
+}
+
+/** A user whose second factor is a passkey held by `device` (a software authenticator). */
+export interface PasskeyUser extends TestUser {
+  device: SoftAuthenticator;
+  recoveryCodes: string[];
+}
+
+/** Registers a passkey on `device` for the user (the test app's PUBLIC_URL is the origin). */
+export async function addPasskey(t: TestApp, user: TestUser, device: SoftAuthenticator, name = 'Passkey') {
+  const options = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/account/two-factor/webauthn/registration-options',
+    headers: user.headers,
+  });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/account/two-factor/webauthn/registration',
+    headers: user.headers,
+    payload: { name, response: device.register(options.json()) },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { passkey: { id: number }; recovery_codes: string[] };
+}
+
+export async function createPasskeyUser(
+  t: TestApp,
+  roles: Parameters<typeof createUser>[1] = {},
+): Promise<PasskeyUser> {
+  const user = await createUser(t, roles);
+  const device = new SoftAuthenticator(t.config.PUBLIC_URL);
+  const { recovery_codes } = await addPasskey(t, user, device);
+  return { ...user, device, recoveryCodes: recovery_codes };
+}
+
+/** The sign-in's passkey prompt (options) for the interim challenge. */
+export async function passkeyPromptOf(t: TestApp, challenge: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/two-factor/webauthn/options',
+    payload: { challenge },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
 }

@@ -11,6 +11,8 @@ const WHAT = {
   enabled: 'die Zwei-Faktor-Anmeldung wurde für Ihr Konto eingerichtet.',
   disabled: 'die Zwei-Faktor-Anmeldung wurde für Ihr Konto ausgeschaltet.',
   renewed: 'für Ihr Konto wurden neue Wiederherstellungscodes erzeugt; die bisherigen gelten nicht mehr.',
+  passkey_added: 'für Ihr Konto wurde ein neuer Passkey hinzugefügt.',
+  passkey_removed: 'ein Passkey wurde aus Ihrem Konto entfernt.',
 } as const;
 
 /** Every change of the second factor is mailed: a member notices one they did not make. */

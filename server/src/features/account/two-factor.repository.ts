@@ -71,3 +71,49 @@ export async function deleteTrustedDevice(db: Queryable, userId: number, id: num
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
+
+export async function passkeyExists(db: Queryable, credentialId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('passkeys')
+    .select('id')
+    .where('credential_id', '=', credentialId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertPasskey(
+  db: Queryable,
+  row: {
+    userId: number;
+    name: string;
+    now: string;
+    credentialId: string;
+    publicKey: string;
+    counter: number;
+    transports: string | null;
+  },
+): Promise<number> {
+  const inserted = await db
+    .insertInto('passkeys')
+    .values({
+      user_id: row.userId,
+      name: row.name,
+      created_at: row.now,
+      credential_id: row.credentialId,
+      public_key: row.publicKey,
+      counter: row.counter,
+      transports: row.transports,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(inserted.id);
+}
+
+export async function deletePasskey(db: Queryable, userId: number, id: number): Promise<void> {
+  await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).execute();
+}
+
+/** The second step is on once the account has its first second factor. */
+export async function enableSecondFactor(db: Queryable, userId: number): Promise<void> {
+  await db.updateTable('users').set({ two_factor_enabled: 1 }).where('id', '=', userId).execute();
+}

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
 import {
   disableTwoFactorBodySchema,
+  passkeyRegistrationBodySchema,
+  passkeyRegistrationResponseSchema,
   recoveryCodesResponseSchema,
+  webauthnOptionsSchema,
   totpConfirmBodySchema,
   totpSetupResponseSchema,
 } from '@gremienportal/contracts/two-factor';
@@ -73,6 +76,76 @@ export const twoFactorRoutes =
       },
     );
 
+    app.post(
+      '/account/two-factor/webauthn/registration-options',
+      {
+        config: { duringTwoFactorSetup: true },
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags,
+          summary: 'Passkey hinzufügen, Schritt 1: Optionen für navigator.credentials.create',
+          response: { 200: webauthnOptionsSchema, 401: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return twoFactor.passkeyOptions(principalOf(request));
+      },
+    );
+
+    app.post(
+      '/account/two-factor/webauthn/registration',
+      {
+        config: { duringTwoFactorSetup: true },
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags,
+          summary: 'Passkey hinzufügen, Schritt 2: die Antwort des Browsers prüfen und speichern',
+          description:
+            'Der erste zweite Faktor eines Kontos schaltet die Zwei-Faktor-Anmeldung ein und liefert ' +
+            '10 Wiederherstellungscodes (nur jetzt); sonst ist `recovery_codes` leer.',
+          body: passkeyRegistrationBodySchema,
+          response: { 200: passkeyRegistrationResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return twoFactor.addPasskey(actorOf(request), request.body);
+      },
+    );
+
+    app.delete(
+      '/account/two-factor/webauthn/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Einen Passkey entfernen (nicht den einzigen zweiten Faktor)',
+          params: idParamsSchema,
+          response: { 204: z.null(), 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await twoFactor.removePasskey(actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/account/two-factor/webauthn/confirm-options',
+      {
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags,
+          summary: 'Mit einem Passkey bestätigen (Ausschalten): Optionen für navigator.credentials.get',
+          response: { 200: webauthnOptionsSchema, 401: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return twoFactor.confirmOptions(principalOf(request));
+      },
+    );
+
     app.delete(
       '/account/two-factor/trusted-devices/:id',
       {
@@ -96,7 +169,8 @@ export const twoFactorRoutes =
         bodyLimit: BODY_LIMIT,
         schema: {
           tags,
-          summary: 'Zwei-Faktor-Anmeldung ausschalten: Passwort und ein aktueller Code nötig',
+          summary:
+            'Zwei-Faktor-Anmeldung ausschalten: Passwort und ein aktueller Code, Wiederherstellungscode oder Passkey nötig',
           body: disableTwoFactorBodySchema,
           response: { 204: z.null(), ...errors, 429: errorBodySchema },
         },

@@ -1,6 +1,8 @@
 import {
   TWO_FACTOR_MESSAGES,
   type DisableTwoFactorBody,
+  type PasskeyRegistrationBody,
+  type PasskeyRegistrationResponse,
   type TotpSetupResponse,
   type TwoFactorStatus,
 } from '@gremienportal/contracts/two-factor';
@@ -13,13 +15,16 @@ import { verifyPassword } from '../../passwords.ts';
 import type { Actor, Principal } from '../../plugins/auth.ts';
 import { newRecoveryCodes } from '../../second-factor/recovery-codes.ts';
 import { newTotpSecret, totpQrSvg, totpStep, totpUri } from '../../second-factor/totp.ts';
+import { registrationOptions, relyingParty, verifyRegistration } from '../../second-factor/webauthn.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
 import {
   clearSecondFactor,
   endOtherSessions,
+  passkeysForCheck,
+  proofRefusedMessage,
   recoveryCodesLeft,
   secondFactorOf,
-  verifySecondFactor,
+  secondFactorService,
 } from '../auth/auth.service.ts';
 import { requiresSecondFactor } from '../../policies/two-factor.policy.ts';
 import * as repo from './two-factor.repository.ts';
@@ -32,10 +37,18 @@ import { twoFactorChangedMail } from './two-factor.mails.ts';
 export function twoFactorService(ctx: AppContext) {
   const k = () => ctx.db.kysely;
 
+  const secondFactor = secondFactorService(ctx);
+  const rp = relyingParty(ctx.config.PUBLIC_URL);
+
   async function recordChange(
     actor: Actor,
-    action: 'account.two_factor_enabled' | 'account.two_factor_disabled' | 'account.recovery_codes_renewed',
-    mail: 'enabled' | 'disabled' | 'renewed',
+    action:
+      | 'account.two_factor_enabled'
+      | 'account.two_factor_disabled'
+      | 'account.recovery_codes_renewed'
+      | 'account.passkey_added'
+      | 'account.passkey_removed',
+    mail: Parameters<typeof twoFactorChangedMail>[1],
     work: (trx: Transaction<Database>) => Promise<void>,
   ) {
     await k()
@@ -85,13 +98,80 @@ export function twoFactorService(ctx: AppContext) {
       if (!account?.totp_pending) throw new AppError('conflict', TWO_FACTOR_MESSAGES.noPendingSetup);
       const step = await totpStep(ctx.secrets.open(account.totp_pending), code, ctx.clock.now(), null);
       if (step === null) throw invalidField('code', TWO_FACTOR_MESSAGES.codeInvalid);
-      const codes = newRecoveryCodes();
+      // Recovery codes come with the first second factor; a passkey may have brought them already.
+      const codes = account.two_factor_enabled ? [] : newRecoveryCodes();
       await recordChange(actor, 'account.two_factor_enabled', 'enabled', async (trx) => {
         await repo.activateTotp(trx, actor.principal.id, account.totp_pending!, step);
-        await repo.replaceRecoveryCodes(trx, actor.principal.id, codes);
+        if (codes.length > 0) await repo.replaceRecoveryCodes(trx, actor.principal.id, codes);
       });
       return codes;
     },
+
+    /** The browser's prompt to make a passkey for the portal (registration options). */
+    async passkeyOptions(principal: Principal) {
+      const options = await registrationOptions(
+        rp,
+        {
+          id: principal.id,
+          email: principal.email,
+          displayName: `${principal.firstname} ${principal.lastname}`,
+        },
+        await passkeysForCheck(k(), principal.id),
+      );
+      await secondFactor.openPrompt(principal.id, 'register', options.challenge);
+      return options;
+    },
+
+    /**
+     * The prompt's answer becomes a passkey of the account. The first second factor of the account
+     * turns the second step on and yields the recovery codes, shown this once.
+     */
+    async addPasskey(actor: Actor, body: PasskeyRegistrationBody): Promise<PasskeyRegistrationResponse> {
+      const userId = actor.principal.id;
+      const challenge = await secondFactor.takePrompt(userId, 'register');
+      const key = challenge ? await verifyRegistration(rp, body.response, challenge) : null;
+      if (!key) throw invalidField('response', TWO_FACTOR_MESSAGES.passkeyRegisterFailed);
+      if (await repo.passkeyExists(k(), key.credentialId)) {
+        throw new AppError('conflict', TWO_FACTOR_MESSAGES.passkeyExists);
+      }
+      const account = await secondFactorOf(k(), userId);
+      const first = !account?.two_factor_enabled;
+      const codes = first ? newRecoveryCodes() : [];
+      const now = ctx.clock.now().toISOString();
+      let id = 0;
+      await recordChange(
+        actor,
+        first ? 'account.two_factor_enabled' : 'account.passkey_added',
+        first ? 'enabled' : 'passkey_added',
+        async (trx) => {
+          id = await repo.insertPasskey(trx, { userId, name: body.name, now, ...key });
+          if (first) {
+            await repo.enableSecondFactor(trx, userId);
+            await repo.replaceRecoveryCodes(trx, userId, codes);
+          }
+        },
+      );
+      return { passkey: { id, name: body.name, created_at: now, last_used_at: null }, recovery_codes: codes };
+    },
+
+    /** Removes one passkey; the only second factor left is turned off with "Ausschalten" instead. */
+    async removePasskey(actor: Actor, id: number): Promise<void> {
+      const userId = actor.principal.id;
+      const [account, passkeys] = await Promise.all([
+        secondFactorOf(k(), userId),
+        repo.passkeysOf(k(), userId),
+      ]);
+      if (!passkeys.some((key) => key.id === id)) throw notFound();
+      if (!account?.totp_secret && passkeys.length === 1) {
+        throw new AppError('conflict', TWO_FACTOR_MESSAGES.passkeyLast);
+      }
+      await recordChange(actor, 'account.passkey_removed', 'passkey_removed', async (trx) => {
+        await repo.deletePasskey(trx, userId, id);
+      });
+    },
+
+    /** A passkey prompt that confirms turning the second factor off. */
+    confirmOptions: (principal: Principal) => secondFactor.confirmPasskeyOptions(principal.id),
 
     /** New recovery codes; the old ones stop working. */
     async renewRecoveryCodes(actor: Actor): Promise<string[]> {
@@ -117,11 +197,17 @@ export function twoFactorService(ctx: AppContext) {
       if (!passwordHash || !(await verifyPassword(passwordHash, body.password))) {
         throw invalidField('password', TWO_FACTOR_MESSAGES.passwordWrong);
       }
-      if (!(await verifySecondFactor(ctx, actor.principal.id, body))) {
-        throw invalidField(
-          body.code !== undefined ? 'code' : 'recovery_code',
-          TWO_FACTOR_MESSAGES.codeInvalid,
-        );
+      const proof = body.webauthn
+        ? {
+            webauthn: {
+              response: body.webauthn,
+              challenge: await secondFactor.takePrompt(actor.principal.id, 'confirm'),
+            },
+          }
+        : { code: body.code, recovery_code: body.recovery_code };
+      if (!(await secondFactor.verify(actor.principal.id, proof))) {
+        const field = body.webauthn ? 'webauthn' : body.code !== undefined ? 'code' : 'recovery_code';
+        throw invalidField(field, proofRefusedMessage(proof));
       }
       await recordChange(actor, 'account.two_factor_disabled', 'disabled', async (trx) => {
         await clearSecondFactor(trx, actor.principal.id);

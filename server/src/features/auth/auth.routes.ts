@@ -13,6 +13,9 @@ import {
   loginResultSchema,
   twoFactorBodySchema,
   twoFactorLoginResponseSchema,
+  webauthnLoginBodySchema,
+  webauthnLoginOptionsBodySchema,
+  webauthnOptionsSchema,
 } from '@gremienportal/contracts/two-factor';
 import { secondFactorService } from './second-factor.service.ts';
 import type { AppContext } from '../../context.ts';
@@ -93,6 +96,60 @@ export const authRoutes =
       async (request, reply) => {
         reply.header('Cache-Control', 'no-store');
         return secondFactor.finish(request.body, clientOf(request));
+      },
+    );
+
+    app.post(
+      '/auth/two-factor/webauthn/options',
+      {
+        config: { access: 'public' },
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags: ['Anmeldung'],
+          summary: 'Zweiter Schritt mit Passkey, Teil 1: Optionen für navigator.credentials.get',
+          security: [],
+          body: webauthnLoginOptionsBodySchema,
+          response: {
+            200: webauthnOptionsSchema,
+            401: errorBodySchema.describe('Anmeldung abgelaufen oder bereits verwendet'),
+            409: errorBodySchema.describe('Kein Passkey eingerichtet'),
+            422: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return secondFactor.loginPasskeyOptions(request.body.challenge);
+      },
+    );
+
+    app.post(
+      '/auth/two-factor/webauthn/verify',
+      {
+        config: { access: 'public' },
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags: ['Anmeldung'],
+          summary: 'Zweiter Schritt mit Passkey, Teil 2: die Antwort des Browsers schließt die Anmeldung ab',
+          description:
+            'Wie POST /auth/two-factor, aber mit `response` (AuthenticationResponseJSON) statt eines Codes. ' +
+            'Eine fehlgeschlagene Prüfung zählt wie ein falscher Code.',
+          security: [],
+          body: webauthnLoginBodySchema,
+          response: {
+            200: twoFactorLoginResponseSchema,
+            401: errorBodySchema.describe(
+              'Passkey nicht bestätigt, Anmeldung abgelaufen oder bereits verwendet',
+            ),
+            422: errorBodySchema,
+            429: errorBodySchema.describe('Zweiter Schritt gesperrt; siehe Retry-After'),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        const { response, ...rest } = request.body;
+        return secondFactor.finish({ ...rest, webauthn: response }, clientOf(request));
       },
     );
 

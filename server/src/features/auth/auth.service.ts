@@ -18,7 +18,7 @@ import { HashingBusyError } from '../../password-queue.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { hashToken } from '../../tokens.ts';
 import { enqueuePasswordRequest } from './password-requests.ts';
-import { secondFactorService, type SecondFactorProof } from './second-factor.service.ts';
+import { secondFactorService } from './second-factor.service.ts';
 import { startSession } from './start-session.ts';
 import { deleteTrustedDevices } from './two-factor.repository.ts';
 import type { TwoFactorRequired } from '@gremienportal/contracts/two-factor';
@@ -57,13 +57,12 @@ export function endOtherSessions(db: Kysely<Database>, principal: Principal): Pr
 export {
   clearSecondFactor,
   deleteTrustedDevices as forgetTrustedDevices,
+  passkeysForCheck,
   recoveryCodesLeft,
   secondFactorOf,
 } from './two-factor.repository.ts';
-
-/** Checks a code or recovery code of the account, counting wrong ones (second-factor.service.ts). */
-export const verifySecondFactor = (ctx: AppContext, userId: number, proof: SecondFactorProof) =>
-  secondFactorService(ctx).verify(userId, proof);
+/** Checks codes, recovery codes and passkeys, counting wrong ones; passkey prompts. */
+export { proofRefusedMessage, secondFactorService } from './second-factor.service.ts';
 
 /** Sign-in, sign-out and setting a password through a link. */
 export function authService(ctx: AppContext) {

@@ -1,6 +1,7 @@
 import {
   TRUSTED_DEVICE_DAYS,
   TWO_FACTOR_MESSAGES,
+  twoFactorLockedMessage,
   type TwoFactorBody,
   type TwoFactorMethod,
   type TwoFactorRequired,
@@ -13,6 +14,12 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { mailText } from '../../mail/text.ts';
 import { hashRecoveryCode } from '../../second-factor/recovery-codes.ts';
 import { totpStep } from '../../second-factor/totp.ts';
+import {
+  authenticationOptions,
+  credentialIdOf,
+  relyingParty,
+  verifyAssertion,
+} from '../../second-factor/webauthn.ts';
 import { hashToken, newToken } from '../../tokens.ts';
 import * as authRepo from './auth.repository.ts';
 import type { Client } from './sign-in-limits.ts';
@@ -25,10 +32,26 @@ export const CHALLENGE_MS = 5 * MINUTE;
 const MAX_WRONG_CODES = 5;
 const LOCK_MS = 15 * MINUTE;
 
+/** A passkey prompt outside the sign-in: adding a passkey, or confirming with one. */
+type PromptPurpose = 'register' | 'confirm';
+
 const challengeInvalid = () => new AppError('unauthenticated', TWO_FACTOR_MESSAGES.challengeInvalid);
 
-/** A code, a recovery code (or later a passkey) for one account; what the account allows. */
-export type SecondFactorProof = Pick<TwoFactorBody, 'code' | 'recovery_code'>;
+/**
+ * A code, a recovery code or a passkey's answer (with the challenge its prompt was given) for one
+ * account.
+ */
+export type SecondFactorProof = Pick<TwoFactorBody, 'code' | 'recovery_code'> & {
+  webauthn?: { response: unknown; challenge: string | null };
+};
+
+/** The German message for a refused proof, by its kind. */
+export const proofRefusedMessage = (proof: SecondFactorProof) =>
+  proof.webauthn
+    ? TWO_FACTOR_MESSAGES.passkeyFailed
+    : proof.code !== undefined
+      ? TWO_FACTOR_MESSAGES.codeInvalid
+      : TWO_FACTOR_MESSAGES.recoveryInvalid;
 
 /**
  * The second step of the sign-in (issue 18) and the check of a code wherever one is asked for
@@ -43,8 +66,9 @@ export function secondFactorService(ctx: AppContext) {
   async function assertNotLocked(userId: number) {
     const lock = await ctx.counters.peek(lockKey(userId));
     if (lock.count > 0) {
-      throw new AppError('too_many_requests', TWO_FACTOR_MESSAGES.locked, undefined, {
-        'retry-after': String(Math.max(1, Math.ceil(lock.resetInMs / 1000))),
+      const seconds = Math.max(1, Math.ceil(lock.resetInMs / 1000));
+      throw new AppError('too_many_requests', twoFactorLockedMessage(seconds), undefined, {
+        'retry-after': String(seconds),
       });
     }
   }
@@ -68,13 +92,31 @@ export function secondFactorService(ctx: AppContext) {
     });
   }
 
-  /** Checks a code or recovery code for the account, once; counts it when wrong. */
+  const rp = relyingParty(ctx.config.PUBLIC_URL);
+
+  /** A passkey's answer to `challenge`; its counter and last use are kept. */
+  async function verifyPasskey(userId: number, response: unknown, challenge: string | null, now: Date) {
+    const credentialId = credentialIdOf(response);
+    if (!challenge || !credentialId) return false;
+    const stored = (await repo.passkeysForCheck(k(), userId)).find(
+      (key) => key.credential_id === credentialId,
+    );
+    if (!stored) return false;
+    const counter = await verifyAssertion(rp, response, challenge, stored);
+    if (counter === null) return false;
+    await repo.markPasskeyUsed(k(), stored.id, counter, now.toISOString());
+    return true;
+  }
+
+  /** Checks a code, recovery code or passkey for the account, once; counts it when wrong. */
   async function verify(userId: number, proof: SecondFactorProof): Promise<boolean> {
     await assertNotLocked(userId);
     const account = await repo.secondFactorOf(k(), userId);
     const now = ctx.clock.now();
     let ok = false;
-    if (account && proof.code !== undefined && account.totp_secret) {
+    if (account && proof.webauthn) {
+      ok = await verifyPasskey(userId, proof.webauthn.response, proof.webauthn.challenge, now);
+    } else if (account && proof.code !== undefined && account.totp_secret) {
       const step = await totpStep(
         ctx.secrets.open(account.totp_secret),
         proof.code,
@@ -95,8 +137,60 @@ export function secondFactorService(ctx: AppContext) {
     return ok;
   }
 
+  /** Options for a passkey prompt of the account; none when it has no passkey. */
+  async function passkeyPrompt(userId: number) {
+    const passkeys = await repo.passkeysForCheck(k(), userId);
+    if (passkeys.length === 0) throw new AppError('conflict', TWO_FACTOR_MESSAGES.noPasskey);
+    return authenticationOptions(rp, passkeys);
+  }
+
+  /** Keeps a passkey prompt's challenge for its answer; a new prompt replaces an open one. */
+  async function openPrompt(userId: number, purpose: PromptPurpose, webauthnChallenge: string) {
+    const now = ctx.clock.now();
+    await repo.dropUserChallenges(k(), userId, purpose);
+    await repo.insertChallenge(k(), {
+      userId,
+      purpose,
+      tokenHash: hashToken(newToken()),
+      webauthnChallenge,
+      now: now.toISOString(),
+      expiresAt: new Date(now.getTime() + CHALLENGE_MS).toISOString(),
+    });
+  }
+
+  async function usableLoginChallenge(token: string) {
+    const challenge = await repo.findChallenge(k(), hashToken(token), 'login', ctx.clock.now().toISOString());
+    if (!challenge) throw challengeInvalid();
+    return challenge;
+  }
+
   return {
     verify,
+
+    /** The passkey prompt of the second step, bound to the sign-in's interim token. */
+    async loginPasskeyOptions(token: string) {
+      const challenge = await usableLoginChallenge(token);
+      const options = await passkeyPrompt(challenge.user_id);
+      await repo.setWebauthnChallenge(k(), challenge.id, options.challenge);
+      return options;
+    },
+
+    /** A passkey prompt confirming a change of one's own second factor (turning it off). */
+    async confirmPasskeyOptions(userId: number) {
+      const options = await passkeyPrompt(userId);
+      await openPrompt(userId, 'confirm', options.challenge);
+      return options;
+    },
+
+    openPrompt,
+
+    /** The open prompt's challenge, spent by this call (each prompt is answered once). */
+    async takePrompt(userId: number, purpose: PromptPurpose): Promise<string | null> {
+      const now = ctx.clock.now().toISOString();
+      const row = await repo.findUserChallenge(k(), userId, purpose, now);
+      if (!row || !(await repo.consumeChallenge(k(), row.id, now))) return null;
+      return row.webauthn_challenge;
+    },
 
     /**
      * After a correct password: null when the account has no second factor (or this device is
@@ -132,16 +226,24 @@ export function secondFactorService(ctx: AppContext) {
       return { two_factor_required: true, methods, challenge: token };
     },
 
-    /** The second step: the challenge and a code finish the sign-in. */
-    async finish(body: TwoFactorBody, client: Client): Promise<LoginResponse & { device_token?: string }> {
+    /**
+     * The second step: the interim token and a code, recovery code or passkey (`webauthn`: the
+     * answer to the prompt of loginPasskeyOptions) finish the sign-in.
+     */
+    async finish(
+      body: Pick<TwoFactorBody, 'challenge' | 'code' | 'recovery_code' | 'trust_device'> & {
+        webauthn?: unknown;
+      },
+      client: Client,
+    ): Promise<LoginResponse & { device_token?: string }> {
       const now = ctx.clock.now();
-      const challenge = await repo.findChallenge(k(), hashToken(body.challenge), 'login', now.toISOString());
-      if (!challenge) throw challengeInvalid();
-      if (!(await verify(challenge.user_id, body))) {
-        throw new AppError(
-          'unauthenticated',
-          body.code !== undefined ? TWO_FACTOR_MESSAGES.codeInvalid : TWO_FACTOR_MESSAGES.recoveryInvalid,
-        );
+      const challenge = await usableLoginChallenge(body.challenge);
+      const proof: SecondFactorProof =
+        body.webauthn === undefined
+          ? { code: body.code, recovery_code: body.recovery_code }
+          : { webauthn: { response: body.webauthn, challenge: challenge.webauthn_challenge } };
+      if (!(await verify(challenge.user_id, proof))) {
+        throw new AppError('unauthenticated', proofRefusedMessage(proof));
       }
       if (!(await repo.consumeChallenge(k(), challenge.id, now.toISOString()))) throw challengeInvalid();
       const user = await authRepo.findUserById(k(), challenge.user_id);

@@ -12,6 +12,21 @@ export function secondFactorOf(db: Queryable, userId: number) {
     .executeTakeFirst();
 }
 
+/** The account's passkeys as the WebAuthn checks need them. */
+export function passkeysForCheck(db: Queryable, userId: number) {
+  return db
+    .selectFrom('passkeys')
+    .select(['id', 'credential_id', 'public_key', 'counter', 'transports'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
+/** After a sign-in with it: the authenticator's counter and when it was last used. */
+export async function markPasskeyUsed(db: Queryable, id: number, counter: number, now: string) {
+  await db.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute();
+}
+
 export async function passkeyCount(db: Queryable, userId: number): Promise<number> {
   const row = await db
     .selectFrom('passkeys')
@@ -21,9 +36,22 @@ export async function passkeyCount(db: Queryable, userId: number): Promise<numbe
   return Number(row.n);
 }
 
+/**
+ * `login`: the interim token between password and second factor; `register`: a passkey being
+ * added; `confirm`: a passkey confirming that the second factor is turned off.
+ */
+export type ChallengePurpose = 'login' | 'register' | 'confirm';
+
 export async function insertChallenge(
   db: Queryable,
-  row: { userId: number; purpose: 'login' | 'register'; tokenHash: string; now: string; expiresAt: string },
+  row: {
+    userId: number;
+    purpose: ChallengePurpose;
+    tokenHash: string;
+    now: string;
+    expiresAt: string;
+    webauthnChallenge?: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('login_challenges')
@@ -31,6 +59,7 @@ export async function insertChallenge(
       user_id: row.userId,
       purpose: row.purpose,
       token_hash: row.tokenHash,
+      webauthn_challenge: row.webauthnChallenge ?? null,
       created_at: row.now,
       expires_at: row.expiresAt,
     })
@@ -38,7 +67,7 @@ export async function insertChallenge(
 }
 
 /** A usable challenge: not used, not expired. */
-export function findChallenge(db: Queryable, tokenHash: string, purpose: 'login' | 'register', now: string) {
+export function findChallenge(db: Queryable, tokenHash: string, purpose: ChallengePurpose, now: string) {
   return db
     .selectFrom('login_challenges')
     .selectAll()
@@ -47,6 +76,38 @@ export function findChallenge(db: Queryable, tokenHash: string, purpose: 'login'
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
+}
+
+/** The newest usable passkey challenge of the account for `purpose` (one prompt at a time). */
+export function findUserChallenge(db: Queryable, userId: number, purpose: ChallengePurpose, now: string) {
+  return db
+    .selectFrom('login_challenges')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Removes the account's open challenges of `purpose` (a new prompt replaces an old one). */
+export async function dropUserChallenges(db: Queryable, userId: number, purpose: ChallengePurpose) {
+  await db
+    .deleteFrom('login_challenges')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .execute();
+}
+
+/** The passkey prompt's challenge, kept with the sign-in's interim token. */
+export async function setWebauthnChallenge(db: Queryable, id: number, challenge: string): Promise<void> {
+  await db
+    .updateTable('login_challenges')
+    .set({ webauthn_challenge: challenge })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Marks it used; false when another request used it first (single use, decided atomically). */

@@ -246,9 +246,11 @@ describe('GET /audit: entries, filters and pages', () => {
       'account.two_factor_enabled': 'Zwei-Faktor-Anmeldung eingerichtet',
       'account.two_factor_disabled': 'Zwei-Faktor-Anmeldung ausgeschaltet',
       'account.recovery_codes_renewed': 'Neue Wiederherstellungscodes erzeugt',
+      'account.passkey_added': 'Passkey hinzugefügt',
+      'account.passkey_removed': 'Passkey entfernt',
       'user.two_factor_reset': 'Zwei-Faktor-Anmeldung zurückgesetzt',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(35);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(37);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

@@ -6,11 +6,13 @@ import type {
 } from '@gremienportal/contracts/account';
 import type {
   DisableTwoFactorBody,
+  PasskeyRegistrationResponse,
   RecoveryCodesResponse,
   TotpSetupResponse,
   TwoFactorStatus,
 } from '@gremienportal/contracts/two-factor';
 import { api, request } from '../../lib/api-client';
+import { confirmWithPasskey, createPasskey, prompt } from '../../lib/passkeys';
 
 /** GET /account: the fields and, since issue 18, the second factor's state (PUT answers without it). */
 export type Account = AccountFields & { two_factor?: TwoFactorStatus };
@@ -61,5 +63,32 @@ export const useConfirmTotp = () =>
 export const useRenewRecoveryCodes = () =>
   useTwoFactorMutation(() => api.post<RecoveryCodesResponse>('/account/two-factor/recovery-codes'));
 
+/** Off with the password and a code, a recovery code, or (`passkey: true`) the device's passkey. */
+export type DisableProof = Omit<DisableTwoFactorBody, 'webauthn'> & { passkey?: boolean };
+
 export const useDisableTwoFactor = () =>
-  useTwoFactorMutation((body: DisableTwoFactorBody) => request<void>('DELETE', '/account/two-factor', body));
+  useTwoFactorMutation(async ({ passkey, ...body }: DisableProof) => {
+    if (passkey) {
+      const options = await api.post<unknown>('/account/two-factor/webauthn/confirm-options');
+      const webauthn = await prompt(() => confirmWithPasskey(options));
+      return request<void>('DELETE', '/account/two-factor', { ...body, webauthn });
+    }
+    return request<void>('DELETE', '/account/two-factor', body);
+  });
+
+/** "Passkey hinzufügen": the server's options, the browser's prompt, the server's check. */
+export const useAddPasskey = () =>
+  useTwoFactorMutation(async (name: string) => {
+    const options = await api.post<unknown>('/account/two-factor/webauthn/registration-options');
+    const response = await prompt(() => createPasskey(options));
+    return api.post<PasskeyRegistrationResponse>('/account/two-factor/webauthn/registration', {
+      name,
+      response,
+    });
+  });
+
+export const useRemovePasskey = () =>
+  useTwoFactorMutation((id: number) => request<void>('DELETE', `/account/two-factor/webauthn/${id}`));
+
+export const useForgetTrustedDevice = () =>
+  useTwoFactorMutation((id: number) => request<void>('DELETE', `/account/two-factor/trusted-devices/${id}`));

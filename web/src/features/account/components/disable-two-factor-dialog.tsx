@@ -1,34 +1,52 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { msg } from '@gremienportal/contracts/rules';
-import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
+import { TWO_FACTOR_MESSAGES, type TwoFactorMethod } from '@gremienportal/contracts/two-factor-rules';
 import { FormError } from '../../../components/form-error';
+import { firstMethod, ProofSwitch } from '../../../components/proof-switch';
 import { showSuccessToast } from '../../../components/toasts';
-import { errorMessage, isApiError } from '../../../lib/api-client';
-import { useDisableTwoFactor } from '../account.api';
+import { isApiError } from '../../../lib/api-client';
+import { passkeyFailureText, passkeysSupported } from '../../../lib/passkeys';
+import { useDisableTwoFactor, type TwoFactorStatus } from '../account.api';
 
 export const TWO_FACTOR_DISABLED_MESSAGE = 'Die Zwei-Faktor-Anmeldung ist ausgeschaltet.';
 
-type Mode = 'code' | 'recovery_code';
+type Mode = TwoFactorMethod;
+/** The API's field for each way to confirm. */
+const FIELD = { totp: 'code', recovery: 'recovery_code', webauthn: 'webauthn' } as const;
 type Errors = Partial<Record<'password' | Mode, string>>;
 
 function validate(password: string, mode: Mode, value: string): Errors {
   const errors: Errors = {};
   if (password === '') errors.password = msg.required('Passwort');
-  if (mode === 'code' && !/^\d{6}$/.test(value.replace(/\s+/g, ''))) {
-    errors.code = TWO_FACTOR_MESSAGES.codeFormat;
+  if (mode === 'totp' && !/^\d{6}$/.test(value.replace(/\s+/g, ''))) {
+    errors.totp = TWO_FACTOR_MESSAGES.codeFormat;
   }
-  if (mode === 'recovery_code' && value.trim() === '') {
-    errors.recovery_code = TWO_FACTOR_MESSAGES.recoveryInvalid;
+  if (mode === 'recovery' && value.trim() === '') {
+    errors.recovery = TWO_FACTOR_MESSAGES.recoveryInvalid;
   }
   return errors;
 }
 
-/** Turning the second factor off asks for the password and a current code (or a recovery code). */
-export function DisableTwoFactorDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/** The ways this account can confirm: its app, its passkeys (where the browser can), a recovery code. */
+const methodsOf = (status: Pick<TwoFactorStatus, 'totp' | 'webauthn'>): Mode[] => [
+  ...(status.totp ? (['totp'] as const) : []),
+  ...(status.webauthn > 0 && passkeysSupported() ? (['webauthn'] as const) : []),
+  'recovery',
+];
+
+interface DisableTwoFactorDialogProps {
+  opened: boolean;
+  status: Pick<TwoFactorStatus, 'totp' | 'webauthn'>;
+  onClose: () => void;
+}
+
+/** Turning the second factor off asks for the password and a current code, a passkey or a recovery code. */
+export function DisableTwoFactorDialog({ opened, status, onClose }: DisableTwoFactorDialogProps) {
   const disable = useDisableTwoFactor();
+  const methods = methodsOf(status);
   const [password, setPassword] = useState('');
-  const [mode, setMode] = useState<Mode>('code');
+  const [mode, setMode] = useState<Mode>(() => firstMethod(methods));
   const [value, setValue] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [generalError, setGeneralError] = useState<string | null>(null);
@@ -36,7 +54,7 @@ export function DisableTwoFactorDialog({ opened, onClose }: { opened: boolean; o
   const handleClose = () => {
     setPassword('');
     setValue('');
-    setMode('code');
+    setMode(firstMethod(methods));
     setErrors({});
     setGeneralError(null);
     disable.reset();
@@ -49,7 +67,12 @@ export function DisableTwoFactorDialog({ opened, onClose }: { opened: boolean; o
     setErrors(found);
     setGeneralError(null);
     if (Object.keys(found).length > 0) return;
-    const proof = mode === 'code' ? { code: value.replace(/\s+/g, '') } : { recovery_code: value.trim() };
+    const proof =
+      mode === 'totp'
+        ? { code: value.replace(/\s+/g, '') }
+        : mode === 'recovery'
+          ? { recovery_code: value.trim() }
+          : { passkey: true };
     disable.mutate(
       { password, ...proof },
       {
@@ -59,21 +82,20 @@ export function DisableTwoFactorDialog({ opened, onClose }: { opened: boolean; o
         },
         onError: (error) => {
           const fields = isApiError(error) ? (error.errors ?? {}) : {};
-          setErrors({
-            password: fields.password?.[0],
-            [mode]: fields[mode]?.[0],
-          });
-          if (!fields.password && !fields[mode])
-            setGeneralError(errorMessage(error, TWO_FACTOR_MESSAGES.codeInvalid));
+          const proofError = fields[FIELD[mode]]?.[0];
+          setErrors({ password: fields.password?.[0], [mode]: mode === 'webauthn' ? undefined : proofError });
+          if (!fields.password && (mode === 'webauthn' || !proofError))
+            setGeneralError(proofError ?? passkeyFailureText(error, TWO_FACTOR_MESSAGES.codeInvalid));
           setValue('');
         },
       },
     );
   };
 
-  const switchMode = () => {
-    setMode(mode === 'code' ? 'recovery_code' : 'code');
+  const switchMode = (next: Mode) => {
+    setMode(next);
     setValue('');
+    setGeneralError(null);
     setErrors(({ password: passwordError }) => ({ password: passwordError }));
   };
 
@@ -98,23 +120,30 @@ export function DisableTwoFactorDialog({ opened, onClose }: { opened: boolean; o
             disabled={busy}
             data-autofocus
           />
-          <TextInput
-            key={mode}
-            label={mode === 'code' ? '6-stelliger Code aus der Authenticator-App' : 'Wiederherstellungscode'}
-            inputMode={mode === 'code' ? 'numeric' : 'text'}
-            autoComplete={mode === 'code' ? 'one-time-code' : 'off'}
-            autoCapitalize="off"
-            spellCheck={false}
-            required
-            size="md"
-            value={value}
-            onChange={(event) => setValue(event.currentTarget.value)}
-            error={errors[mode]}
-            disabled={busy}
-          />
-          <Button data-wrap variant="subtle" size="md" onClick={switchMode} disabled={busy}>
-            {mode === 'code' ? 'Wiederherstellungscode verwenden' : 'Stattdessen Code eingeben'}
-          </Button>
+          {mode === 'webauthn' ? (
+            <Text>
+              Nach „Ausschalten“ bestätigen Sie mit Ihrem Passkey (Fingerabdruck, Gesicht, PIN oder
+              Schlüssel).
+            </Text>
+          ) : (
+            <TextInput
+              key={mode}
+              label={
+                mode === 'totp' ? '6-stelliger Code aus der Authenticator-App' : 'Wiederherstellungscode'
+              }
+              inputMode={mode === 'totp' ? 'numeric' : 'text'}
+              autoComplete={mode === 'totp' ? 'one-time-code' : 'off'}
+              autoCapitalize="off"
+              spellCheck={false}
+              required
+              size="md"
+              value={value}
+              onChange={(event) => setValue(event.currentTarget.value)}
+              error={errors[mode]}
+              disabled={busy}
+            />
+          )}
+          <ProofSwitch methods={methods} current={mode} onSwitch={switchMode} disabled={busy} />
           <Group justify="flex-end" gap="sm">
             <Button data-wrap variant="default" size="md" onClick={handleClose} disabled={busy}>
               Abbrechen

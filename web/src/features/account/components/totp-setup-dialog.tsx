@@ -5,6 +5,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
 import { FormError } from '../../../components/form-error';
 import { LoadingState } from '../../../components/loading-state';
+import { showSuccessToast } from '../../../components/toasts';
 import { errorMessage, isApiError } from '../../../lib/api-client';
 import { useConfirmTotp, useStartTotpSetup, type TotpSetupResponse } from '../account.api';
 import { groupSecret, qrImageSource } from '../two-factor.rules';
@@ -188,6 +189,12 @@ export function TotpSetupDialog({ opened, onClose }: TotpSetupDialogProps) {
         <ConfirmStep
           onBack={() => setStep(0)}
           onConfirmed={(recoveryCodes) => {
+            // A passkey brought the recovery codes already; they stay as they are.
+            if (recoveryCodes.length === 0) {
+              showSuccessToast('Die Authenticator-App ist eingerichtet.');
+              handleClose();
+              return;
+            }
             setCodes(recoveryCodes);
             setStep(2);
           }}

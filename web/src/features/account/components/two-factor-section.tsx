@@ -1,17 +1,18 @@
 import { useState } from 'react';
-import { Alert, Button, Group, List, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconDeviceMobile, IconShieldCheck, IconShieldOff, IconAlertTriangle } from '@tabler/icons-react';
+import { Alert, Button, Group, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconShieldCheck, IconShieldOff, IconAlertTriangle } from '@tabler/icons-react';
 import { RECOVERY_CODE_COUNT } from '@gremienportal/contracts/two-factor-rules';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { FormError } from '../../../components/form-error';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/format';
+import { passkeysSupported } from '../../../lib/passkeys';
 import { plural } from '../../../lib/plural';
 import { useRenewRecoveryCodes, type TwoFactorStatus } from '../account.api';
-import { deviceName } from '../two-factor.rules';
 import { DisableTwoFactorDialog } from './disable-two-factor-dialog';
+import { AddPasskeyDialog, PasskeyList } from './passkeys-panel';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 import { TotpSetupDialog } from './totp-setup-dialog';
+import { TrustedDevices } from './trusted-devices';
 
 export const TWO_FACTOR_REQUIRED_NOTICE =
   'Für Ihre Rolle ist die Zwei-Faktor-Anmeldung vorgeschrieben. Bitte richten Sie sie jetzt ein.';
@@ -24,44 +25,29 @@ export function recoveryCodesLeftText(left: number): string {
   return `${plural(left, 'Wiederherstellungscode', 'Wiederherstellungscodes')} von ${RECOVERY_CODE_COUNT} übrig`;
 }
 
-function TrustedDevices({ devices }: { devices: TwoFactorStatus['trusted_devices'] }) {
-  if (devices.length === 0) return null;
-  return (
-    <Stack gap="xs">
-      <Title order={3} size="h4">
-        Vertrauenswürdige Geräte
-      </Title>
-      <Text size="sm" c="dimmed">
-        Auf diesen Geräten fragt die Anmeldung bis zum genannten Tag nicht nach einem Code. Beim Ausschalten
-        der Zwei-Faktor-Anmeldung verlieren alle Geräte dieses Vertrauen.
-      </Text>
-      <List spacing="xs" listStyleType="none" aria-label="Vertrauenswürdige Geräte">
-        {devices.map((device) => (
-          <List.Item key={device.id}>
-            <Group gap="sm" wrap="nowrap" align="flex-start">
-              <ThemeIcon size="md" radius="xl" variant="light" aria-hidden>
-                <IconDeviceMobile size={16} />
-              </ThemeIcon>
-              <Stack gap={0}>
-                <Text fw={500}>{deviceName(device.label)}</Text>
-                <Text size="sm" c="dimmed">
-                  Vertraut seit {formatDate(device.created_at)} · bis {formatDate(device.expires_at)}
-                </Text>
-              </Stack>
-            </Group>
-          </List.Item>
-        ))}
-      </List>
-    </Stack>
-  );
+/** "Mit Authenticator-App und 2 Passkeys": what protects the account. */
+export function activeMethodsText(status: Pick<TwoFactorStatus, 'totp' | 'webauthn'>): string {
+  // "mit Passkey" for one, "mit 2 Passkeys" for several.
+  const keys =
+    status.webauthn === 0
+      ? null
+      : status.webauthn === 1
+        ? 'Passkey'
+        : plural(status.webauthn, 'Passkey', 'Passkeys');
+  const parts = [status.totp ? 'Authenticator-App' : null, keys].filter(Boolean);
+  return `Eingeschaltet mit ${parts.join(' und ')}`;
 }
 
-/** "Zwei-Faktor-Anmeldung" on the account page (issue 18): state, set-up, new codes, turning off. */
+/**
+ * "Zwei-Faktor-Anmeldung" on the account page (issue 18): state, authenticator app and passkeys,
+ * new recovery codes, trusted devices, turning off.
+ */
 export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {
-  const [dialog, setDialog] = useState<'setup' | 'disable' | null>(null);
+  const [dialog, setDialog] = useState<'setup' | 'passkey' | 'disable' | null>(null);
   const [renewedCodes, setRenewedCodes] = useState<string[] | null>(null);
   const renew = useRenewRecoveryCodes();
-  const active = status.totp;
+  const active = status.totp || status.webauthn > 0;
+  const canAddPasskey = passkeysSupported();
 
   const handleRenew = () =>
     openConfirmDialog({
@@ -83,11 +69,11 @@ export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {
           {active ? <IconShieldCheck size={20} /> : <IconShieldOff size={20} />}
         </ThemeIcon>
         <Stack gap={2}>
-          <Text fw={600}>{active ? 'Eingeschaltet mit Authenticator-App' : 'Ausgeschaltet'}</Text>
+          <Text fw={600}>{active ? activeMethodsText(status) : 'Ausgeschaltet'}</Text>
           <Text size="sm">
             {active
               ? recoveryCodesLeftText(status.recovery_codes_left)
-              : 'Zusätzlich zum Passwort fragt die Anmeldung nach einem Code aus einer App auf Ihrem Telefon. So bleibt Ihr Konto geschützt, auch wenn jemand Ihr Passwort kennt.'}
+              : 'Zusätzlich zum Passwort fragt die Anmeldung nach einem Code aus einer App auf Ihrem Telefon oder nach einem Passkey (Fingerabdruck, Gesichtserkennung, Sicherheitsschlüssel). So bleibt Ihr Konto geschützt, auch wenn jemand Ihr Passwort kennt.'}
           </Text>
         </Stack>
       </Group>
@@ -107,6 +93,21 @@ export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {
         }
       />
       <Group gap="sm">
+        {status.totp ? null : (
+          <Button
+            data-wrap
+            size="md"
+            variant={active ? 'default' : 'filled'}
+            onClick={() => setDialog('setup')}
+          >
+            Authenticator-App einrichten
+          </Button>
+        )}
+        {canAddPasskey ? (
+          <Button data-wrap size="md" variant="default" onClick={() => setDialog('passkey')}>
+            Passkey hinzufügen
+          </Button>
+        ) : null}
         {active ? (
           <>
             <Button data-wrap variant="default" size="md" onClick={handleRenew} loading={renew.isPending}>
@@ -116,16 +117,20 @@ export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {
               Zwei-Faktor-Anmeldung ausschalten
             </Button>
           </>
-        ) : (
-          <Button data-wrap size="md" onClick={() => setDialog('setup')}>
-            Authenticator-App einrichten
-          </Button>
-        )}
+        ) : null}
       </Group>
+      {canAddPasskey ? null : (
+        <Text size="sm" c="dimmed">
+          Dieser Browser unterstützt keine Passkeys. Nutzen Sie die Authenticator-App oder einen aktuellen
+          Browser.
+        </Text>
+      )}
+      <PasskeyList status={status} />
       {active ? <TrustedDevices devices={status.trusted_devices} /> : null}
 
       <TotpSetupDialog opened={dialog === 'setup'} onClose={() => setDialog(null)} />
-      <DisableTwoFactorDialog opened={dialog === 'disable'} onClose={() => setDialog(null)} />
+      <AddPasskeyDialog opened={dialog === 'passkey'} onClose={() => setDialog(null)} />
+      <DisableTwoFactorDialog opened={dialog === 'disable'} status={status} onClose={() => setDialog(null)} />
       <Modal
         opened={renewedCodes !== null}
         onClose={() => setRenewedCodes(null)}

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
+import { TWO_FACTOR_MESSAGES, twoFactorLockedMessage } from '@gremienportal/contracts/two-factor-rules';
 import { json, mockApi, type MockHandler, type MockReply } from '../../../testing/fetch-mock';
 import { makeUser } from '../../../testing/factories';
 import { renderApp } from '../../../testing/render';
@@ -104,11 +104,11 @@ describe('second sign-in step', () => {
 
   it('goes back to the password step with the wait when the second step is locked', async () => {
     const app = await reachSecondStep(
-      json(429, { message: TWO_FACTOR_MESSAGES.locked }, { 'Retry-After': '900' }),
+      json(429, { message: twoFactorLockedMessage(720) }, { 'Retry-After': '720' }),
     );
     await app.user.type(codeField(), '123456');
     await app.user.click(screen.getByRole('button', { name: 'Anmelden' }));
-    expect(await screen.findByText(/für 15 Minuten gesperrt/)).toBeInTheDocument();
+    expect(await screen.findByText(/Bitte versuchen Sie es in 12 Minuten erneut/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Einloggen' })).toBeInTheDocument();
   });
 
