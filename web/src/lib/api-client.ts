@@ -29,13 +29,20 @@ export class ApiError extends Error {
   readonly status: number;
   readonly errors?: FieldErrors;
   readonly kind: ApiErrorKind;
+  /** The server's machine-readable reason, where it gives one (`two_factor_setup_required`). */
+  readonly code?: string;
 
-  constructor(status: number, message: string, options: { errors?: FieldErrors; kind?: ApiErrorKind } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    options: { errors?: FieldErrors; kind?: ApiErrorKind; code?: string } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.kind = options.kind ?? 'http';
     if (options.errors) this.errors = options.errors;
+    if (options.code) this.code = options.code;
   }
 
   /** The general message followed by every field message, without repeats. */
@@ -159,14 +166,17 @@ function errorFromResponse(status: number, body: unknown): ApiError {
     isRecord(body) && typeof body.message === 'string' && body.message.trim() !== ''
       ? body.message
       : TRANSPORT_MESSAGES.status(status);
-  return new ApiError(status, message, { errors: isRecord(body) ? toFieldErrors(body.errors) : undefined });
+  return new ApiError(status, message, {
+    errors: isRecord(body) ? toFieldErrors(body.errors) : undefined,
+    code: isRecord(body) && typeof body.code === 'string' ? body.code : undefined,
+  });
 }
 
 function settle<T>(status: number, body: unknown, tokenUsed: string | null, options: RequestOptions): T {
   if (status >= 200 && status <= 299) return body as T;
   if (status === 401 && options.signOutOn401 !== false) handleUnauthorized(tokenUsed);
   const error = errorFromResponse(status, body);
-  if (status === 403 && isRecord(body) && body.code === TWO_FACTOR_SETUP_REQUIRED) {
+  if (status === 403 && error.code === TWO_FACTOR_SETUP_REQUIRED) {
     twoFactorSetupHandler?.(error.message);
   }
   throw error;

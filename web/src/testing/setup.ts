@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { notifications } from '@mantine/notifications';
 import { queryClient } from '../lib/query-client';
 
 // A page's first render loads its lazy modules; on a busy two-core machine that can take longer
@@ -43,6 +44,8 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   queryClient.clear();
+  // Toasts live in a module-level store: one left by a test would show in the next one's page.
+  notifications.clean();
   window.localStorage.clear();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TreeNode } from '@gremienportal/contracts/files';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
 import { json, mockApi, type MockHandler, type MockReply } from '../../testing/fetch-mock';
 import { adminUser, makeUser, signIn, vertreterUser } from '../../testing/factories';
 import { renderApp } from '../../testing/render';
@@ -147,6 +148,46 @@ describe('file explorer', () => {
         { timeout: 5000 },
       ),
     ).toBeInTheDocument();
+  });
+
+  it('leaves a refusal for a second factor still to set up to the gate: no red toast', async () => {
+    signIn(adminUser());
+    const refused = json(403, {
+      message: TWO_FACTOR_MESSAGES.setupRequired,
+      code: 'two_factor_setup_required',
+    });
+    explorerApi({
+      'GET /api/v1/tree': refused,
+      'GET /api/v1/root/files': refused,
+      'GET /api/v1/account': json(200, {
+        data: {
+          ...adminUser(),
+          title: 'Frau',
+          firstname: 'Ada',
+          lastname: 'Admin',
+          roles_string: 'Admin',
+          two_factor: {
+            totp: false,
+            webauthn: 0,
+            recovery_codes_left: 0,
+            required: true,
+            passkeys: [],
+            trusted_devices: [],
+          },
+        },
+      }),
+    });
+    const { router } = renderApp('/files');
+    expect(
+      await screen.findByText(TWO_FACTOR_MESSAGES.setupRequired, {
+        selector: '.mantine-Notification-description',
+      }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account'));
+    await screen.findByRole('heading', { name: 'Zwei-Faktor-Anmeldung' });
+    expect(
+      screen.queryByText(FOLDER_MESSAGES.loadFailed, { selector: '.mantine-Notification-description' }),
+    ).not.toBeInTheDocument();
   });
 
   it('says so when the folder in the address does not exist or is hidden', async () => {

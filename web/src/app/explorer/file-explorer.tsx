@@ -103,8 +103,8 @@ export function FileExplorer() {
 
   // product.md P12: a tree that cannot be loaded is reported with a toast as well.
   useEffect(() => {
-    if (tree.isError) showFailureToast(FOLDER_MESSAGES.loadFailed);
-  }, [tree.isError, tree.errorUpdateCount]);
+    if (tree.isError) showFailureToast(FOLDER_MESSAGES.loadFailed, tree.error);
+  }, [tree.isError, tree.error, tree.errorUpdateCount]);
 
   // What the page shows: the folder with its tree and items, taken over as one deferred value.
   // Rendering a loaded tree and up to 50 rows is the explorer's largest piece of work; deferred,

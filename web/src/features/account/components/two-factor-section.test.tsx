@@ -80,6 +80,38 @@ describe('account page: Zwei-Faktor-Anmeldung', () => {
     expect(screen.queryByRole('button', { name: /Passkey/ })).not.toBeInTheDocument();
   });
 
+  it('shows the sign-in list only once a required set-up is done, not its refusal', async () => {
+    let active = false;
+    const app = await openAccount(status({ required: true }), {
+      'GET /api/v1/account': () =>
+        json(200, { data: account(status({ required: true, totp: active, recovery_codes_left: 10 })) }),
+      'GET /api/v1/audit/my-logins': () =>
+        active
+          ? json(200, { data: [] })
+          : json(403, { message: TWO_FACTOR_MESSAGES.setupRequired, code: 'two_factor_setup_required' }),
+      'POST /api/v1/account/two-factor/totp': json(200, {
+        secret: SECRET,
+        otpauth_url: 'otpauth://x',
+        qr_svg: QR,
+      }),
+      'POST /api/v1/account/two-factor/totp/confirm': () => {
+        active = true;
+        return json(200, { recovery_codes: CODES });
+      },
+    });
+    expect(screen.queryByRole('heading', { name: 'Letzte Anmeldungen' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Daten konnten nicht geladen werden')).not.toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('button', { name: 'Authenticator-App einrichten' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Weiter' }));
+    await app.user.type(await screen.findByLabelText(/^6-stelliger Code/), '123456');
+    await app.user.click(screen.getByRole('button', { name: 'Bestätigen' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Ich habe die Codes sicher aufbewahrt' }));
+
+    expect(await screen.findByText('Noch keine Anmeldungen aufgezeichnet.')).toBeInTheDocument();
+    expect(screen.queryByText('Daten konnten nicht geladen werden')).not.toBeInTheDocument();
+  });
+
   it('shows it on, the codes left and the trusted devices', async () => {
     await openAccount(
       status({
