@@ -19,11 +19,13 @@ import { downloadScenario } from './scenarios/download.ts';
 import { uploadScenario } from './scenarios/upload.ts';
 import { lighthouseScenario } from './scenarios/lighthouse.ts';
 import { countersScenario } from './scenarios/counters.ts';
+import { searchScenario } from './scenarios/search.ts';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   health: healthScenario,
   tree: treeScenario,
   folder: folderListingScenario,
+  search: searchScenario,
   login: loginScenario,
   download: downloadScenario,
   upload: uploadScenario,

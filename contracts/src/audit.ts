@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = {
   'account.recovery_codes_renewed': 'Neue Wiederherstellungscodes erzeugt',
   'account.passkey_added': 'Passkey hinzugefügt',
   'account.passkey_removed': 'Passkey entfernt',
+  'search.performed': 'Gesucht',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];

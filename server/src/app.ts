@@ -50,6 +50,9 @@ import { ReadCache } from './features/folders/folders.service.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
+import { searchRoutes } from './features/search/search.routes.ts';
+import { SearchCounter } from './features/search/search-counter.ts';
+import { SearchIndexer } from './search/indexer.ts';
 
 /** What the daily maintenance runs, in this order: each feature's task for its own data, then housekeeping. */
 export const DAILY_TASKS: readonly DailyTask[] = [
@@ -80,6 +83,9 @@ declare module 'fastify' {
     initialAdmin: InitialAdmin | undefined;
     /** Demo accounts seeded by this start (DEMO=1 on an empty database), to be printed once. */
     demoAccounts: DemoAccount[];
+    /** Reads the text of documents for the search; tests call `drain()` themselves. */
+    searchIndexer: SearchIndexer;
+    searchCounter: SearchCounter;
   }
 }
 
@@ -185,6 +191,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     secrets: options.secrets ?? loadSecretBox(config),
   };
   app.decorate('context', context);
+  const indexer = new SearchIndexer(context);
+  const searchCounter = new SearchCounter(context);
+  app.decorate('searchIndexer', indexer);
+  app.decorate('searchCounter', searchCounter);
   // Demo content only on the empty database this start has just set up.
   app.decorate(
     'demoAccounts',
@@ -226,6 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(filesRoutes(context, readCache));
       await api.register(versionsRoutes(context, readCache));
       await api.register(trashRoutes(context));
+      await api.register(searchRoutes(context, readCache, searchCounter));
       await api.register(eventsRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(settingsRoutes(context));
@@ -272,9 +283,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (options.startBackgroundJobs !== false) {
       mailSender.start();
       retention.start();
+      indexer.start();
+      searchCounter.start();
     }
   });
   app.addHook('onClose', async () => {
+    await indexer.stop();
+    await searchCounter.stop();
     await retention.stop();
     await mailSender.stop();
     transport.close();

@@ -9,6 +9,7 @@ import { systemClock } from './clock.ts';
 import { hashPassword } from './passwords.ts';
 import { backupCommand } from './ops/backup.ts';
 import { restoreCommand } from './ops/restore.ts';
+import { reindex } from './ops/reindex.ts';
 import { restrictUmask } from './private-files.ts';
 import { clearSecondFactor, endAllSessions } from './features/auth/auth.service.ts';
 import { recordAudit } from './features/audit/audit-log.service.ts';
@@ -23,6 +24,9 @@ const USAGE = `Verwendung:
       Setzt die Zwei-Faktor-Anmeldung eines Kontos zurück (verlorenes Gerät, z. B. des einzigen
       Super-Admins): Authenticator-App, Passkeys, Wiederherstellungscodes und vertraute Geräte
       werden entfernt, alle Sitzungen beendet; der Vorgang steht im Protokoll.
+  npm run cli -- reindex
+      Liest den Text aller Dokumente und Event-Informationsdateien für die Suche neu ein, mit
+      Fortschritt. Ein abgebrochener Lauf wird beim nächsten Aufruf fortgesetzt.
   npm run backup -- <verzeichnis>
       Sichert das laufende Portal (SQLite-Datenbank und Dateien, mit Prüfsummen) in ein leeres
       Verzeichnis außerhalb von DATA_DIR. Mit PostgreSQL: pg_dump (siehe README).
@@ -155,11 +159,22 @@ async function resetTwoFactor(args: string[]): Promise<void> {
   }
 }
 
+/** Reads every document's text again for the search (issue 19). */
+async function reindexCommand(): Promise<void> {
+  const { config, db } = await openPortalDatabase();
+  try {
+    await reindex(config, db, (line) => process.stdout.write(`${line}\n`));
+  } finally {
+    await db.close();
+  }
+}
+
 class UsageError extends Error {}
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   'create-user': createUser,
   'reset-2fa': resetTwoFactor,
+  reindex: reindexCommand,
   backup: backupCommand,
   restore: restoreCommand,
 };

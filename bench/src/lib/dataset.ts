@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import type { Insertable, Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { RoleName } from '@gremienportal/contracts/common';
 import { systemClock } from '../../../server/src/clock.ts';
 import { migrateToLatest, openDatabase } from '../../../server/src/db/database.ts';
@@ -14,6 +14,7 @@ import { demoPdf } from '../../../server/src/db/demo-seed.ts';
 import { seedBaseData } from '../../../server/src/db/seed.ts';
 import { hashPassword } from '../../../server/src/passwords.ts';
 import { newKey } from '../../../server/src/tokens.ts';
+import { fillSearchIndex, germanText } from './search-index.ts';
 
 export interface DatasetSize {
   folders: number;
@@ -67,6 +68,8 @@ export interface Dataset {
   /** Small documents visible to Vertreter, for downloads in the soak. */
   vertreterFileIds: number[];
   counts: { folders: number; files: number; users: number; events: number };
+  /** Text read from the documents, and what the search index adds to the database. */
+  search: { textBytes: number; indexBytes: number };
   /** Highest folder and file ids of the data set: anything above was made during a run. */
   maxFolderId: number;
   maxFileId: number;
@@ -365,6 +368,32 @@ export async function createDataset(dataDir: string, size: DatasetSize, quick: b
       });
     });
 
+    // --- Search: every text read, about two pages of German per document ---------------------
+    const pages = async () =>
+      Number(
+        (
+          await sql<{
+            n: number;
+          }>`select page_count * page_size as n from pragma_page_count(), pragma_page_size()`.execute(k)
+        ).rows[0]!.n,
+      );
+    const before = await pages();
+    const eventIds = await k
+      .selectFrom('events')
+      .select('id')
+      .where('file_storage_key', 'is not', null)
+      .execute();
+    const searchTextBytes = await fillSearchIndex(k, [
+      ...fileIds.map((id, index) => ({
+        kind: 'file' as const,
+        id,
+        // The 1 GiB scan is too large to read, as it would be in the portal.
+        text: index === fileIds.length - 1 ? null : germanText(next, 4_000),
+      })),
+      ...eventIds.map(({ id }) => ({ kind: 'event' as const, id, text: germanText(next, 800) })),
+    ]);
+    const searchIndexBytes = (await pages()) - before;
+
     const vertreterRole = roleId('Vertreter');
     const vertreterFileIds = fileRows
       .map((file, index) => ({ file, id: fileIds[index]! }))
@@ -391,6 +420,7 @@ export async function createDataset(dataDir: string, size: DatasetSize, quick: b
         bytes: size.largeFileBytes,
       },
       vertreterFileIds,
+      search: { textBytes: searchTextBytes, indexBytes: searchIndexBytes },
       maxFolderId: Math.max(...folders.map((folder) => folder.id)),
       maxFileId: Math.max(...fileIds),
       counts: {

@@ -296,6 +296,28 @@ export interface Database {
   passkeys: PasskeysTable;
   login_challenges: LoginChallengesTable;
   trusted_devices: TrustedDevicesTable;
+  search_texts: SearchTextsTable;
+}
+
+/**
+ * The text inside a document or event information file (issue 19), and the extraction queue:
+ * `pending` rows are leased by the indexer (`working` until `locked_until`).
+ */
+export interface SearchTextsTable {
+  kind: 'file' | 'event';
+  item_id: number;
+  /** The stored object the text was (or is to be) read from. */
+  content_key: string;
+  format: string;
+  state: 'pending' | 'working' | 'done' | 'empty' | 'failed';
+  reason: string | null;
+  /** The plain text as read (for snippets). */
+  text: string | null;
+  /** PostgreSQL: the folded text the trigram index covers (SQLite keeps it in search_fts). */
+  folded: string | null;
+  attempts: number;
+  locked_until: string | null;
+  updated_at: string;
 }
 
 export type UserRow = Selectable<UsersTable>;

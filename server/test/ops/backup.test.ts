@@ -20,6 +20,7 @@ import { MANIFEST_FILE, OpsError, type BackupManifest } from '../../src/ops/back
 import { backupSqlite, POSTGRES_BACKUP_MESSAGE } from '../../src/ops/backup.ts';
 import { POSTGRES_RESTORE_MESSAGE, restoreSqlite } from '../../src/ops/restore.ts';
 import { loadSecretBox, SECRET_KEY_FILE } from '../../src/secret-box.ts';
+import { SearchIndexer } from '../../src/search/indexer.ts';
 
 /** A portal data folder with a migrated SQLite database, written the way the portal writes it. */
 async function portalData() {
@@ -240,6 +241,30 @@ describe('restore', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.prepare('select count(*) from files').pluck().get()).toBe(2);
     db.close();
+  });
+
+  it('keeps the search index: a restored portal finds words inside its documents at once', async () => {
+    const data = await setUp();
+    const file = await data.addFile(Buffer.from('Bericht der Kassenprüfung im Dezember'));
+    await data
+      .db()
+      .updateTable('search_texts')
+      .set({ format: 'txt' })
+      .where('item_id', '=', file.id)
+      .execute();
+    const db = openDatabase({ sqliteFile: join(data.dataDir, 'portal.sqlite') });
+    const quiet = { warn: () => undefined, error: () => undefined };
+    await new SearchIndexer({ db, clock: systemClock, storage: data.storage, logger: quiet }).drain();
+    await db.close();
+    const backup = join(data.root, 'mit-index');
+    await backupSqlite({ dataDir: data.dataDir, target: backup });
+    const restored = join(data.root, 'neu-mit-index');
+    await mkdir(restored);
+    await restoreSqlite({ source: backup, dataDir: restored });
+    const copy = new SQLite(join(restored, 'portal.sqlite'), { readonly: true });
+    const match = copy.prepare(`select rowid from search_fts where search_fts match '"kassenpruefung"'`);
+    expect(match.pluck().all()).toEqual([file.id * 2]);
+    copy.close();
   });
 
   it('carries the key of the secrets at rest along, so restored TOTP seeds stay readable', async () => {

@@ -1,5 +1,6 @@
 // Over 300 lines: one test of 20 SIGKILL rounds; its workers, kill moments and after-kill checks all read and
 // update one model of acknowledged changes, which split files would have to pass around.
+import { sql } from 'kysely';
 import { randomBytes, randomInt } from 'node:crypto';
 import { watch } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -480,6 +481,12 @@ describe(`crash safety: SIGKILL during uploads, replacements, deletes, restores 
       .set({ locked_until: '2000-01-01T00:00:00.000Z' })
       .where('locked_until', 'is not', null)
       .execute();
+    // Texts being read by a killed process: their lease runs out the same way.
+    await writer.kysely
+      .updateTable('search_texts')
+      .set({ locked_until: '2000-01-01T00:00:00.000Z' })
+      .where('state', '=', 'working')
+      .execute();
     await writer.close();
     portal = await start();
     const reader = openInspector(target);
@@ -514,6 +521,42 @@ describe(`crash safety: SIGKILL during uploads, replacements, deletes, restores 
       expect(resetMails.every((mail) => mail.to_address === ADMIN_EMAIL)).toBe(true);
       expect(resetMails.length).toBeGreaterThanOrEqual(stats.resets.answered);
       expect(resetMails.length).toBeLessThanOrEqual(stats.resets.answered + stats.resets.interrupted);
+      // Every document's text was read once for its current content, and nothing else is indexed.
+      for (const deadline = Date.now() + 60_000; ; await sleep(250)) {
+        const open = await reader.kysely
+          .selectFrom('search_texts')
+          .select('item_id')
+          .where('state', 'in', ['pending', 'working'])
+          .execute();
+        if (open.length === 0) break;
+        if (Date.now() > deadline)
+          throw new Error(`Nicht gelesene Texte: ${open.map((r) => r.item_id).join(', ')}`);
+      }
+      const live = await reader.kysely.selectFrom('files').select(['id', 'storage_key']).execute();
+      const texts = await reader.kysely
+        .selectFrom('search_texts')
+        .select(['item_id', 'content_key', 'state'])
+        .where('kind', '=', 'file')
+        .execute();
+      expect(texts.map((row) => [row.item_id, row.content_key]).sort()).toEqual(
+        live.map((row) => [row.id, row.storage_key]).sort(),
+      );
+      // The words of a document are indexed exactly while its text is read (SQLite: FTS5 rows;
+      // PostgreSQL: the folded column the trigram index covers).
+      const done = texts.filter((row) => row.state === 'done').map((row) => row.item_id * 2);
+      const indexed = postgres
+        ? (
+            await reader.kysely
+              .selectFrom('search_texts')
+              .select('item_id')
+              .where('kind', '=', 'file')
+              .where('folded', 'is not', null)
+              .execute()
+          ).map((row) => row.item_id * 2)
+        : (await sql<{ rowid: number }>`select rowid from search_fts`.execute(reader.kysely)).rows.map(
+            (row) => Number(row.rowid),
+          );
+      expect(indexed.filter((rowid) => rowid % 2 === 0).sort()).toEqual(done.sort());
     } finally {
       await reader.close();
     }

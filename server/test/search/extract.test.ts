@@ -192,6 +192,26 @@ describe('extractText: hostile and broken files', () => {
     // 100,000 paragraphs: 0.3 MB stored, a tree of several hundred MB in the parser.
     const result = await extractText({ bytes: largeDocx(100_000) }, 'docx', { maxMemoryMb: 64 });
     expect(result).toEqual({ state: 'failed', reason: 'memory' });
+    // The worker that died is replaced: the next document with the same limit is read.
+    expect(
+      await extractText({ bytes: Buffer.from('Vertreterversammlung') }, 'txt', { maxMemoryMb: 64 }),
+    ).toEqual({
+      state: 'done',
+      text: 'Vertreterversammlung',
+    });
+  }, 30_000);
+
+  it('keeps one worker for many documents: later ones skip the start-up', async () => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const [result, ms] = await timed(
+        extractText({ bytes: Buffer.from(`Protokoll ${i}`) }, 'txt', { maxMemoryMb: 96 }),
+      );
+      expect(result).toEqual({ state: 'done', text: `Protokoll ${i}` });
+      times.push(ms);
+    }
+    // Starting a worker (thread and parsers) takes about 100 ms; a reused one answers a text in a few.
+    expect(Math.max(...times.slice(1))).toBeLessThan(times[0]!);
   }, 30_000);
 
   it('a 500 MB file is "too_large" at once, without being read', async () => {

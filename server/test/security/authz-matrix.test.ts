@@ -256,6 +256,34 @@ const ENTRIES: Record<string, Entry> = {
       if (p === 'stripped') expect(ids).toEqual([]);
     },
   },
+  // Search: only what the principal may see, by title and by the text inside (the events'
+  // information files hold their title markers, so a leaked snippet shows up in the scan too).
+  'GET /api/v1/search': {
+    access: 'user',
+    request: async ({ w }) => {
+      await w.t.app.searchIndexer.drain();
+      return { query: { q: 'Datei', per_page: '100' } };
+    },
+    check: async ({ w, p }, res) => {
+      const ids = dataIds(res);
+      if (p === 'vertreter') {
+        expect(ids.sort()).toEqual([w.files.vt.id, w.files.mixedVt.id, w.files.mixedBoth.id].sort());
+        const inside = await w.inject(p, { method: 'GET', url: '/api/v1/search?q=Einladung&type=event' });
+        expect(dataIds(inside).sort()).toEqual([w.events.vt.id, w.events.both.id].sort());
+      }
+      if (p === 'stripped') expect(res.json().meta.total).toBe(0);
+    },
+  },
+  'GET /api/v1/search/suggest': {
+    access: 'user',
+    request: () => ({ query: { q: 'Datei' } }),
+    check: ({ w, p }, res) => {
+      if (p === 'vertreter') {
+        expect(dataIds(res).sort()).toEqual([w.files.vt.id, w.files.mixedVt.id, w.files.mixedBoth.id].sort());
+      }
+      if (p === 'stripped') expect(res.json().data).toEqual([]);
+    },
+  },
   'GET /api/v1/events': {
     access: 'user',
     check: ({ w, p }, res) => {

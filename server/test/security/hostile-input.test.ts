@@ -38,6 +38,7 @@ import {
   webauthnLoginBodySchema,
   webauthnLoginOptionsBodySchema,
 } from '@gremienportal/contracts/two-factor';
+import { searchQuerySchema, suggestQuerySchema } from '@gremienportal/contracts/search';
 import {
   addPasskey,
   challengeOf,
@@ -542,6 +543,16 @@ const ENTRIES: Record<string, Spec> = {
     valid: async ({ fresh }) => ({ url: `/api/v1/download/${(await fresh.file()).key}` }),
   },
   'GET /api/v1/events': { weight: 0.2, valid: () => ({}) },
+  'GET /api/v1/search': {
+    query: { schema: searchQuerySchema },
+    valid: () => ({
+      url: '/api/v1/search?q=Bericht%20%22M%C3%A4rz%202026%22&type=file&sort=date&from=2020-01-01&per_page=5',
+    }),
+  },
+  'GET /api/v1/search/suggest': {
+    query: { schema: suggestQuerySchema },
+    valid: () => ({ url: '/api/v1/search/suggest?q=Pro' }),
+  },
   'POST /api/v1/events': {
     body: { schema: createEventBodySchema, hints: eventHints, upload: 'events' },
     valid: () => ({

@@ -30,6 +30,7 @@ const TABLES: Record<keyof Database, string[]> = {
   passkeys: ['id'],
   login_challenges: ['id'],
   trusted_devices: ['id'],
+  search_texts: ['kind', 'item_id'],
 };
 export type TableName = keyof Database;
 

@@ -6,6 +6,7 @@ import { migration0003 } from './0003_delivery_marks.ts';
 import { migration0004 } from './0004_password_requests.ts';
 import { migration0005 } from './0005_versions_trash.ts';
 import { migration0006 } from './0006_two_factor.ts';
+import { migration0007 } from './0007_search.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -16,5 +17,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0004_password_requests': migration0004(dialect),
     '0005_versions_trash': migration0005(dialect),
     '0006_two_factor': migration0006(dialect),
+    '0007_search': migration0007(dialect),
   };
 }

@@ -16,6 +16,7 @@ import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { canSeeFile, fileFilter, fileRoleFilter } from '../../policies/files.policy.ts';
 import { FolderTree } from '../../policies/folders.policy.ts';
+import { fileTextState } from '../search/search.service.ts';
 import { viewerOf, type Viewer } from '../../policies/principal.ts';
 import { checkNotifications, fileFieldOf, normalize, parseFields, uploadFolder } from './files.input.ts';
 import { queueNotifications } from './files.notifications.ts';
@@ -107,7 +108,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
     },
 
     async get(principal: Principal, id: number): Promise<StoredFile> {
-      return fileFor(viewerOf(principal), id);
+      const file = await fileFor(viewerOf(principal), id);
+      return { ...file, text_state: await fileTextState(ctx.db.kysely, id) };
     },
 
     /** The file behind a download key, if the principal may see it. */

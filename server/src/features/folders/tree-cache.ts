@@ -74,6 +74,8 @@ interface Generation {
   foldersOnly: PerViewer<Serialised>;
   listings: Map<string, Promise<Serialised>>;
   listingBytes: number;
+  /** What other features build once per version from all folders and documents (search). */
+  derived: Map<string, Promise<unknown>>;
 }
 
 /**
@@ -102,6 +104,7 @@ export class ReadCache {
         foldersOnly: new PerViewer(),
         listings: new Map(),
         listingBytes: 0,
+        derived: new Map(),
       };
     }
     return this.generation;
@@ -163,6 +166,33 @@ export class ReadCache {
     return made;
   }
 
+  private files(generation: Generation): Promise<FileRecord[]> {
+    return (generation.files ??= forgetOnFailure(
+      loadFiles(this.db()).then((files) => files.sort(compareTitles)),
+      () => (generation.files = undefined),
+    ));
+  }
+
+  /**
+   * Something built once per version from every folder and document with their roles (the search's
+   * folded titles), shared by all viewers; `key` names it.
+   */
+  async derived<T>(
+    key: string,
+    build: (files: readonly FileRecord[], folders: readonly FolderRecord[]) => T,
+  ): Promise<T> {
+    const generation = await this.current();
+    let entry = generation.derived.get(key) as Promise<T> | undefined;
+    if (!entry) {
+      entry = Promise.all([this.files(generation), this.folders(generation)]).then(([files, folders]) =>
+        build(files, folders),
+      );
+      generation.derived.set(key, entry);
+      entry.catch(() => generation.derived.get(key) === entry && generation.derived.delete(key));
+    }
+    return entry;
+  }
+
   /** The `GET /tree` answer (with or without documents), serialised once per version and viewer kind. */
   async serialisedTree(
     viewer: Viewer,
@@ -176,11 +206,7 @@ export class ReadCache {
       );
     }
     return generation.serialised.get(viewer, async () => {
-      generation.files ??= forgetOnFailure(
-        loadFiles(this.db()).then((files) => files.sort(compareTitles)),
-        () => (generation.files = undefined),
-      );
-      const [tree, files] = await Promise.all([this.treeIn(generation, viewer), generation.files]);
+      const [tree, files] = await Promise.all([this.treeIn(generation, viewer), this.files(generation)]);
       return serialise(build(tree, files));
     });
   }

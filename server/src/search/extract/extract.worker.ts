@@ -1,14 +1,16 @@
-/* Worker thread of the text extraction: reads the input, parses it, posts one ExtractResult. */
+/* Worker thread of the text extraction: for each request, reads the input, parses it, posts one ExtractResult. */
 import { open } from 'node:fs/promises';
-import { parentPort, workerData } from 'node:worker_threads';
-import type { ExtractRequest, ExtractResult } from './index.ts';
+import { parentPort } from 'node:worker_threads';
+import type { ExtractRequest, ExtractResult } from './types.ts';
 import { parseDocument } from './parse-document.ts';
 import { bytesToRead } from './plain-text.ts';
 
-const request = workerData as ExtractRequest;
-parentPort?.postMessage(
-  await run(request).catch((): ExtractResult => ({ state: 'failed', reason: 'damaged' })),
-);
+// One document per message; the host sends the next only after the answer.
+parentPort?.on('message', (request: ExtractRequest) => {
+  void run(request)
+    .catch((): ExtractResult => ({ state: 'failed', reason: 'damaged' }))
+    .then((result) => parentPort!.postMessage(result));
+});
 
 async function run({ input, format, limits }: ExtractRequest): Promise<ExtractResult> {
   if ('slices' in input) {

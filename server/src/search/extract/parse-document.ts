@@ -1,5 +1,5 @@
 /* The parsers per format; runs inside the extraction worker, never on the server's thread. */
-import type { ExtractFailure, ExtractLimits, ExtractResult } from './index.ts';
+import type { ExtractFailure, ExtractLimits, ExtractResult } from './types.ts';
 import { TEXT_FORMATS, cutToBytes, decodeText, normaliseWhitespace } from './plain-text.ts';
 
 const OFFICE_FORMATS: ReadonlySet<string> = new Set(['docx', 'pptx', 'xlsx', 'odt', 'odp', 'ods', 'rtf']);

@@ -248,9 +248,10 @@ describe('GET /audit: entries, filters and pages', () => {
       'account.recovery_codes_renewed': 'Neue Wiederherstellungscodes erzeugt',
       'account.passkey_added': 'Passkey hinzugefügt',
       'account.passkey_removed': 'Passkey entfernt',
+      'search.performed': 'Gesucht',
       'user.two_factor_reset': 'Zwei-Faktor-Anmeldung zurückgesetzt',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(37);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(38);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

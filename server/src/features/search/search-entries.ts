@@ -1,0 +1,105 @@
+import type { SearchHit } from '@gremienportal/contracts/search';
+import { canSeeFile } from '../../policies/files.policy.ts';
+import { FolderTree } from '../../policies/folders.policy.ts';
+import type { Viewer } from '../../policies/principal.ts';
+import { fold } from '../../search/fold.ts';
+import type { FileRecord, FolderRecord } from '../folders/folders.service.ts';
+import { contentKey, type ContentKey } from './search.repository.ts';
+
+/** What a hit shows, without the parts that depend on the query. */
+export type HitBase = Omit<SearchHit, 'highlight' | 'snippet' | 'searchable'>;
+
+/** Something searchable as one viewer may see it: its folded title-like text and its hit. */
+export interface Entry {
+  hit: HitBase;
+  /** Title (events: with place and description), folded. */
+  folded: string;
+  /** Its indexed text, if it has one. */
+  key: ContentKey | null;
+  /** Documents: their folder; folders: themselves (for "nur in diesem Ordner"). */
+  folderId: number | null;
+}
+
+/** The documents and folders one kind of viewer may see, built once per tree version. */
+export interface VisibleEntries {
+  tree: FolderTree<FolderRecord>;
+  files: Entry[];
+  folders: Entry[];
+}
+
+/**
+ * Every document and folder the viewer may see, folded, in title order: the visibility rule is
+ * the explorer's (`canSeeFile`, the folder tree), applied once per version and kind of viewer
+ * instead of per request and document.
+ */
+export function visibleEntries(
+  files: readonly FileRecord[],
+  folders: readonly FolderRecord[],
+  viewer: Viewer,
+): VisibleEntries {
+  const tree = new FolderTree(folders, viewer);
+  return {
+    tree,
+    files: files
+      .filter((record) => canSeeFile(tree, record))
+      .map((record) => ({
+        hit: {
+          type: 'file',
+          id: record.id,
+          title: record.title,
+          breadcrumb: tree.byId.get(record.folder_id)?.breadcrumb ?? null,
+          folder_id: record.folder_id,
+          format: record.format,
+          date: String(record.updated_at),
+          place: null,
+        },
+        folded: fold(record.title),
+        key: contentKey('file', record.id),
+        folderId: record.folder_id,
+      })),
+    folders: tree
+      .visibleFolders()
+      .filter((record) => record.parent_id !== null)
+      .map((record) => ({
+        hit: {
+          type: 'folder',
+          id: record.id,
+          title: record.title,
+          breadcrumb: record.breadcrumb,
+          folder_id: record.parent_id,
+          format: null,
+          date: String(record.updated_at),
+          place: null,
+        },
+        folded: fold(record.title),
+        key: null,
+        folderId: record.id,
+      })),
+  };
+}
+
+/** An event as search reads it (title, place and description count as its title). */
+export function eventEntry(event: {
+  id: number;
+  title: string;
+  location: string;
+  description: string;
+  start_at: string | Date;
+  file_storage_key: string | null;
+}): Entry {
+  return {
+    hit: {
+      type: 'event',
+      id: event.id,
+      title: event.title,
+      breadcrumb: null,
+      folder_id: null,
+      format: null,
+      date: String(event.start_at),
+      place: event.location || null,
+    },
+    folded: fold(`${event.title}\n${event.location}\n${event.description}`),
+    key: event.file_storage_key ? contentKey('event', event.id) : null,
+    folderId: null,
+  };
+}

@@ -1,0 +1,114 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Dialect } from '../../db/dialect.ts';
+import { eventFilter } from '../../policies/events.policy.ts';
+import type { Viewer } from '../../policies/principal.ts';
+import type { SearchTerm } from '../../search/fold.ts';
+
+/**
+ * An item whose text is indexed, as a number (no string per item and request): documents
+ * `id · 2`, events `id · 2 + 1`, the rowids of SQLite's `search_fts` (migration 0007).
+ */
+export type ContentKey = number;
+export const contentKey = (kind: 'file' | 'event', id: number): ContentKey =>
+  kind === 'file' ? id * 2 : id * 2 + 1;
+const kindOf = (key: ContentKey) => (key % 2 === 0 ? ('file' as const) : ('event' as const));
+const idOf = (key: ContentKey) => Math.floor(key / 2);
+
+/** A term as an FTS5 string: in double quotes (doubled inside), matched as a substring by trigram. */
+const ftsString = (folded: string) => `"${folded.replace(/"/g, '""')}"`;
+/** A term for LIKE with `\` as escape character. */
+const likePattern = (folded: string) => `%${folded.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/**
+ * The items whose text contains the term, with a score (higher is better). SQLite: FTS5 trigram
+ * and bm25; PostgreSQL: the trigram index on `folded`, every hit scoring the same. Both find
+ * exactly the items whose folded text contains the term.
+ */
+export async function contentMatches(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  term: SearchTerm,
+): Promise<Map<ContentKey, number>> {
+  const found = new Map<ContentKey, number>();
+  if (dialect === 'postgres') {
+    const rows = await db
+      .selectFrom('search_texts')
+      .select(['kind', 'item_id'])
+      .where(sql<boolean>`folded like ${likePattern(term.folded)} escape '\\'`)
+      .execute();
+    for (const row of rows) found.set(contentKey(row.kind, row.item_id), 1);
+    return found;
+  }
+  const { rows } = await sql<{ rowid: number; score: number }>`
+    select rowid, bm25(search_fts) as score from search_fts where search_fts match ${ftsString(term.folded)}
+  `.execute(db);
+  for (const row of rows) found.set(Number(row.rowid), -Number(row.score));
+  return found;
+}
+
+/** Raised with every text the indexer stores (migration 0007). */
+export async function indexVersion(db: Kysely<Database>): Promise<string> {
+  const row = await db
+    .selectFrom('change_counters')
+    .select('value')
+    .where('name', '=', 'search')
+    .executeTakeFirstOrThrow();
+  return String(row.value);
+}
+
+/** The read text of some items (the current page's), for snippets. */
+export async function textsOf(db: Kysely<Database>, keys: readonly ContentKey[]) {
+  const byKind = (kind: 'file' | 'event') => keys.filter((key) => kindOf(key) === kind).map(idOf);
+  const texts = new Map<ContentKey, string>();
+  for (const kind of ['file', 'event'] as const) {
+    const ids = byKind(kind);
+    if (ids.length === 0) continue;
+    const rows = await db
+      .selectFrom('search_texts')
+      .select(['item_id', 'text', 'state'])
+      .where('kind', '=', kind)
+      .where('item_id', 'in', ids)
+      .execute();
+    // The state is checked here: in SQL it would lure the planner away from the primary key.
+    for (const row of rows)
+      if (row.state === 'done' && row.text) texts.set(contentKey(kind, row.item_id), row.text);
+  }
+  return texts;
+}
+
+/** The text state of documents: done, empty, failed, or still to read. */
+export async function fileTextStates(db: Kysely<Database>, fileIds: readonly number[]) {
+  if (fileIds.length === 0) return new Map<number, string>();
+  const rows = await db
+    .selectFrom('search_texts')
+    .select(['item_id', 'state'])
+    .where('kind', '=', 'file')
+    .where('item_id', 'in', fileIds)
+    .execute();
+  return new Map(rows.map((row) => [row.item_id, row.state]));
+}
+
+/** Every event the viewer may see, with what search reads of it. */
+export function visibleEvents(db: Kysely<Database>, viewer: Viewer) {
+  const filter = eventFilter(viewer);
+  let query = db
+    .selectFrom('events')
+    .select(['id', 'title', 'location', 'description', 'start_at', 'updated_at', 'file_storage_key']);
+  if (filter) query = query.where(filter);
+  return query.execute();
+}
+
+/** The search state of one document's text, as the file dialog shows it. */
+export async function fileTextState(db: Kysely<Database>, fileId: number) {
+  const row = await db
+    .selectFrom('search_texts')
+    .select(['state', 'reason'])
+    .where('kind', '=', 'file')
+    .where('item_id', '=', fileId)
+    .executeTakeFirst();
+  if (!row) return 'none' as const;
+  if (row.state === 'pending' || row.state === 'working') return 'pending' as const;
+  if (row.state === 'failed') return row.reason === 'unsupported' ? ('none' as const) : ('failed' as const);
+  return row.state;
+}

@@ -1,0 +1,251 @@
+import type {
+  SearchHit,
+  SearchQuery,
+  SearchResponse,
+  SuggestResponse,
+} from '@gremienportal/contracts/search';
+import { SUGGEST_LIMIT } from '@gremienportal/contracts/search';
+import { auditRangeBound } from '@gremienportal/contracts/audit';
+import type { AppContext } from '../../context.ts';
+import { viewerKey, viewerOf } from '../../policies/principal.ts';
+import type { Principal } from '../../plugins/auth.ts';
+import { INDEXABLE_LENGTH, matchRanges, parseQuery, snippetOf, type SearchTerm } from '../../search/fold.ts';
+import type { ReadCache } from '../folders/folders.service.ts';
+import { eventEntry, visibleEntries, type Entry } from './search-entries.ts';
+import * as repo from './search.repository.ts';
+import type { ContentKey } from './search.repository.ts';
+
+/** The search state of a document's text, for the file dialog (files feature). */
+export { fileTextState } from './search.repository.ts';
+
+/** A match before paging: what it is, how well it matched, and what to show. */
+interface Candidate {
+  entry: Entry;
+  /** Terms found in the title. */
+  inTitle: number;
+  /** Sum of the content scores of the terms found in the text. */
+  contentScore: number;
+  /** The text holds the terms: show a snippet. */
+  content: boolean;
+}
+
+/** Terms whose matches are kept per index version. */
+const TERM_CACHE_SIZE = 200;
+
+/**
+ * Counts the matches and keeps the first `size` of them in `compare` order, without keeping or
+ * sorting all: a search for a common word matches thousands of documents, and a page shows twenty.
+ */
+class Best {
+  count = 0;
+  readonly items: Candidate[] = [];
+
+  constructor(
+    private readonly size: number,
+    private readonly compare: (a: Candidate, b: Candidate) => number,
+  ) {}
+
+  offer(candidate: Candidate): void {
+    this.count += 1;
+    const { items, size, compare } = this;
+    if (items.length === size && compare(candidate, items[size - 1]!) >= 0) return;
+    let low = 0;
+    let high = items.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compare(candidate, items[middle]!) < 0) high = middle;
+      else low = middle + 1;
+    }
+    items.splice(low, 0, candidate);
+    if (items.length > size) items.pop();
+  }
+}
+
+/**
+ * Search over what the viewer may see (issue 19, decision 128). Titles (documents, folders) come
+ * from the tree cache, so renames, moves and role changes count at once; events are read live;
+ * text inside documents and information files comes from the index, one lookup per term. An item
+ * matches when every term is in its title (or place and description) or in its text.
+ */
+export function searchService(ctx: AppContext, cache: ReadCache) {
+  const k = () => ctx.db.kysely;
+  /**
+   * Each term's matches, shared by every viewer and query while the index stays the same: a
+   * common word matches most documents, and looking it up costs far more than the request around
+   * it. Visibility is applied per request, so the shared sets reveal nothing.
+   */
+  let termCache = { version: '', sets: new Map<string, Promise<Map<ContentKey, number>>>() };
+
+  function matchesOf(term: SearchTerm) {
+    let entry = termCache.sets.get(term.folded);
+    if (!entry) {
+      const sets = termCache.sets;
+      entry = repo.contentMatches(k(), ctx.db.dialect, term);
+      sets.set(term.folded, entry);
+      entry.catch(() => sets.get(term.folded) === entry && sets.delete(term.folded));
+      // The oldest go first (a Map keeps insertion order).
+      if (sets.size > TERM_CACHE_SIZE) sets.delete(sets.keys().next().value!);
+    }
+    return entry;
+  }
+
+  /** For each indexable term, the items whose text contains it. */
+  async function contentSets(terms: readonly SearchTerm[]) {
+    const version = await repo.indexVersion(k());
+    if (version !== termCache.version) termCache = { version, sets: new Map() };
+    const sets = new Map<string, Map<ContentKey, number>>();
+    for (const term of terms) {
+      if (term.folded.length >= INDEXABLE_LENGTH) sets.set(term.folded, await matchesOf(term));
+    }
+    return sets;
+  }
+
+  /** The entries that hold every term in their title-like text or their indexed text. */
+  function match(
+    entries: readonly Entry[],
+    terms: readonly SearchTerm[],
+    sets: ReadonlyMap<string, Map<ContentKey, number>>,
+    found: Best,
+    accept?: (entry: Entry) => boolean,
+  ): void {
+    const termSets = terms.map((term) => sets.get(term.folded));
+    for (const entry of entries) {
+      let inTitle = 0;
+      let contentScore = 0;
+      let missing = false;
+      for (let i = 0; i < terms.length; i += 1) {
+        if (entry.folded.includes(terms[i]!.folded)) {
+          inTitle += 1;
+          continue;
+        }
+        const value = entry.key === null ? undefined : termSets[i]?.get(entry.key);
+        if (value === undefined) {
+          missing = true;
+          break;
+        }
+        contentScore += value;
+      }
+      if (missing || (accept && !accept(entry))) continue;
+      // A text that holds the terms too earns its snippet even when the title matched already.
+      const content =
+        entry.key !== null && termSets.length > 0 && termSets.every((set) => set?.has(entry.key!) ?? false);
+      found.offer({ entry, inTitle, contentScore, content: content || inTitle < terms.length });
+    }
+  }
+
+  /** The matches of the query the viewer may see: how many, and the first `found` keeps. */
+  async function collect(
+    principal: Principal,
+    query: Pick<SearchQuery, 'type' | 'format' | 'folder_id' | 'from' | 'to'>,
+    terms: readonly SearchTerm[],
+    withContent: boolean,
+    found: Best,
+  ): Promise<void> {
+    const viewer = viewerOf(principal);
+    const [visible, sets] = await Promise.all([
+      cache.derived(`search:${viewerKey(viewer)}`, (files, folders) =>
+        visibleEntries(files, folders, viewer),
+      ),
+      withContent ? contentSets(terms) : Promise.resolve(new Map<string, Map<ContentKey, number>>()),
+    ]);
+    const { tree } = visible;
+    const within =
+      query.folder_id === undefined
+        ? undefined
+        : tree.find(query.folder_id)
+          ? new Set([query.folder_id, ...tree.descendantIds(query.folder_id)])
+          : new Set<number>();
+    const from = query.from ? auditRangeBound(query.from, 'from') : null;
+    const to = query.to ? auditRangeBound(query.to, 'to') : null;
+    const inRange =
+      from || to
+        ? (entry: Entry) => {
+            const at = new Date(entry.hit.date).toISOString();
+            return (!from || at >= from) && (!to || at < to);
+          }
+        : undefined;
+    const both = (a?: (entry: Entry) => boolean, b?: (entry: Entry) => boolean) =>
+      a && b ? (entry: Entry) => a(entry) && b(entry) : (a ?? b);
+    if (!query.type || query.type === 'file') {
+      const format = query.format;
+      const place =
+        within || format
+          ? (entry: Entry) =>
+              (!within || within.has(entry.folderId!)) && (!format || entry.hit.format === format)
+          : undefined;
+      match(visible.files, terms, sets, found, both(place, inRange));
+    }
+    if ((!query.type || query.type === 'folder') && !query.format) {
+      const place = within
+        ? (entry: Entry) => within.has(entry.folderId!) && entry.folderId !== query.folder_id
+        : undefined;
+      match(visible.folders, terms, sets, found, both(place, inRange));
+    }
+    if ((!query.type || query.type === 'event') && !query.format && !within) {
+      const events = (await repo.visibleEvents(k(), viewer)).map(eventEntry);
+      match(events, terms, sets, found, inRange);
+    }
+  }
+
+  // ISO 8601 strings in UTC compare as text; newest first.
+  const byDate = (a: Candidate, b: Candidate) => {
+    const x = a.entry.hit;
+    const y = b.entry.hit;
+    return x.date < y.date ? 1 : x.date > y.date ? -1 : x.id - y.id || (x.type < y.type ? -1 : 1);
+  };
+  const byRelevance = (a: Candidate, b: Candidate) =>
+    b.inTitle - a.inTitle || b.contentScore - a.contentScore || byDate(a, b);
+
+  return {
+    async search(principal: Principal, query: SearchQuery): Promise<SearchResponse> {
+      const terms = parseQuery(query.q);
+      const meta = { total: 0, page: query.page, per_page: query.per_page };
+      if (terms.length === 0) return { data: [], meta };
+      const upTo = query.page * query.per_page;
+      const found = new Best(upTo, query.sort === 'date' ? byDate : byRelevance);
+      await collect(principal, query, terms, true, found);
+      const page = found.items.slice(upTo - query.per_page);
+      const contentKeys = page.flatMap(({ entry, content }) =>
+        content && entry.key !== null ? [entry.key] : [],
+      );
+      const [texts, states] = await Promise.all([
+        repo.textsOf(k(), contentKeys),
+        repo.fileTextStates(
+          k(),
+          page.filter(({ entry }) => entry.hit.type === 'file').map(({ entry }) => entry.hit.id),
+        ),
+      ]);
+      const data = page.map(({ entry, content }): SearchHit => {
+        const { hit } = entry;
+        const text = content && entry.key !== null ? texts.get(entry.key) : undefined;
+        const state = hit.type === 'file' ? states.get(hit.id) : undefined;
+        return {
+          ...hit,
+          highlight: matchRanges(hit.title, terms),
+          snippet: text ? snippetOf(text, terms) : null,
+          searchable: hit.type === 'file' ? state !== 'empty' && state !== 'failed' : null,
+        };
+      });
+      return { data, meta: { ...meta, total: found.count } };
+    },
+
+    /** Titles only, the best few: the header field's dropdown while typing. */
+    async suggest(principal: Principal, q: string): Promise<SuggestResponse> {
+      const terms = parseQuery(q);
+      if (terms.length === 0) return { data: [] };
+      const found = new Best(SUGGEST_LIMIT, byRelevance);
+      await collect(principal, {}, terms, false, found);
+      return {
+        data: found.items.map(({ entry: { hit } }) => ({
+          type: hit.type,
+          id: hit.id,
+          title: hit.title,
+          highlight: matchRanges(hit.title, terms),
+          breadcrumb: hit.breadcrumb,
+          folder_id: hit.folder_id,
+          format: hit.format,
+        })),
+      };
+    },
+  };
+}
