@@ -147,6 +147,12 @@ export const storedFileSchema = z.object({
   size_bytes: z.number().int(),
   /** Time of the last change (content, title, roles or folder), ISO 8601 UTC. */
   updated_at: z.string(),
+  /**
+   * `GET /files/{id}` only: whether the text inside can be searched (issue 19): `done`, `pending`
+   * (being read), `empty` (no text layer, e.g. a scan), `failed` (damaged or too large), `none`
+   * (a format without text, found by title only).
+   */
+  text_state: z.enum(['pending', 'done', 'empty', 'failed', 'none']).optional(),
 });
 export type StoredFile = z.infer<typeof storedFileSchema>;
 
