@@ -125,6 +125,12 @@ export default defineConfig({
     target: 'es2022',
     // bench/src/check-bundle.ts follows the chunk graph in .vite/manifest.json (decision 024).
     manifest: true,
+    modulePreload: {
+      // The header search loads on its first use (decision 129). Its import names only its own
+      // chunk and style sheet, not the two dozen chunks below it: that list would sit in the app
+      // shell that /files loads first. The browser finds them when it runs the chunk.
+      resolveDependencies: (file, deps) => (/(^|\/)header-search-box-[\w-]+\.js$/.test(file) ? [] : deps),
+    },
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -111,7 +111,11 @@ const report = [
   '',
   renderScenarios(results),
 ].join('\n');
-const target = quick ? join(REPO_ROOT, 'bench/.tmp/RESULTS-quick.md') : join(REPO_ROOT, 'bench/RESULTS.md');
+// Only a full run of every scenario replaces the section in RESULTS.md; part of one goes beside it.
+const target = join(
+  REPO_ROOT,
+  quick ? 'bench/.tmp/RESULTS-quick.md' : values.only ? 'bench/.tmp/RESULTS-only.md' : 'bench/RESULTS.md',
+);
 await mkdir(join(REPO_ROOT, 'bench/.tmp'), { recursive: true });
 await writeSection(target, 'bench', report);
 console.log(`Ergebnisse: ${target}`);

@@ -41,6 +41,7 @@ const MEMBER: PageList = (ids) => [
   '/events',
   `/events/show/${ids.event}`,
   '/account',
+  '/search?q=Protokoll',
 ];
 const ADMIN: PageList = (ids) => [
   ...MEMBER(ids),

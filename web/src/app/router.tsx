@@ -29,6 +29,7 @@ const UserShowPage = lazy(() => import('./routes/user-show'));
 const UserUpdatePage = lazy(() => import('./routes/user-update'));
 const AuditPage = lazy(() => import('./routes/audit'));
 const TrashPage = lazy(() => import('./routes/trash'));
+const SearchPage = lazy(() => import('./routes/search'));
 
 /** "/" is the file explorer when signed in and a welcome page with the way to the login otherwise. */
 function HomeRoute() {
@@ -90,6 +91,7 @@ export const routes: RouteObject[] = [
                   { path: 'old', element: <OldOverviewPage /> },
                   { path: 'events', element: <EventsPage /> },
                   { path: 'events/show/:id', element: <EventShowPage /> },
+                  { path: 'search', element: <SearchPage /> },
                   { path: 'account', element: <AccountPage /> },
                   { path: 'user/:id', element: <UserIdRedirect /> },
                   // Members may view their own account here; the server answers 403 for others.

@@ -12,6 +12,8 @@ configure({ asyncUtilTimeout: 5000 });
 const { getComputedStyle } = window;
 window.getComputedStyle = (element: Element, pseudo?: string | null) => getComputedStyle(element, pseudo);
 window.HTMLElement.prototype.scrollIntoView = () => {};
+// mantine-datatable scrolls its rows back to the top when the page changes.
+window.HTMLElement.prototype.scrollTo = () => {};
 window.scrollTo = () => {};
 Object.defineProperty(window, 'matchMedia', {
   writable: true,

@@ -7,6 +7,7 @@ import { useAuth } from '../../lib/auth';
 import { SignedInProviders } from '../signed-in-providers';
 import { AppFooter } from './app-footer';
 import { BrandLink } from './brand-link';
+import { HeaderSearch } from './header-search';
 import { MainContent } from './main-content';
 import { navItemsFor, type NavItem } from './nav-items';
 import { SkipLink } from './skip-link';
@@ -71,6 +72,7 @@ export default function AppLayout() {
         <header className={classes.header}>
           <Container size="xl" className={classes.headerInner}>
             <BrandLink />
+            <HeaderSearch />
             <Box component="nav" aria-label="Hauptnavigation" className={classes.desktopNav} visibleFrom="md">
               {areaItems.map((item) => (
                 <NavEntry key={item.to} item={item} pathname={pathname} className={classes.navLink} />

@@ -7,6 +7,8 @@ import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-reac
 import { FileIcon, fileKindOf } from '../../../components/file-icon';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import { fileNameOf, type StoredFile } from '../files.api';
+import { NotSearchableNote } from './text-state';
+import { TEXT_STATE_TEXTS } from './text-state-labels';
 import { useOpenFile } from './use-open-file';
 
 /** One term of a description list: dl > div > (dt, dd), as HTML allows. */
@@ -61,6 +63,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
             </Text>
           </div>
         </Group>
+        <NotSearchableNote state={file.text_state} />
         <Group gap="sm">
           <Button
             leftSection={<IconDownload size={18} aria-hidden />}
@@ -114,6 +117,10 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
           </Detail>
           <Detail label="Hochgeladen">{formatDateTime(file.date)}</Detail>
           <Detail label="Zuletzt geändert">{formatDateTime(file.updated_at)}</Detail>
+          {/* Admins see how far the search has read the document (issue 19). */}
+          {isAdmin && file.text_state ? (
+            <Detail label="Volltextsuche">{TEXT_STATE_TEXTS[file.text_state]}</Detail>
+          ) : null}
         </SimpleGrid>
       </Stack>
     </Paper>

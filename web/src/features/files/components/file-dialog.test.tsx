@@ -123,13 +123,33 @@ describe('FileDialog "Datei ausgewählt"', () => {
     const button = screen.getByRole('button', { name: 'Herunterladen' });
     await user.click(button);
 
-    await waitFor(() => expect(requests).toHaveLength(1));
+    // The dialog also reads the file itself (whether its text can be searched); one download try.
+    const downloads = () => requests.filter((request) => request.url.startsWith('/api/v1/download/'));
+    await waitFor(() => expect(downloads()).toHaveLength(1));
     await waitFor(() => expect(button).not.toHaveAttribute('data-loading'));
     expect(saved).toHaveLength(0);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByText('Nicht gefunden.')).not.toBeInTheDocument();
     expect(errorLog).not.toHaveBeenCalled();
     expect(warnLog).not.toHaveBeenCalled();
+  });
+
+  it('says when the content cannot be searched (issue 19), as the file itself tells', async () => {
+    mockApi({ 'GET /api/v1/files/31': json(200, { data: { ...FILE, text_state: 'empty' } }) });
+    renderDialog(false);
+    expect(await screen.findByText(/Die Datei wird nur über ihren Titel gefunden/)).toHaveTextContent(
+      'Inhalt nicht durchsuchbar: Die Datei wird nur über ihren Titel gefunden.',
+    );
+  });
+
+  it('says nothing about the search for a searchable file', async () => {
+    const { requests } = mockApi({
+      'GET /api/v1/files/31': json(200, { data: { ...FILE, text_state: 'done' } }),
+    });
+    renderDialog(false);
+    await waitFor(() => expect(requests.map((request) => request.url)).toEqual(['/api/v1/files/31']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByText(/nicht durchsuchbar/)).not.toBeInTheDocument();
   });
 
   it('closes on the close button', async () => {

@@ -1,10 +1,12 @@
 import { Link } from 'react-router';
 import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload, IconEye, IconInfoCircle, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { FileIcon } from '../../../components/file-icon';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
-import type { StoredFile } from '../files.api';
+import { fileQueryOptions, type StoredFile } from '../files.api';
+import { NotSearchableNote } from './text-state';
 import { useOpenFile } from './use-open-file';
 
 interface FileDialogProps {
@@ -24,6 +26,13 @@ interface FileDialogProps {
  */
 export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDialogProps) {
   const { busy, run } = useOpenFile(file);
+  // Listings leave out whether the text can be searched (issue 19); the file itself says so.
+  const details = useQuery({
+    ...fileQueryOptions(file?.id ?? 0),
+    enabled: file !== null && !file.text_state,
+  });
+  const textState =
+    file?.text_state ?? (details.data?.id === file?.id ? details.data?.text_state : undefined);
 
   return (
     <Modal opened={file !== null} onClose={onClose} title={FILE_MESSAGES.selectedTitle} centered>
@@ -42,6 +51,7 @@ export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDia
               </Text>
             </div>
           </Group>
+          <NotSearchableNote state={textState} />
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
             <Button
               leftSection={<IconEye size={18} aria-hidden />}

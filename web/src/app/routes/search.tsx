@@ -1,0 +1,12 @@
+import { PageTitle } from '../../components/page-title';
+import { SearchOverview } from '../../features/search/components/search-overview';
+
+/** /search: the portal's search for every signed-in member (issue 19); what it finds is only what they may see. */
+export default function SearchPage() {
+  return (
+    <>
+      <PageTitle>Suche</PageTitle>
+      <SearchOverview />
+    </>
+  );
+}
