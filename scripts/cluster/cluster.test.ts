@@ -541,6 +541,54 @@ describe('scale-out: two instances behind nginx', () => {
     expect(await bucketKeys()).toHaveLength(2);
   });
 
+  it('search: each document is read once by one of the instances and found through either', async () => {
+    const word = `Zitronenfalter${run.replace(/[^a-z0-9]/gi, '')}`;
+    const uploads = [];
+    for (let i = 0; i < 6; i += 1) {
+      const created = await client.call('POST', '/api/v1/files', {
+        token: adminToken,
+        form: fileForm(
+          { title: `Protokoll ${i} ${run}`, folder_id: '4', permissions: ['Vertreter'] },
+          {
+            name: `protokoll-${i}.txt`,
+            data: Buffer.from(`Sitzung ${i}: ${word} im März`),
+            type: 'text/plain',
+          },
+        ),
+      });
+      expect(created.status, created.body.toString()).toBe(201);
+      uploads.push(created.json().file.id as number);
+    }
+    const { rows: before } = await db.query<{ n: string }>(
+      "select count(*) as n from search_texts where kind = 'file' and item_id = any($1)",
+      [uploads],
+    );
+    expect(Number(before[0]!.n)).toBe(6);
+    // Both instances read the queue; every request below may reach either.
+    await waitFor(
+      'Texte gelesen und gefunden',
+      async () => {
+        const res = await client.call('GET', `/api/v1/search?q=${encodeURIComponent(word.toLowerCase())}`, {
+          token: adminToken,
+        });
+        return res.status === 200 && res.json().meta.total === 6;
+      },
+      60_000,
+    );
+    const { rows } = await db.query<{ state: string; attempts: number }>(
+      "select state, attempts from search_texts where kind = 'file' and item_id = any($1)",
+      [uploads],
+    );
+    expect(rows.map((row) => [row.state, Number(row.attempts)])).toEqual(rows.map(() => ['done', 1]));
+    // Gone for good again, so the bucket holds what the later cases count.
+    for (const id of uploads) {
+      const removed = await client.call('DELETE', `/api/v1/files/${id}`, { token: adminToken });
+      expect(removed.status).toBe(204);
+      const purged = await client.call('DELETE', `/api/v1/trash/file/${id}`, { token: adminToken });
+      expect(purged.status, purged.body.toString()).toBe(204);
+    }
+  });
+
   it('the login throttle counts failed sign-ins across both instances', async () => {
     const email = `ratlos-${run}@example.org`;
     const answers = [];
