@@ -1,6 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
-import { expectNoAxeViolations } from './support/fixtures.ts';
-import { OWN_PORTAL_ADMIN, startOwnPortal, type OwnPortal } from './support/own-portal.ts';
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolationsAtBothWidths } from './support/fixtures.ts';
+import {
+  OWN_PORTAL_ADMIN,
+  ownPortalPasswordStep,
+  startOwnPortal,
+  type OwnPortal,
+} from './support/own-portal.ts';
 
 /*
  * Issue 18, passkeys in a real browser: Chromium's virtual authenticator (DevTools protocol
@@ -11,7 +16,6 @@ import { OWN_PORTAL_ADMIN, startOwnPortal, type OwnPortal } from './support/own-
  */
 
 const admin = OWN_PORTAL_ADMIN;
-const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 800 };
 
 let portal: OwnPortal;
@@ -21,20 +25,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await portal?.stop();
 });
-
-async function axeAtBothWidths(page: Page): Promise<void> {
-  for (const viewport of [PHONE, DESKTOP]) {
-    await page.setViewportSize(viewport);
-    await expectNoAxeViolations(page);
-  }
-}
-
-async function passwordStep(page: Page): Promise<void> {
-  await page.goto(`${portal.baseUrl}/login`);
-  await page.getByLabel('E-Mail-Adresse').fill(admin.email);
-  await page.getByLabel(/^Passwort\s*\*?$/).fill(admin.password);
-  await page.getByRole('button', { name: 'Einloggen' }).click();
-}
 
 test('register a passkey as the required second factor, then sign in with it', async ({ page }) => {
   await page.setViewportSize(DESKTOP);
@@ -51,14 +41,14 @@ test('register a passkey as the required second factor, then sign in with it', a
     },
   });
 
-  await passwordStep(page);
+  await ownPortalPasswordStep(page, portal);
   await expect(page).toHaveURL(/\/account#zwei-faktor$/);
   const section = page.getByRole('region', { name: 'Zwei-Faktor-Anmeldung' });
   await section.getByRole('button', { name: 'Passkey hinzufügen' }).click();
   const dialog = page.getByRole('dialog', { name: 'Passkey hinzufügen' });
   const name = dialog.getByLabel(/Name des Passkeys/);
   await expect(name).toHaveValue('Chrome unter Linux');
-  await axeAtBothWidths(page);
+  await expectNoAxeViolationsAtBothWidths(page);
   await name.fill('Laptop im Büro');
   await dialog.getByRole('button', { name: 'Weiter' }).click();
 
@@ -67,7 +57,7 @@ test('register a passkey as the required second factor, then sign in with it', a
   await expect(
     codes.getByRole('list', { name: 'Wiederherstellungscodes' }).getByRole('listitem'),
   ).toHaveCount(10);
-  await axeAtBothWidths(page);
+  await expectNoAxeViolationsAtBothWidths(page);
   await codes.getByRole('button', { name: 'Ich habe die Codes sicher aufbewahrt' }).click();
   await expect(section.getByText('Eingeschaltet mit Passkey')).toBeVisible();
   const list = section.getByRole('list', { name: 'Passkeys' });
@@ -76,7 +66,7 @@ test('register a passkey as the required second factor, then sign in with it', a
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(credentials).toHaveLength(1);
   expect(credentials[0]!.rpId).toBe('localhost');
-  await axeAtBothWidths(page);
+  await expectNoAxeViolationsAtBothWidths(page);
 
   // The portal is open now.
   await page.goto(`${portal.baseUrl}/files`);
@@ -90,13 +80,13 @@ test('register a passkey as the required second factor, then sign in with it', a
 
   // Password, then the device's prompt at once. First the device signs wrongly: the server refuses.
   await cdp.send('WebAuthn.setResponseOverrideBits', { authenticatorId, isBogusSignature: true });
-  await passwordStep(page);
+  await ownPortalPasswordStep(page, portal);
   const step = page.getByRole('form', { name: 'Mit Passkey bestätigen' });
   await expect(
     step.getByText('Der Passkey konnte nicht bestätigt werden. Bitte versuchen Sie es erneut.'),
   ).toBeVisible();
   await expect(step.getByRole('button', { name: 'Wiederherstellungscode verwenden' })).toBeVisible();
-  await axeAtBothWidths(page);
+  await expectNoAxeViolationsAtBothWidths(page);
   // Then rightly, with the button the step offers after a failure.
   await cdp.send('WebAuthn.setResponseOverrideBits', { authenticatorId, isBogusSignature: false });
   await step.getByRole('button', { name: 'Mit Passkey anmelden' }).click();

@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { expectNoAxeViolations } from './support/fixtures.ts';
-import { OWN_PORTAL_ADMIN, startOwnPortal, type OwnPortal } from './support/own-portal.ts';
+import { expectNoAxeViolationsAtBothWidths } from './support/fixtures.ts';
+import {
+  OWN_PORTAL_ADMIN,
+  ownPortalPasswordStep,
+  startOwnPortal,
+  type OwnPortal,
+} from './support/own-portal.ts';
 
 /*
  * Issue 18, the requirement: on a portal with the default TWO_FACTOR_REQUIRED_ROLES (Admin and
@@ -13,7 +18,6 @@ import { OWN_PORTAL_ADMIN, startOwnPortal, type OwnPortal } from './support/own-
  */
 
 const admin = OWN_PORTAL_ADMIN;
-const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 800 };
 const REQUIRED_NOTICE =
   'Für Ihre Rolle ist die Zwei-Faktor-Anmeldung vorgeschrieben. Bitte richten Sie sie jetzt ein.';
@@ -31,20 +35,6 @@ test.afterAll(async () => {
 const codeAt = (secret: string, offsetSeconds = 0) =>
   generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
 
-async function axeAtBothWidths(page: Page): Promise<void> {
-  for (const viewport of [PHONE, DESKTOP]) {
-    await page.setViewportSize(viewport);
-    await expectNoAxeViolations(page);
-  }
-}
-
-async function passwordStep(page: Page): Promise<void> {
-  await page.goto(`${portal.baseUrl}/login`);
-  await page.getByLabel('E-Mail-Adresse').fill(admin.email);
-  await page.getByLabel(/^Passwort\s*\*?$/).fill(admin.password);
-  await page.getByRole('button', { name: 'Einloggen' }).click();
-}
-
 /** GET with the session the web app keeps in local storage. */
 async function apiGet(page: Page, path: string) {
   const token = await page.evaluate(() => localStorage.getItem('access_token'));
@@ -61,14 +51,14 @@ test('a Super-Admin must set up the second factor before anything else, then sig
   const section = page.getByRole('region', { name: 'Zwei-Faktor-Anmeldung' });
 
   // First sign-in: straight to the account page, with the reason.
-  await passwordStep(page);
+  await ownPortalPasswordStep(page, portal);
   await expect(page).toHaveURL(/\/account#zwei-faktor$/);
   await expect(section.getByText(REQUIRED_NOTICE)).toBeVisible();
   await expect(section.getByText('Ausgeschaltet')).toBeVisible();
   // Only the reason: no error about what the gate refuses (the start page's folders, the sign-ins).
   await expect(page.getByText(LOAD_FAILED)).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Letzte Anmeldungen' })).toHaveCount(0);
-  await axeAtBothWidths(page);
+  await expectNoAxeViolationsAtBothWidths(page);
 
   // Another page leads back; the API refuses the same with a code the web app acts on.
   await page.goto(`${portal.baseUrl}/files`);
@@ -86,7 +76,7 @@ test('a Super-Admin must set up the second factor before anything else, then sig
   const scan = page.getByRole('dialog', { name: /Schritt 1 von 3/ });
   const secret = (await scan.getByTestId('totp-secret').innerText()).replace(/\s+/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-  await axeAtBothWidths(page);
+  await expectNoAxeViolationsAtBothWidths(page);
   await scan.getByRole('button', { name: 'Weiter' }).click();
   const confirm = page.getByRole('dialog', { name: /Schritt 2 von 3/ });
   await confirm.getByLabel(/^6-stelliger Code/).fill(await codeAt(secret));
@@ -97,7 +87,7 @@ test('a Super-Admin must set up the second factor before anything else, then sig
   const codeItems = shown.getByRole('list', { name: 'Wiederherstellungscodes' }).getByRole('listitem');
   await expect(codeItems).toHaveCount(10);
   const recoveryCodes = (await codeItems.allInnerTexts()).map((code) => code.trim());
-  await axeAtBothWidths(page);
+  await expectNoAxeViolationsAtBothWidths(page);
   const download = page.waitForEvent('download');
   await shown.getByRole('button', { name: 'Als Textdatei herunterladen' }).click();
   const saved = readFileSync((await (await download).path())!, 'utf8');
@@ -127,10 +117,10 @@ test('a Super-Admin must set up the second factor before anything else, then sig
   ).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
 
-  await passwordStep(page);
+  await ownPortalPasswordStep(page, portal);
   const secondStep = page.getByRole('form', { name: 'Bestätigungscode' });
   await expect(secondStep.getByLabel(/^6-stelliger Code/)).toBeFocused();
-  await axeAtBothWidths(page);
+  await expectNoAxeViolationsAtBothWidths(page);
   await secondStep.getByLabel(/^6-stelliger Code/).fill(await codeAt(secret, 30));
   await secondStep.getByRole('button', { name: 'Anmelden' }).click();
   await expect(page).not.toHaveURL(/\/(login|account)/);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { openDatabase } from '../../../server/src/db/database.ts';
+import { linesPdf } from '../../../server/src/db/demo-seed.ts';
 import { DEFAULT_LIMITS, extractText } from '../../../server/src/search/extract/index.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { wrk, type LoadResult } from '../lib/load.ts';
@@ -14,7 +15,7 @@ const QUERIES = [
   ['Wortteil', 'versammlung'],
 ] as const;
 
-/** A PDF of two A4 pages of text lines (WinAnsi, so umlauts are single bytes), as a scanner-free office file. */
+/** A PDF of two A4 pages of the text's lines, as an office program without a scanner writes it. */
 export function textPdf(text: string): Buffer {
   const words = text.split(' ');
   const lines: string[] = [];
@@ -27,33 +28,8 @@ export function textPdf(text: string): Buffer {
     line += `${word} `;
     if (words.length === 0) lines.push(line.trim());
   }
-  const page = (part: string[]) => {
-    const body = part.map((line) => `(${line.replace(/[()\\]/g, '')}) Tj T*`).join('\n');
-    return `BT /F1 10 Tf 14 TL 50 800 Td\n${body}\nET`;
-  };
   const half = Math.ceil(lines.length / 2);
-  const streams = [page(lines.slice(0, half)), page(lines.slice(half))];
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 6 0 R /Resources << /Font << /F1 7 0 R >> >> >>',
-    ...streams.map(
-      (stream) => `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
-    ),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(Buffer.byteLength(body, 'latin1'));
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(body, 'latin1');
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  return linesPdf([lines.slice(0, half), lines.slice(half)]);
 }
 
 /** Documents per second through the extraction the indexer uses (one at a time, as it works). */

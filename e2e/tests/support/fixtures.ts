@@ -157,3 +157,14 @@ export async function signedInPage(browser: Browser, role: RoleKey, width = 1280
 
 /** A form control by its label (Mantine adds a hidden " *" to required ones). */
 export const labelled = (name: string) => new RegExp(`^${name}( \\*)?$`);
+
+/** axe on the page as a phone (375 px) and then a desktop (1280 px) shows it, ending on the desktop. */
+export async function expectNoAxeViolationsAtBothWidths(page: Page): Promise<void> {
+  for (const viewport of [
+    { width: 375, height: 812 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+  }
+}

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -109,4 +110,12 @@ export async function startOwnPortal({
   const output = readFileSync(logFile, 'utf8');
   await stop();
   throw new Error(`Eigenes Portal startete nicht auf Port ${port}:\n${output}`);
+}
+
+/** The own portal's first Super-Admin enters the password on its login page. */
+export async function ownPortalPasswordStep(page: Page, portal: OwnPortal): Promise<void> {
+  await page.goto(`${portal.baseUrl}/login`);
+  await page.getByLabel('E-Mail-Adresse').fill(OWN_PORTAL_ADMIN.email);
+  await page.getByLabel(/^Passwort\s*\*?$/).fill(OWN_PORTAL_ADMIN.password);
+  await page.getByRole('button', { name: 'Einloggen' }).click();
 }

@@ -13,14 +13,27 @@ export interface DemoAccount {
   roles: RoleName[];
 }
 
-/** A one-page PDF showing `title`; enough for demo downloads and previews. */
-export function demoPdf(title: string): Buffer {
-  const text = title.replace(/[()\\]/g, '');
+/**
+ * A PDF with pages of text lines in Helvetica (WinAnsi: umlauts are single bytes), written by
+ * hand: demo documents, and the bench's documents whose text the search reads.
+ */
+export function linesPdf(pages: readonly (readonly string[])[], fontSize = 10): Buffer {
+  const kids = pages.map((_, index) => `${3 + index} 0 R`).join(' ');
+  const font = 3 + 2 * pages.length;
+  const streams = pages.map((lines) => {
+    const body = lines.map((line) => `(${line.replace(/[()\\]/g, '')}) Tj T*`).join('\n');
+    return `BT /F1 ${fontSize} Tf ${Math.round(fontSize * 1.4)} TL 50 790 Td\n${body}\nET`;
+  });
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${`BT /F1 20 Tf 60 760 Td (${text}) Tj ET`.length} >>\nstream\nBT /F1 20 Tf 60 760 Td (${text}) Tj ET\nendstream`,
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`,
+    ...pages.map(
+      (_, index) =>
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents ${3 + pages.length + index} 0 R /Resources << /Font << /F1 ${font} 0 R >> >> >>`,
+    ),
+    ...streams.map(
+      (stream) => `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
+    ),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
   ];
   let body = '%PDF-1.4\n';
@@ -34,6 +47,11 @@ export function demoPdf(title: string): Buffer {
   body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
+}
+
+/** A one-page PDF showing `title`; enough for demo downloads and previews. */
+export function demoPdf(title: string): Buffer {
+  return linesPdf([[title]], 20);
 }
 
 const DEMO_USERS: { title: string; firstname: string; lastname: string; email: string; roles: RoleName[] }[] =
