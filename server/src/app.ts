@@ -19,9 +19,9 @@ import { textInputPlugin } from './plugins/text-input.ts';
 import { loggerOptions, RequestLog } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
-import { DiskStorage } from './storage/disk-storage.ts';
 import { makePrivateDir } from './private-files.ts';
-import { S3Storage, s3StorageFromConfig } from './storage/s3-storage.ts';
+import { S3Storage } from './storage/s3-storage.ts';
+import { storageFromConfig } from './storage/from-config.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { MailSender } from './mail/sender.ts';
 import { processPasswordRequests } from './features/auth/password-requests.ts';
@@ -154,9 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   );
 
-  const storage =
-    options.storage ??
-    (config.STORAGE === 's3' ? s3StorageFromConfig(config) : new DiskStorage(join(config.DATA_DIR, 'files')));
+  const storage = options.storage ?? storageFromConfig(config);
   const transport =
     options.mailTransport ??
     (config.SMTP_URL

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { systemClock } from '../clock.ts';
 import { SearchIndexer } from '../search/indexer.ts';
-import { DiskStorage } from '../storage/disk-storage.ts';
-import { s3StorageFromConfig } from '../storage/s3-storage.ts';
+import { storageFromConfig } from '../storage/from-config.ts';
+import { S3Storage } from '../storage/s3-storage.ts';
 
 const count = new Intl.NumberFormat('de-DE');
 
@@ -39,8 +38,7 @@ export async function reindex(config: Config, db: Db, write: (line: string) => v
         .executeTakeFirstOrThrow()
     ).n,
   );
-  const storage =
-    config.STORAGE === 's3' ? s3StorageFromConfig(config) : new DiskStorage(join(config.DATA_DIR, 'files'));
+  const storage = storageFromConfig(config);
   let done = 0;
   const started = Date.now();
   const logger = {
@@ -64,7 +62,7 @@ export async function reindex(config: Config, db: Db, write: (line: string) => v
   try {
     await indexer.drain();
   } finally {
-    if ('close' in storage) storage.close();
+    if (storage instanceof S3Storage) storage.close();
   }
   const states = await k
     .selectFrom('search_texts')

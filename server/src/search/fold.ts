@@ -47,10 +47,6 @@ export function parseQuery(query: string): SearchTerm[] {
   return terms;
 }
 
-/** Whether folded `text` contains every term. */
-export const matchesAll = (foldedText: string, terms: readonly SearchTerm[]) =>
-  terms.every((term) => foldedText.includes(term.folded));
-
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Precomposed Latin letters per base letter ("e" → "éèêë…"), so patterns match them as written. */
