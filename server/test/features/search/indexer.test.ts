@@ -158,6 +158,6 @@ describe('search indexer', () => {
     const again: string[] = [];
     await reindex(t.config, t.db, (line) => again.push(line));
     expect(again[0]).toBe('3 Dokumente warten noch aus einem früheren Lauf; es geht dort weiter.');
-    expect(again.some((line) => /^3 von 3 gelesen \(\d+ je Sekunde\)$/.test(line))).toBe(true);
+    expect(again.some((line) => /^3 von 3 gelesen \([\d.]+ je Sekunde\)$/.test(line))).toBe(true);
   });
 });
