@@ -9,6 +9,7 @@ import {
   mixesScripts,
   msg,
 } from './common.ts';
+import { minutesSchema, myAttendanceSchema } from './meetings.ts';
 
 /** Every event time a person reads or types is wall-clock time in this zone. */
 export const EVENT_TIME_ZONE = 'Europe/Berlin';
@@ -302,6 +303,12 @@ export const portalEventSchema = z.object({
   default_end: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The signed-in member's own Zu- oder Absage (issue 20), or null. */
+  my_attendance: myAttendanceSchema.nullable(),
+  /** The Protokoll der Sitzung, once published, or null. */
+  minutes: minutesSchema.nullable(),
+  /** Number of agenda items (main and sub-items). */
+  agenda_count: z.number().int(),
 });
 export type PortalEvent = z.infer<typeof portalEventSchema>;
 

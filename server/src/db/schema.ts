@@ -68,11 +68,16 @@ export interface PasswordRequestsTable {
   locked_until: Timestamp | null;
 }
 
+export type CalendarMethod = 'PUBLISH' | 'REQUEST' | 'CANCEL';
+
 export interface OutboxTable {
   id: Generated<number>;
   to_address: string;
   subject: string;
   text_body: string;
+  /** An iCalendar part (text/calendar) the mail carries, with its METHOD. */
+  calendar: string | null;
+  calendar_method: CalendarMethod | null;
   created_at: Timestamp;
   attempts: number;
   next_attempt_at: Timestamp;
@@ -186,8 +191,55 @@ export interface EventsTable {
   file_mime_type: string | null;
   file_size_bytes: number | null;
   file_sha256: string | null;
+  /** The Protokoll der Sitzung (issue 20), stored like the information file. */
+  minutes_storage_key: string | null;
+  minutes_download_key: string | null;
+  minutes_format: string | null;
+  minutes_mime_type: string | null;
+  minutes_size_bytes: number | null;
+  minutes_sha256: string | null;
+  minutes_published_at: Timestamp | null;
+  /** The last "Erinnerung senden" to members without an answer. */
+  reminder_sent_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** One item of an event's Tagesordnung; `parent_id` set for a sub-item (2.1). */
+export interface AgendaItemsTable {
+  id: Generated<number>;
+  event_id: number;
+  parent_id: number | null;
+  /** Order among its siblings, from 0. */
+  position: number;
+  title: string;
+  description: string;
+  presenter: string;
+}
+
+/** A document linked to an agenda item; no foreign key (decision 130): reads join `files`. */
+export interface AgendaItemFilesTable {
+  item_id: number;
+  file_id: number;
+  position: number;
+}
+
+export type AttendanceStatus = 'zugesagt' | 'abgesagt' | 'vielleicht';
+
+export interface EventAttendanceTable {
+  event_id: number;
+  user_id: number;
+  status: AttendanceStatus;
+  comment: string;
+  answered_at: Timestamp;
+}
+
+/** A personal calendar feed (`/api/v1/calendar/{token}.ics`); the token only as SHA-256. */
+export interface CalendarFeedsTable {
+  user_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
 }
 
 export interface EventRolesTable {
@@ -297,6 +349,10 @@ export interface Database {
   login_challenges: LoginChallengesTable;
   trusted_devices: TrustedDevicesTable;
   search_texts: SearchTextsTable;
+  agenda_items: AgendaItemsTable;
+  agenda_item_files: AgendaItemFilesTable;
+  event_attendance: EventAttendanceTable;
+  calendar_feeds: CalendarFeedsTable;
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { CalendarMethod, Database } from '../db/schema.ts';
 import type { Clock } from '../clock.ts';
 
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** An iCalendar part (an invitation's update or cancellation), sent as text/calendar. */
+  calendar?: { method: CalendarMethod; content: string };
 }
 
 /**
@@ -27,6 +29,8 @@ export async function enqueueMail(
         to_address: mail.to,
         subject: mail.subject,
         text_body: mail.text,
+        calendar: mail.calendar?.content ?? null,
+        calendar_method: mail.calendar?.method ?? null,
         created_at: now,
         attempts: 0,
         next_attempt_at: now,

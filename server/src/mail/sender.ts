@@ -117,6 +117,9 @@ export class MailSender {
             to: mail.to_address,
             subject: mail.subject,
             text: mail.text_body,
+            ...(mail.calendar && mail.calendar_method
+              ? { calendar: { method: mail.calendar_method, content: mail.calendar } }
+              : {}),
           });
           await k
             .updateTable('outbox')

@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { CalendarMethod } from '../db/schema.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 
 export interface MailMessage {
@@ -10,6 +11,26 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  calendar?: { method: CalendarMethod; content: string };
+}
+
+/** nodemailer's fields of one message: the text and, if any, its iCalendar part. */
+function mailFields(message: MailMessage) {
+  return {
+    from: message.from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    ...(message.calendar
+      ? {
+          icalEvent: {
+            method: message.calendar.method,
+            filename: 'termin.ics',
+            content: message.calendar.content,
+          },
+        }
+      : {}),
+  };
 }
 
 export interface MailTransport {
@@ -22,12 +43,7 @@ export function smtpTransport(url: string): MailTransport {
   const transporter = nodemailer.createTransport(url);
   return {
     async send(message) {
-      await transporter.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-      });
+      await transporter.sendMail(mailFields(message));
     },
     close: () => transporter.close(),
   };
@@ -44,12 +60,7 @@ export function fileTransport(dir: string, logger: Logger): MailTransport {
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
-      const info = await builder.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-      });
+      const info = await builder.sendMail(mailFields(message));
       // Each file holds a set-password link: owner-only (private-files.ts).
       await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.id}.eml`;

@@ -15,6 +15,11 @@ export const OBJECT_SOURCES = [
     select: 'file_storage_key, file_size_bytes, file_sha256',
     where: 'file_storage_key is not null',
   },
+  {
+    table: 'events',
+    select: 'minutes_storage_key, minutes_size_bytes, minutes_sha256',
+    where: 'minutes_storage_key is not null',
+  },
 ] as const;
 
 /** `select key, size, sha256 …` over the sources whose tables exist (an older backup lacks some). */

@@ -31,6 +31,10 @@ const TABLES: Record<keyof Database, string[]> = {
   login_challenges: ['id'],
   trusted_devices: ['id'],
   search_texts: ['kind', 'item_id'],
+  agenda_items: ['id'],
+  agenda_item_files: ['item_id', 'file_id'],
+  event_attendance: ['event_id', 'user_id'],
+  calendar_feeds: ['user_id'],
 };
 export type TableName = keyof Database;
 

@@ -7,6 +7,7 @@ import { migration0004 } from './0004_password_requests.ts';
 import { migration0005 } from './0005_versions_trash.ts';
 import { migration0006 } from './0006_two_factor.ts';
 import { migration0007 } from './0007_search.ts';
+import { migration0008 } from './0008_meetings.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -18,5 +19,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0005_versions_trash': migration0005(dialect),
     '0006_two_factor': migration0006(dialect),
     '0007_search': migration0007(dialect),
+    '0008_meetings': migration0008(dialect),
   };
 }

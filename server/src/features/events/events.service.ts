@@ -38,7 +38,15 @@ import { trashEvent } from '../trash/move-to-trash.service.ts';
 
 type Trx = Transaction<Database>;
 
-export function toPortalEvent(record: EventRecord): PortalEvent {
+/** What an event carries for the signed-in member besides its row (issue 20). */
+export interface EventExtras {
+  myAttendance: PortalEvent['my_attendance'];
+  agendaCount: number;
+}
+
+const NO_EXTRAS: EventExtras = { myAttendance: null, agendaCount: 0 };
+
+export function toPortalEvent(record: EventRecord, extras: EventExtras = NO_EXTRAS): PortalEvent {
   const roleNames = record.roles.map((role) => role.name);
   return {
     id: record.id,
@@ -55,6 +63,17 @@ export function toPortalEvent(record: EventRecord): PortalEvent {
     default_end: toBerlinLocal(record.end_at),
     created_at: record.created_at,
     updated_at: record.updated_at,
+    my_attendance: extras.myAttendance,
+    minutes:
+      record.minutes_download_key && record.minutes_published_at
+        ? {
+            external: record.minutes_download_key,
+            format: record.minutes_format ?? 'bin',
+            size_bytes: Number(record.minutes_size_bytes ?? 0),
+            published_at: record.minutes_published_at,
+          }
+        : null,
+    agenda_count: extras.agendaCount,
   };
 }
 
@@ -111,7 +130,7 @@ export function eventsService(ctx: AppContext) {
   return {
     async list(principal: Principal): Promise<PortalEvent[]> {
       const records = await listEvents(db, eventFilter(viewerOf(principal)));
-      return records.map(toPortalEvent);
+      return records.map((record) => toPortalEvent(record));
     },
 
     async get(principal: Principal, id: number): Promise<PortalEvent> {
