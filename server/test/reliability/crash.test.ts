@@ -286,7 +286,17 @@ describe(`crash safety: SIGKILL during uploads, replacements, deletes, restores 
       // Nothing can answer any more; end what the client still holds open.
       controller.abort();
       await Promise.all(running);
-      expect(failures, `Runde ${round}: Anfragen vor dem Abbruch gescheitert`).toEqual([]);
+      // A failure names the portal's own error lines, so a 500 says where it came from.
+      const errors =
+        failures.length === 0
+          ? ''
+          : portal
+              .output()
+              .split('\n')
+              .filter((line) => /"level":(50|60)/.test(line))
+              .slice(-5)
+              .join('\n');
+      expect(failures, `Runde ${round}: Anfragen vor dem Abbruch gescheitert\n${errors}`).toEqual([]);
       return pending;
     }
 
