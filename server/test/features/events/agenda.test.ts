@@ -1,11 +1,13 @@
 // Over 300 lines: the agenda's round trip, visibility, Papierkorb and validation cases share one test app
 // with its documents of every visibility and the helpers that read and write the agenda.
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { msg } from '@gremienportal/contracts/common';
 import { AGENDA_LIMITS, MEETING_MESSAGES, type AgendaItem } from '@gremienportal/contracts/meetings';
 import { HOUR } from '../../../src/clock.ts';
 import { visibleAgenda } from '../../../src/features/events/agenda.service.ts';
 import { viewerOf } from '../../../src/policies/principal.ts';
+import { referencedObjects } from '../../../src/storage/referenced-objects.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers, createUser, roleIds, type TestUser } from '../../support/factories.ts';
 import { uploadFile } from '../../support/files.fixtures.ts';
@@ -275,7 +277,7 @@ describe('agenda of an event (Tagesordnung)', () => {
     expect(fileIdsOf((await getAgenda(users.vertreter))[0])).toEqual([docs.both.id, extra.id, docs.vt.id]);
   });
 
-  it('keeps the agenda and the answers of an event that goes to the Papierkorb and comes back', async () => {
+  it('keeps the agenda, the answers and the Protokoll of an event that goes to the Papierkorb and back', async () => {
     await putAgenda(standardAgenda());
     const before = await getAgenda(users.admin);
     const leaving = await createUser(t, { roles: ['Vertreter'] });
@@ -290,10 +292,28 @@ describe('agenda of an event (Tagesordnung)', () => {
       .insertInto('event_attendance')
       .values([answer(users.vertreter.id, 'zugesagt'), answer(leaving.id, 'abgesagt')])
       .execute();
+    // A published Protokoll: its stored object stays held while the meeting is in the Papierkorb.
+    const minutes = await t.app.context.storage.put(Readable.from([Buffer.from('%PDF-1.4 Protokoll')]), {
+      maxBytes: 1024,
+    });
+    await t.db.kysely
+      .updateTable('events')
+      .set({
+        minutes_storage_key: minutes.key,
+        minutes_download_key: `protokoll${eventId}`,
+        minutes_format: 'pdf',
+        minutes_mime_type: 'application/pdf',
+        minutes_size_bytes: minutes.size,
+        minutes_sha256: minutes.sha256,
+        minutes_published_at: t.clock.now().toISOString(),
+      })
+      .where('id', '=', eventId)
+      .execute();
 
     expect((await call('DELETE', `/api/v1/events/${eventId}`, users.admin)).statusCode).toBe(204);
     expect((await call('GET', `/api/v1/events/${eventId}/agenda`, users.admin)).statusCode).toBe(404);
     expect(await agendaRows()).toEqual([]);
+    expect(await referencedObjects(t.db.kysely)).toContain(minutes.key);
     // An account deleted meanwhile leaves its answer behind; the restore still succeeds.
     expect((await call('DELETE', `/api/v1/user/${leaving.id}`, users.admin)).statusCode).toBe(204);
 
@@ -306,6 +326,12 @@ describe('agenda of an event (Tagesordnung)', () => {
       .where('event_id', '=', eventId)
       .execute();
     expect(answers).toEqual([{ user_id: users.vertreter.id, status: 'zugesagt', comment: 'Gern' }]);
+    const event = await t.db.kysely
+      .selectFrom('events')
+      .select(['minutes_storage_key', 'minutes_sha256'])
+      .where('id', '=', eventId)
+      .executeTakeFirstOrThrow();
+    expect(event).toEqual({ minutes_storage_key: minutes.key, minutes_sha256: minutes.sha256 });
   });
 
   it('restores an event whose Papierkorb snapshot predates agendas', async () => {
