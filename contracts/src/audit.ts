@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = {
   'event.created': 'Event angelegt',
   'event.updated': 'Event geändert',
   'event.deleted': 'Event in den Papierkorb verschoben',
+  'event.agenda_updated': 'Tagesordnung geändert',
   'trash.restored': 'Aus dem Papierkorb wiederhergestellt',
   'trash.purged': 'Endgültig gelöscht',
   'trash.expired': 'Nach Ablauf endgültig gelöscht',

@@ -100,7 +100,11 @@ const agendaItemFields = {
     .refine((ids) => new Set(ids).size === ids.length, { error: MEETING_MESSAGES.duplicateFile })
     .default([]),
 };
-const agendaSubItemInputSchema = z.strictObject(agendaItemFields);
+const agendaSubItemInputSchema = z.strictObject({
+  ...agendaItemFields,
+  /** Two levels only: a sub-item's own sub-items are refused with a message that says so. */
+  children: z.array(z.unknown()).max(0, { error: MEETING_MESSAGES.tooDeep }).optional(),
+});
 export const agendaItemInputSchema = z.strictObject({
   ...agendaItemFields,
   children: z.array(agendaSubItemInputSchema).default([]),

@@ -127,6 +127,29 @@ describe('backup and restore under write load (SQLite)', () => {
       for (let i = 0; i < PRELOADED; i += 1) {
         untouched.push(await uploadNew(admin, `Bestand ${i + 1}`, randomBytes(randomInt(10_000, 400_000))));
       }
+      // A meeting with its agenda (issue 20), linking documents nobody touches: it comes back whole.
+      const meeting = await admin.request('POST', '/events', {
+        title: 'Vertreterversammlung',
+        roles: [ROLE],
+        start: '2031-06-01T18:00',
+        end: '2031-06-01T20:00',
+        location: 'Saal',
+        description: 'Ordentliche Versammlung',
+      });
+      expect(meeting.status).toBe(201);
+      const meetingId = ((await meeting.json()) as { event: { id: number } }).event.id;
+      const agendaPut = await admin.request('PUT', `/events/${meetingId}/agenda`, {
+        items: [
+          { title: 'Begrüßung', file_ids: [untouched[0]!.id] },
+          {
+            title: 'Berichte',
+            children: [{ title: 'Vorstand', file_ids: [untouched[1]!.id, untouched[2]!.id] }],
+          },
+        ],
+      });
+      expect(agendaPut.status).toBe(200);
+      const agenda = (await agendaPut.json()) as { data: unknown[] };
+      expect(agenda.data).toHaveLength(3);
       // Documents with old versions, and some of them deleted into the Papierkorb, before the backup.
       const versioned: Versioned[] = [];
       for (let i = 0; i < 6; i += 1) {
@@ -318,6 +341,10 @@ describe('backup and restore under write load (SQLite)', () => {
         expect(download.status).toBe(200);
         expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(file.sha);
       }
+      // The meeting's agenda, with its documents, as it was.
+      const restoredAgenda = await client.request('GET', `/events/${meetingId}/agenda`);
+      expect(restoredAgenda.status).toBe(200);
+      expect(await restoredAgenda.json()).toEqual(agenda);
       // Old versions download with the content they had.
       for (const file of versioned) {
         expect(await oldVersions(client, file.id), `Versionen der Datei ${file.id}`).toEqual(file.versions);

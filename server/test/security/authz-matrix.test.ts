@@ -474,6 +474,61 @@ const ENTRIES: Record<string, Entry> = {
     ok: 204,
     check: ({ w, target }) => w.markTrashed('event', Number(target.value)),
   },
+  // --- agenda (issue 20): the same items for all who see the event, each with the documents the
+  // caller may see; only admins change it and learn which of the event's roles miss a document.
+  'GET /api/v1/events/:id/agenda': {
+    access: 'user',
+    object: 'event',
+    request: async ({ w }) => {
+      await worldAgenda(w);
+      return {};
+    },
+    check: async ({ w, p, target }, res) => {
+      if (target.value !== w.events.both.id) return;
+      const d = w.files;
+      const admin = await w.inject('admin', {
+        method: 'GET',
+        url: `/api/v1/events/${w.events.both.id}/agenda`,
+      });
+      expect(agendaFileIds(admin)).toEqual([d.mixedBoth.id, d.mixedAr.id, d.ar.id, d.vt.id, d.vtInAr.id]);
+      const unseen = (admin.json().data as { files: { id: number; unseen_by: string[] }[] }[])
+        .flatMap((item) => item.files)
+        .find((file) => file.id === d.mixedAr.id)?.unseen_by;
+      expect(unseen).toEqual(['Vertreter']);
+      if (p === 'vertreter') {
+        expect(agendaFileIds(res)).toEqual([d.mixedBoth.id, d.vt.id]);
+        expect(agendaFileIds(res)).not.toContain(d.mixedAr.id);
+      }
+      if (p === 'aufsichtsrat') {
+        expect(agendaFileIds(res)).toEqual([d.mixedBoth.id, d.mixedAr.id, d.ar.id, d.vtInAr.id]);
+      }
+      expect(res.body).not.toContain('unseen_by');
+    },
+  },
+  'PUT /api/v1/events/:id/agenda': {
+    access: 'admin',
+    object: 'event',
+    disposable: true,
+    request: ({ w }) => ({
+      payload: {
+        items: [{ title: 'Bericht', file_ids: [w.files.ar.id], children: [{ title: 'Aussprache' }] }],
+      },
+    }),
+    check: ({ w }, res) => {
+      expect((res.json().data as { number: string }[]).map((item) => item.number)).toEqual(['1', '1.1']);
+      expect(agendaFileIds(res)).toEqual([w.files.ar.id]);
+    },
+  },
+  'POST /api/v1/events/:id/agenda/check': {
+    access: 'admin',
+    object: 'event',
+    request: ({ w }) => ({ payload: { file_ids: [w.files.ar.id, w.files.mixedBoth.id] } }),
+    check: ({ w, target }, res) => {
+      // The admins' events: one for the Aufsichtsrat, one for Vertreter.
+      const unseen = target.value === w.events.vt.id ? [['Vertreter'], []] : [[], []];
+      expect((res.json().data as { unseen_by: string[] }[]).map((entry) => entry.unseen_by)).toEqual(unseen);
+    },
+  },
   'GET /api/v1/info/:key': {
     access: 'user',
     object: 'eventKey',
@@ -612,6 +667,41 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 };
+
+/** The documents of an agenda answer, in reading order. */
+const agendaFileIds = (res: LightMyRequestResponse) =>
+  (res.json().data as { files: { id: number }[] }[]).flatMap((item) => item.files.map((file) => file.id));
+
+const worldAgendas = new WeakMap<World, Promise<void>>();
+
+/**
+ * The agenda of the event both roles see, once per world: documents of every visibility, so each
+ * principal's answer shows only its own share (and the leak check finds any other).
+ */
+function worldAgenda(w: World): Promise<void> {
+  let done = worldAgendas.get(w);
+  if (!done) {
+    const d = w.files;
+    done = w
+      .inject('superAdmin', {
+        method: 'PUT',
+        url: `/api/v1/events/${w.events.both.id}/agenda`,
+        payload: {
+          items: [
+            { title: 'Begrüßung', file_ids: [d.mixedBoth.id, d.mixedAr.id] },
+            {
+              title: 'Berichte',
+              file_ids: [d.ar.id],
+              children: [{ title: 'Bericht der Vertreter', file_ids: [d.vt.id, d.vtInAr.id] }],
+            },
+          ],
+        },
+      })
+      .then((res) => expect(res.statusCode, res.body).toBe(200));
+    worldAgendas.set(w, done);
+  }
+  return done;
+}
 
 function targetsFor(
   w: World,

@@ -135,6 +135,14 @@ describe('hidden and missing objects cost the same queries', () => {
     );
   });
 
+  it('GET /events/{id}/agenda', async () => {
+    await expectSameWork(
+      `/api/v1/events/${events.hidden.id}/agenda`,
+      '/api/v1/events/987654/agenda',
+      `/api/v1/events/${events.visible.id}/agenda`,
+    );
+  });
+
   it('GET /info/{key}', async () => {
     await expectSameWork(
       `/api/v1/info/${events.hidden.external}`,

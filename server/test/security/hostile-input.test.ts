@@ -17,6 +17,7 @@ import {
   passwordResetBodySchema,
 } from '@gremienportal/contracts/auth';
 import { createEventBodySchema, updateEventBodySchema } from '@gremienportal/contracts/events';
+import { agendaCheckBodySchema, putAgendaBodySchema } from '@gremienportal/contracts/meetings';
 import {
   createFileBodySchema,
   downloadQuerySchema,
@@ -249,6 +250,13 @@ const fileHints = (pools: Pools): Hints => ({
 });
 const emailHints = (pools: Pools): Hints => ({
   email: fc.oneof(fc.emailAddress(), pick(pools.emails), hostileString),
+});
+
+const agendaHints = (pools: Pools): Hints => ({
+  file_ids: fc.oneof(
+    { weight: 4, arbitrary: fc.array(pick(pools.fileIds.map(Number)), { maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.array(pick(pools.trashIds.map(Number)), { minLength: 1, maxLength: 2 }) },
+  ),
 });
 
 let serial = 0;
@@ -600,6 +608,37 @@ const ENTRIES: Record<string, Spec> = {
     weight: 0.5,
     // Updates replace the information file and its key: a new event for the valid call.
     valid: async ({ fresh }) => ({ url: `/api/v1/info/${(await fresh.event()).key}` }),
+  },
+  // Agenda (issue 20): documents mostly real, some unknown or in the Papierkorb.
+  'GET /api/v1/events/:id/agenda': {
+    params: (p) => ({ id: p.eventIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/events/${pools.eventIds[0]}/agenda` }),
+  },
+  'PUT /api/v1/events/:id/agenda': {
+    params: (p) => ({ id: p.eventIds }),
+    body: { schema: putAgendaBodySchema, hints: agendaHints },
+    valid: ({ pools }) => ({
+      url: `/api/v1/events/${pools.eventIds[0]}/agenda`,
+      payload: {
+        items: [
+          {
+            title: 'Begrüßung',
+            file_ids: [Number(pools.fileIds[0])],
+            children: [{ title: 'Bericht', presenter: 'Vorstand', file_ids: [Number(pools.fileIds[1])] }],
+          },
+          { title: 'Verschiedenes', description: 'Fragen' },
+        ],
+      },
+    }),
+  },
+  'POST /api/v1/events/:id/agenda/check': {
+    params: (p) => ({ id: p.eventIds }),
+    body: { schema: agendaCheckBodySchema, hints: agendaHints },
+    valid: ({ pools }) => ({
+      url: `/api/v1/events/${pools.eventIds[0]}/agenda/check`,
+      payload: { file_ids: [Number(pools.fileIds[0]), Number(pools.fileIds[2])] },
+    }),
   },
   'GET /api/v1/audit': {
     query: { schema: auditListQuerySchema },

@@ -35,6 +35,7 @@ import {
 } from './events.repository.ts';
 import { usersWithAnyRole } from '../users/users.service.ts';
 import { trashEvent } from '../trash/move-to-trash.service.ts';
+import { agendaCounts } from './agenda.service.ts';
 
 type Trx = Transaction<Database>;
 
@@ -130,11 +131,19 @@ export function eventsService(ctx: AppContext) {
   return {
     async list(principal: Principal): Promise<PortalEvent[]> {
       const records = await listEvents(db, eventFilter(viewerOf(principal)));
-      return records.map((record) => toPortalEvent(record));
+      const counts = await agendaCounts(
+        db,
+        records.map((record) => record.id),
+      );
+      return records.map((record) =>
+        toPortalEvent(record, { myAttendance: null, agendaCount: counts.get(record.id) ?? 0 }),
+      );
     },
 
     async get(principal: Principal, id: number): Promise<PortalEvent> {
-      return toPortalEvent(await visibleEvent(principal, id));
+      const record = await visibleEvent(principal, id);
+      const agendaCount = (await agendaCounts(db, [id])).get(id) ?? 0;
+      return toPortalEvent(record, { myAttendance: null, agendaCount });
     },
 
     /**
@@ -266,7 +275,8 @@ export function eventsService(ctx: AppContext) {
         return file ? before.file_storage_key : null;
       });
       await deleteObjectLater(replacedKey);
-      return toPortalEvent((await findEvent(db, id))!);
+      const agendaCount = (await agendaCounts(db, [id])).get(id) ?? 0;
+      return toPortalEvent((await findEvent(db, id))!, { myAttendance: null, agendaCount });
     },
 
     /** Moves the event with its information file to the Papierkorb; nothing is removed. */

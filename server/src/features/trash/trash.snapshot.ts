@@ -1,5 +1,14 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, EventsTable, FilesTable, FileVersionsTable, FoldersTable } from '../../db/schema.ts';
+import type {
+  AgendaItemFilesTable,
+  AgendaItemsTable,
+  Database,
+  EventAttendanceTable,
+  EventsTable,
+  FilesTable,
+  FileVersionsTable,
+  FoldersTable,
+} from '../../db/schema.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -13,6 +22,13 @@ export interface TrashSnapshot {
   files: (Selectable<FilesTable> & { roles: number[] })[];
   versions: Omit<Selectable<FileVersionsTable>, 'id'>[];
   events: (Selectable<EventsTable> & { roles: number[] })[];
+  /**
+   * An event's Tagesordnung and Zu- und Absagen (issue 20, decision 130), so a restored meeting is
+   * whole. Absent in snapshots of documents and folders and in those taken before meetings.
+   */
+  agenda_items?: Selectable<AgendaItemsTable>[];
+  agenda_item_files?: Selectable<AgendaItemFilesTable>[];
+  attendance?: Selectable<EventAttendanceTable>[];
 }
 
 /** A stored object the snapshot refers to: it stays in storage while the item is in the Papierkorb. */
@@ -101,13 +117,43 @@ export async function captureEvent(db: Executor, id: number): Promise<TrashSnaps
   const rows = (await db.selectFrom('events').selectAll().where('id', '=', id).execute()).map((row) => ({
     ...row,
     file_size_bytes: row.file_size_bytes === null ? null : Number(row.file_size_bytes),
+    minutes_size_bytes: row.minutes_size_bytes === null ? null : Number(row.minutes_size_bytes),
   }));
   const roles = await roleIdsOf(db, 'event_roles', 'event_id', [id]);
+  const agendaItems = await db
+    .selectFrom('agenda_items')
+    .selectAll()
+    .where('event_id', '=', id)
+    .orderBy('id')
+    .execute();
+  const agendaItemFiles =
+    agendaItems.length === 0
+      ? []
+      : await db
+          .selectFrom('agenda_item_files')
+          .selectAll()
+          .where(
+            'item_id',
+            'in',
+            agendaItems.map((item) => item.id),
+          )
+          .orderBy('item_id')
+          .orderBy('position')
+          .execute();
+  const attendance = await db
+    .selectFrom('event_attendance')
+    .selectAll()
+    .where('event_id', '=', id)
+    .orderBy('user_id')
+    .execute();
   return {
     folders: [],
     files: [],
     versions: [],
     events: rows.map((row) => ({ ...row, roles: roles.get(row.id) ?? [] })),
+    agenda_items: agendaItems,
+    agenda_item_files: agendaItemFiles,
+    attendance,
   };
 }
 
@@ -122,6 +168,14 @@ export function heldObjects(snapshot: TrashSnapshot): HeldObject[] {
         storage_key: event.file_storage_key!,
         size_bytes: Number(event.file_size_bytes ?? 0),
         sha256: event.file_sha256 ?? '',
+      })),
+    // The Protokoll (issue 20): kept while the meeting is in the Papierkorb, as its information file.
+    ...snapshot.events
+      .filter((event) => event.minutes_storage_key)
+      .map((event) => ({
+        storage_key: event.minutes_storage_key!,
+        size_bytes: Number(event.minutes_size_bytes ?? 0),
+        sha256: event.minutes_sha256 ?? '',
       })),
   ];
 }
@@ -206,4 +260,31 @@ export async function restoreSnapshot(
   const events = snapshot.events.map(({ roles: _roles, ...row }) => row);
   await insertInBatches(db, 'events', events);
   await insertRoleLinks(db, 'event_roles', 'event_id', snapshot.events, place.existingRoles);
+  // Main items before their sub-items (foreign key); links to documents need no check (decision 130).
+  const agendaItems = snapshot.agenda_items ?? [];
+  await insertInBatches(
+    db,
+    'agenda_items',
+    agendaItems.filter((item) => item.parent_id === null),
+  );
+  await insertInBatches(
+    db,
+    'agenda_items',
+    agendaItems.filter((item) => item.parent_id !== null),
+  );
+  await insertInBatches(db, 'agenda_item_files', snapshot.agenda_item_files ?? []);
+  // Answers of accounts deleted meanwhile are left out, as roles deleted meanwhile are.
+  const answers = snapshot.attendance ?? [];
+  const users = new Set<number>();
+  for (let start = 0; start < answers.length; start += 500) {
+    const ids = answers.slice(start, start + 500).map((answer) => answer.user_id);
+    for (const row of await db.selectFrom('users').select('id').where('id', 'in', ids).execute()) {
+      users.add(row.id);
+    }
+  }
+  await insertInBatches(
+    db,
+    'event_attendance',
+    answers.filter((answer) => users.has(answer.user_id)),
+  );
 }

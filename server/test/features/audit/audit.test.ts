@@ -250,8 +250,9 @@ describe('GET /audit: entries, filters and pages', () => {
       'account.passkey_removed': 'Passkey entfernt',
       'search.performed': 'Gesucht',
       'user.two_factor_reset': 'Zwei-Faktor-Anmeldung zurückgesetzt',
+      'event.agenda_updated': 'Tagesordnung geändert',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(38);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(39);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

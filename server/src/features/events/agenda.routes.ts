@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
+import {
+  agendaCheckBodySchema,
+  agendaCheckResponseSchema,
+  agendaResponseSchema,
+  putAgendaBodySchema,
+} from '@gremienportal/contracts/meetings';
+import type { AppContext } from '../../context.ts';
+import { actorOf, principalOf } from '../../plugins/auth.ts';
+import type { ReadCache } from '../folders/folders.service.ts';
+import { agendaService } from './agenda.service.ts';
+
+const tags = ['Events'];
+
+/** The Tagesordnung of an event (issue 20, decision 130). */
+export const agendaRoutes =
+  (ctx: AppContext, cache: ReadCache): FastifyPluginAsyncZod =>
+  async (app) => {
+    const agenda = agendaService(ctx, cache);
+
+    app.get(
+      '/events/:id/agenda',
+      {
+        schema: {
+          tags,
+          summary:
+            'Tagesordnung eines Events in Lesereihenfolge (1, 2, 2.1, 3) mit den Dokumenten, die der ' +
+            'angemeldete Nutzer sehen darf; Admins erfahren je Dokument, welche Rollen des Events es nicht sehen',
+          params: idParamsSchema,
+          response: { 200: agendaResponseSchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await agenda.get(principalOf(request), request.params.id) }),
+    );
+
+    app.put(
+      '/events/:id/agenda',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Tagesordnung ersetzen (die ganze geordnete Liste, in einer Transaktion)',
+          params: idParamsSchema,
+          body: putAgendaBodySchema,
+          response: { 200: agendaResponseSchema, 404: errorBodySchema, 422: errorBodySchema },
+        },
+      },
+      async (request) => ({
+        data: await agenda.replace(actorOf(request), request.params.id, request.body),
+      }),
+    );
+
+    app.post(
+      '/events/:id/agenda/check',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Welche Rollen des Events diese Dokumente nicht sehen würden (Warnung im Formular)',
+          params: idParamsSchema,
+          body: agendaCheckBodySchema,
+          response: { 200: agendaCheckResponseSchema, 404: errorBodySchema, 422: errorBodySchema },
+        },
+      },
+      async (request) => ({
+        data: await agenda.check(principalOf(request), request.params.id, request.body.file_ids),
+      }),
+    );
+  };
