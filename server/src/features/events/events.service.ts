@@ -35,6 +35,7 @@ import {
 } from './events.repository.ts';
 import { usersWithAnyRole } from '../users/users.service.ts';
 import { trashEvent } from '../trash/move-to-trash.service.ts';
+import { myAttendanceByEvent, myAttendanceTo } from './attendance.service.ts';
 
 type Trx = Transaction<Database>;
 
@@ -130,11 +131,16 @@ export function eventsService(ctx: AppContext) {
   return {
     async list(principal: Principal): Promise<PortalEvent[]> {
       const records = await listEvents(db, eventFilter(viewerOf(principal)));
-      return records.map((record) => toPortalEvent(record));
+      const answers = await myAttendanceByEvent(db, principal.id);
+      return records.map((record) =>
+        toPortalEvent(record, { myAttendance: answers.get(record.id) ?? null, agendaCount: 0 }),
+      );
     },
 
     async get(principal: Principal, id: number): Promise<PortalEvent> {
-      return toPortalEvent(await visibleEvent(principal, id));
+      const record = await visibleEvent(principal, id);
+      const myAttendance = await myAttendanceTo(db, id, principal.id);
+      return toPortalEvent(record, { myAttendance, agendaCount: 0 });
     },
 
     /**
