@@ -101,6 +101,7 @@ export async function captureEvent(db: Executor, id: number): Promise<TrashSnaps
   const rows = (await db.selectFrom('events').selectAll().where('id', '=', id).execute()).map((row) => ({
     ...row,
     file_size_bytes: row.file_size_bytes === null ? null : Number(row.file_size_bytes),
+    minutes_size_bytes: row.minutes_size_bytes === null ? null : Number(row.minutes_size_bytes),
   }));
   const roles = await roleIdsOf(db, 'event_roles', 'event_id', [id]);
   return {
@@ -122,6 +123,14 @@ export function heldObjects(snapshot: TrashSnapshot): HeldObject[] {
         storage_key: event.file_storage_key!,
         size_bytes: Number(event.file_size_bytes ?? 0),
         sha256: event.file_sha256 ?? '',
+      })),
+    // The Protokoll (issue 20); older snapshots have no such column.
+    ...snapshot.events
+      .filter((event) => (event.minutes_storage_key ?? null) !== null)
+      .map((event) => ({
+        storage_key: event.minutes_storage_key!,
+        size_bytes: Number(event.minutes_size_bytes ?? 0),
+        sha256: event.minutes_sha256 ?? '',
       })),
   ];
 }
