@@ -36,6 +36,11 @@ export const AUDIT_ACTIONS = {
   'trash.expired': 'Nach Ablauf endgültig gelöscht',
   'trash.emptied': 'Papierkorb geleert',
   'event.file_downloaded': 'Event-Datei heruntergeladen',
+  'event.attendance_answered': 'Zu- oder Absage gegeben',
+  'event.attendance_reminded': 'Erinnerung an offene Antworten gesendet',
+  'event.minutes_published': 'Protokoll veröffentlicht',
+  'event.minutes_removed': 'Protokoll entfernt',
+  'event.minutes_downloaded': 'Protokoll heruntergeladen',
   'user.created': 'Nutzer angelegt',
   'user.updated': 'Nutzer geändert',
   'user.deleted': 'Nutzer gelöscht',
@@ -65,7 +70,7 @@ export function auditActionLabel(action: string, details?: Record<string, unknow
 /** Actions that are one person's access to a document or an event file (the "Zugriffe" list). */
 export const ACCESS_ACTIONS = {
   file: ['file.viewed', 'file.downloaded'],
-  event: ['event.file_downloaded'],
+  event: ['event.file_downloaded', 'event.minutes_downloaded'],
 } as const satisfies Record<string, readonly AuditAction[]>;
 export type AccessObjectType = keyof typeof ACCESS_ACTIONS;
 

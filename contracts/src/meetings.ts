@@ -214,3 +214,35 @@ export const calendarTokenParamsSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{32,64}$/)
     .max(64),
 });
+
+// --- Attendance export and the Protokoll upload (server part of attendance and minutes) --------
+
+/** Columns of `GET /events/{id}/attendance.csv`. */
+export const ATTENDANCE_CSV_HEADER = [
+  'Nachname',
+  'Vorname',
+  'E-Mail',
+  'Rollen',
+  'Antwort',
+  'Kommentar',
+  'Beantwortet am',
+] as const;
+/** What the list and the export say for a member without an answer. */
+export const ATTENDANCE_OPEN_LABEL = 'Offen';
+
+export const MINUTES_MESSAGES = {
+  none: 'Für dieses Event ist kein Protokoll veröffentlicht.',
+} as const;
+
+/**
+ * `POST /events/{id}/minutes` as JSON: the Protokoll as a data URL in `data` (or `file`); as
+ * multipart the file is the part `file`. No other fields.
+ */
+export const minutesUploadBodySchema = z.strictObject({
+  data: z.string().optional(),
+  file: z.string().optional(),
+});
+
+/** Answer of publishing (or replacing) the Protokoll. */
+export const minutesResponseSchema = z.object({ message: z.string(), data: minutesSchema });
+export type MinutesResponse = z.infer<typeof minutesResponseSchema>;

@@ -49,6 +49,8 @@ import { foldersRoutes } from './features/folders/folders.routes.ts';
 import { ReadCache } from './features/folders/folders.service.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { agendaRoutes } from './features/events/agenda.routes.ts';
+import { attendanceRoutes } from './features/events/attendance.routes.ts';
+import { minutesRoutes } from './features/events/minutes.routes.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { searchRoutes } from './features/search/search.routes.ts';
@@ -238,6 +240,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(searchRoutes(context, readCache, searchCounter));
       await api.register(eventsRoutes(context));
       await api.register(agendaRoutes(context, readCache));
+      await api.register(attendanceRoutes(context));
+      await api.register(minutesRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(settingsRoutes(context));
     },

@@ -33,8 +33,11 @@ import {
  * there and is purged now, which the Papierkorb's routes tell admins apart (409).
  */
 type Kind = 'visible' | 'hidden' | 'nonexistent' | 'trashed' | 'gone' | 'none';
-/** `trashItem`: a Papierkorb entry, addressed `type/id` as in `/trash/:type/:id`. */
-type ObjectType = 'folder' | 'file' | 'event' | 'user' | 'fileKey' | 'eventKey' | 'trashItem';
+/**
+ * `trashItem`: a Papierkorb entry, addressed `type/id` as in `/trash/:type/:id`. `minutesKey`: the
+ * download key of an event's Protokoll (issue 20).
+ */
+type ObjectType = 'folder' | 'file' | 'event' | 'user' | 'fileKey' | 'eventKey' | 'trashItem' | 'minutesKey';
 
 interface Target {
   kind: Kind;
@@ -538,6 +541,66 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 
+  // --- attendance and Protokoll (issue 20) ------------------------------------------------------
+  // Anyone who sees the event answers for themselves (admins see every event).
+  'PUT /api/v1/events/:id/attendance': {
+    access: 'user',
+    object: 'event',
+    request: () => ({ payload: { status: 'vielleicht', comment: 'Matrix' } }),
+    check: (_c, res) => expect(res.json().data).toMatchObject({ status: 'vielleicht', comment: 'Matrix' }),
+  },
+  'GET /api/v1/events/:id/attendance': {
+    access: 'admin',
+    object: 'event',
+    check: ({ w }, res) => {
+      const entries = res.json().data.entries as { user: { id: number } }[];
+      // The world's events are for the Aufsichtsrat or the Vertreter; the stripped account holds no role.
+      expect(entries.map((entry) => entry.user.id)).not.toContain(w.users.stripped.id);
+      expect(Object.keys(res.json().data.counts).sort()).toEqual([
+        'abgesagt',
+        'offen',
+        'vielleicht',
+        'zugesagt',
+      ]);
+    },
+  },
+  'GET /api/v1/events/:id/attendance.csv': {
+    access: 'admin',
+    object: 'event',
+    check: (_c, res) => {
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+    },
+  },
+  // Disposable: a reminder spends the event's hour.
+  'POST /api/v1/events/:id/attendance/reminder': { access: 'admin', object: 'event', disposable: true },
+  'POST /api/v1/events/:id/minutes': {
+    access: 'admin',
+    object: 'event',
+    disposable: true,
+    request: () => ({ payload: { data: dataUrl(pdfBytes('Protokoll')) } }),
+    check: (_c, res) => expect(res.json().data.format).toBe('pdf'),
+  },
+  'DELETE /api/v1/events/:id/minutes': {
+    access: 'admin',
+    object: 'event',
+    disposable: true,
+    ok: 204,
+    // An admin's visible target is a fresh event: it gets a Protokoll to remove first.
+    request: async ({ w, p, target }) => {
+      if (target.kind === 'visible' && isAdminPrincipal(p)) await publishMinutes(w, Number(target.value));
+      return {};
+    },
+  },
+  'GET /api/v1/minutes/:key': {
+    access: 'user',
+    object: 'minutesKey',
+    check: ({ target }, res) => {
+      if (target.kind !== 'visible' || res.statusCode !== 200) return;
+      expect(res.headers['content-security-policy']).toMatch(/^sandbox/);
+    },
+  },
+
   // --- users -------------------------------------------------------------------------------------
   'GET /api/v1/user/:id': {
     access: 'user',
@@ -703,6 +766,20 @@ function worldAgenda(w: World): Promise<void> {
   return done;
 }
 
+/** Publishes a Protokoll on an event as the Super-Admin; answers its download key. */
+async function publishMinutes(w: World, eventId: number): Promise<string> {
+  const res = await w.inject('superAdmin', {
+    method: 'POST',
+    url: `/api/v1/events/${eventId}/minutes`,
+    payload: { data: dataUrl(pdfBytes('Protokoll')) },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.external as string;
+}
+
+/** Protokoll keys of the world's events, one in the Papierkorb and one purged (filled in beforeAll). */
+const minutesKeys = { ar: '', vt: '', both: '', trashed: '' };
+
 function targetsFor(
   w: World,
   type: ObjectType,
@@ -772,6 +849,14 @@ function targetsFor(
       superAdmin: { visible: [e.both.external], hidden: [] },
       stripped: { visible: [], hidden: [e.ar.external, e.vt.external, e.both.external] },
     },
+    minutesKey: {
+      anonymous: { visible: [minutesKeys.vt], hidden: [minutesKeys.ar] },
+      vertreter: { visible: [minutesKeys.vt, minutesKeys.both], hidden: [minutesKeys.ar] },
+      aufsichtsrat: { visible: [minutesKeys.ar], hidden: [minutesKeys.vt] },
+      admin: { visible: [minutesKeys.ar], hidden: [] },
+      superAdmin: { visible: [minutesKeys.both], hidden: [] },
+      stripped: { visible: [], hidden: [minutesKeys.ar, minutesKeys.vt, minutesKeys.both] },
+    },
     user: {
       anonymous: { visible: [u.vertreter.id], hidden: [u.admin.id] },
       vertreter: { visible: [u.vertreter.id], hidden: [u.aufsichtsrat.id, u.superAdmin.id] },
@@ -797,12 +882,13 @@ function targetsFor(
     fileKey: [x.file.external, x.folderFile.external],
     event: [x.event.id],
     eventKey: [x.event.external],
+    minutesKey: [minutesKeys.trashed],
     user: [],
     trashItem: [],
   };
   const { visible, hidden } = lists[type][p];
   const nonexistentValue =
-    type === 'fileKey' || type === 'eventKey'
+    type === 'fileKey' || type === 'eventKey' || type === 'minutesKey'
       ? randomKey()
       : type === 'trashItem'
         ? `file/${NONEXISTENT_ID}`
@@ -857,6 +943,8 @@ async function freshValue(w: World, type: ObjectType): Promise<string | number> 
       return (await w.fresh.event()).id;
     case 'eventKey':
       return (await w.fresh.event()).external;
+    case 'minutesKey':
+      return publishMinutes(w, (await w.fresh.event()).id);
     case 'user':
       return (await w.fresh.user()).id;
   }
@@ -886,6 +974,21 @@ describe('authorization matrix', () => {
     const event = await w.fresh.event();
     const user = await w.fresh.user();
     const purged = await w.fresh.event();
+    // Protokolle (issue 20): on the world's events, on one in the Papierkorb and on one purged.
+    const secretOf = (title: string) => w.secrets.find((secret) => secret.texts[0] === title)!;
+    for (const key of ['ar', 'vt', 'both'] as const) {
+      minutesKeys[key] = await publishMinutes(w, w.events[key].id);
+      secretOf(w.events[key].title).texts.push(minutesKeys[key]);
+    }
+    const trashedWithMinutes = await w.fresh.event();
+    minutesKeys.trashed = await publishMinutes(w, trashedWithMinutes.id);
+    secretOf(trashedWithMinutes.title).texts.push(minutesKeys.trashed);
+    expect((await su({ method: 'DELETE', url: `/api/v1/events/${trashedWithMinutes.id}` })).statusCode).toBe(
+      204,
+    );
+    w.markTrashed('event', trashedWithMinutes.id);
+    const purgedMinutes = await publishMinutes(w, event.id);
+    secretOf(event.title).texts.push(purgedMinutes);
     for (const url of [
       `/api/v1/folders/${folder.id}`,
       `/api/v1/files/${file.id}`,
@@ -908,6 +1011,7 @@ describe('authorization matrix', () => {
       eventKey: event.external,
       user: user.id,
       trashItem: `event/${purged.id}`,
+      minutesKey: purgedMinutes,
     });
   }, 60_000);
   afterAll(() => t?.close());

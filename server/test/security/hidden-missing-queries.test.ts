@@ -150,4 +150,22 @@ describe('hidden and missing objects cost the same queries', () => {
       `/api/v1/info/${events.visible.external}`,
     );
   });
+
+  it('GET /minutes/{key}', async () => {
+    const publish = async (event: PortalEvent) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/events/${event.id}/minutes`,
+        headers: users.admin.headers,
+        payload: { data: dataUrl(pdfBytes('Protokoll')) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.external as string;
+    };
+    await expectSameWork(
+      `/api/v1/minutes/${await publish(events.hidden)}`,
+      `/api/v1/minutes/${newKey()}`,
+      `/api/v1/minutes/${await publish(events.visible)}`,
+    );
+  });
 });

@@ -40,6 +40,7 @@ import {
   webauthnLoginOptionsBodySchema,
 } from '@gremienportal/contracts/two-factor';
 import { searchQuerySchema, suggestQuerySchema } from '@gremienportal/contracts/search';
+import { minutesUploadBodySchema, putAttendanceBodySchema } from '@gremienportal/contracts/meetings';
 import {
   addPasskey,
   challengeOf,
@@ -143,6 +144,8 @@ interface Pools {
   versions: string[];
   /** Ids of documents, folders and events in the Papierkorb (and live and unknown ones). */
   trashIds: string[];
+  /** Download keys of Protokolle (issue 20), on an event no other route changes. */
+  minutesKeys: string[];
 }
 
 interface Spec {
@@ -248,6 +251,19 @@ const fileHints = (pools: Pools): Hints => ({
   file: dataUrlValue,
   data: dataUrlValue,
 });
+/** A fresh event with a Protokoll (issue 20): its id and the Protokoll's download key. */
+async function eventWithMinutes({ t, actor, fresh }: Env): Promise<{ id: string; key: string }> {
+  const { id } = await fresh.event();
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/events/${id}/minutes`,
+    headers: actor.headers,
+    payload: { data: dataUrl(pdfBytes('Protokoll')) },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { id, key: res.json().data.external as string };
+}
+
 const emailHints = (pools: Pools): Hints => ({
   email: fc.oneof(fc.emailAddress(), pick(pools.emails), hostileString),
 });
@@ -639,6 +655,51 @@ const ENTRIES: Record<string, Spec> = {
       url: `/api/v1/events/${pools.eventIds[0]}/agenda/check`,
       payload: { file_ids: [Number(pools.fileIds[0]), Number(pools.fileIds[2])] },
     }),
+  },
+  // --- attendance and Protokoll (issue 20) --------------------------------------------------------
+  'PUT /api/v1/events/:id/attendance': {
+    params: (p) => ({ id: p.eventIds }),
+    body: { schema: putAttendanceBodySchema },
+    valid: ({ pools }) => ({
+      url: `/api/v1/events/${pools.eventIds[0]}/attendance`,
+      payload: { status: 'zugesagt', comment: 'Ich komme gern.' },
+    }),
+  },
+  'GET /api/v1/events/:id/attendance': {
+    params: (p) => ({ id: p.eventIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/events/${pools.eventIds[0]}/attendance` }),
+  },
+  'GET /api/v1/events/:id/attendance.csv': {
+    params: (p) => ({ id: p.eventIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/events/${pools.eventIds[0]}/attendance.csv` }),
+  },
+  // A refusal (409 within the hour) sends and changes nothing.
+  'POST /api/v1/events/:id/attendance/reminder': {
+    params: (p) => ({ id: p.eventIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/events/${(await fresh.event()).id}/attendance/reminder` }),
+  },
+  'POST /api/v1/events/:id/minutes': {
+    params: (p) => ({ id: p.eventIds }),
+    body: {
+      schema: minutesUploadBodySchema,
+      hints: () => ({ data: dataUrlValue, file: dataUrlValue }),
+      upload: 'files',
+    },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/events/${(await fresh.event()).id}/minutes`,
+      payload: { data: dataUrl(pdfBytes('Protokoll der Sitzung')) },
+    }),
+  },
+  'DELETE /api/v1/events/:id/minutes': {
+    params: (p) => ({ id: p.spareEventIds }),
+    valid: async (env) => ({ url: `/api/v1/events/${(await eventWithMinutes(env)).id}/minutes` }),
+  },
+  'GET /api/v1/minutes/:key': {
+    params: (p) => ({ key: p.minutesKeys }),
+    weight: 0.5,
+    valid: async (env) => ({ url: `/api/v1/minutes/${(await eventWithMinutes(env)).key}` }),
   },
   'GET /api/v1/audit': {
     query: { schema: auditListQuerySchema },
@@ -1172,6 +1233,7 @@ describe('hostile input', () => {
       versionedFileIds: [versioned.id, files[1]!.id, NONEXISTENT_ID],
       versions: ['1', '2', '0', '99', '2147483647', '2147483648', '1e3', '01'],
       trashIds: [...trashIds, files[1]!.id, NONEXISTENT_ID],
+      minutesKeys: [],
     };
     env = {
       t,
@@ -1179,6 +1241,7 @@ describe('hostile input', () => {
       pools,
       fresh: { folder: () => folder(sandbox, `Wegwerf ${(serial += 1)}`), file, event, user, trashed },
     };
+    pools.minutesKeys = [(await eventWithMinutes(env)).key, 'AAAAAAAAAAAAAAAAAAAAAA'];
   }, 60_000);
   afterAll(() => t?.close());
 

@@ -1,4 +1,5 @@
 import { EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
+import { ATTENDANCE_LABELS, ATTENDANCE_STATUSES } from '@gremienportal/contracts/meetings';
 import type { OutgoingMail } from '../../mail/outbox.ts';
 import { mailText, oneLine } from '../../mail/text.ts';
 
@@ -31,6 +32,25 @@ const dateTime = new Intl.DateTimeFormat('de-DE', {
 /** "Mittwoch, 15.07.2026, 18:00 Uhr" in Europe/Berlin. */
 export const formatEventTime = (iso: string) => `${dateTime.format(new Date(iso))} Uhr`;
 
+/** The event page in the web app. */
+export const eventPageUrl = (publicUrl: string, eventId: number) => `${publicUrl}/events/show/${eventId}`;
+
+/**
+ * One link per answer (decision 130): the page preselects it and saves only when the member
+ * confirms, so a mail scanner that follows links answers nothing.
+ */
+export function answerLinkLines(publicUrl: string, eventId: number): string[] {
+  const page = eventPageUrl(publicUrl, eventId);
+  const width = Math.max(...ATTENDANCE_STATUSES.map((status) => ATTENDANCE_LABELS[status].length)) + 2;
+  return [
+    'Ihre Zu- oder Absage geben Sie über einen dieser Links (nach der Anmeldung bestätigen Sie sie mit einem Klick):',
+    '',
+    ...ATTENDANCE_STATUSES.map(
+      (status) => `${`${ATTENDANCE_LABELS[status]}:`.padEnd(width)}${page}?antwort=${status}`,
+    ),
+  ];
+}
+
 /** "Benachrichtigung an": one mail per recipient about a new event, with a link to it. */
 export function eventNotificationMail(
   user: NotificationRecipient,
@@ -51,6 +71,8 @@ export function eventNotificationMail(
       'Alle Angaben, die Beschreibung und gegebenenfalls eine Informationsdatei finden Sie hier:',
       '',
       `${publicUrl}/events/show/${event.id}`,
+      '',
+      ...answerLinkLines(publicUrl, event.id),
     ]),
   };
 }

@@ -34,20 +34,22 @@ export async function listEvents(db: Executor, visible?: EventRowFilter): Promis
 }
 
 /**
- * One event with its roles in a single query, found by id or by its information file's download
- * key. `visible` narrows it in the same query, so an event the user may not see costs exactly
+ * One event with its roles in a single query, found by id or by the download key of its
+ * information file or of its Protokoll. `visible` narrows it in the same query, so an event the user may not see costs exactly
  * what a missing one does.
  */
 async function findOne(
   db: Executor,
-  by: { id: number } | { downloadKey: string },
+  by: { id: number } | { downloadKey: string } | { minutesKey: string },
   visible?: EventRowFilter,
 ): Promise<EventRecord | undefined> {
   let match = db.selectFrom('events').select('events.id');
   match =
     'id' in by
       ? match.where('events.id', '=', by.id)
-      : match.where('events.file_download_key', '=', by.downloadKey);
+      : 'minutesKey' in by
+        ? match.where('events.minutes_download_key', '=', by.minutesKey)
+        : match.where('events.file_download_key', '=', by.downloadKey);
   if (visible) match = match.where(visible);
   const rows = await db
     .selectFrom('events')
@@ -76,6 +78,14 @@ export function findEventByDownloadKey(
   visible?: EventRowFilter,
 ): Promise<EventRecord | undefined> {
   return findOne(db, { downloadKey: key }, visible);
+}
+
+export function findEventByMinutesKey(
+  db: Executor,
+  key: string,
+  visible?: EventRowFilter,
+): Promise<EventRecord | undefined> {
+  return findOne(db, { minutesKey: key }, visible);
 }
 
 export async function insertEvent(db: Executor, row: Insertable<EventsTable>): Promise<number> {

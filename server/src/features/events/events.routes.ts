@@ -33,7 +33,7 @@ const PAYLOAD_DESCRIPTION =
   'dann als Ortszeit Europe/Berlin.';
 
 /** Upload fields arrive as multipart or JSON; they are checked like a route body (422 per field). */
-function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, unknown>): z.output<S> {
+export function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, unknown>): z.output<S> {
   const result = schema.safeParse(fields);
   if (result.success) return result.data;
   const errors: Record<string, string[]> = {};
@@ -44,7 +44,11 @@ function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, unkn
 }
 
 /** The uploaded object belongs to the request until the service has committed it. */
-async function withUpload<T>(ctx: AppContext, upload: UploadSource, work: () => Promise<T>): Promise<T> {
+export async function withUpload<T>(
+  ctx: AppContext,
+  upload: UploadSource,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -36,6 +36,7 @@ import {
 import { usersWithAnyRole } from '../users/users.service.ts';
 import { trashEvent } from '../trash/move-to-trash.service.ts';
 import { agendaCounts } from './agenda.service.ts';
+import { myAttendanceByEvent, myAttendanceTo } from './attendance.service.ts';
 
 type Trx = Transaction<Database>;
 
@@ -131,19 +132,28 @@ export function eventsService(ctx: AppContext) {
   return {
     async list(principal: Principal): Promise<PortalEvent[]> {
       const records = await listEvents(db, eventFilter(viewerOf(principal)));
-      const counts = await agendaCounts(
-        db,
-        records.map((record) => record.id),
-      );
+      const [counts, answers] = await Promise.all([
+        agendaCounts(
+          db,
+          records.map((record) => record.id),
+        ),
+        myAttendanceByEvent(db, principal.id),
+      ]);
       return records.map((record) =>
-        toPortalEvent(record, { myAttendance: null, agendaCount: counts.get(record.id) ?? 0 }),
+        toPortalEvent(record, {
+          myAttendance: answers.get(record.id) ?? null,
+          agendaCount: counts.get(record.id) ?? 0,
+        }),
       );
     },
 
     async get(principal: Principal, id: number): Promise<PortalEvent> {
       const record = await visibleEvent(principal, id);
-      const agendaCount = (await agendaCounts(db, [id])).get(id) ?? 0;
-      return toPortalEvent(record, { myAttendance: null, agendaCount });
+      const [counts, myAttendance] = await Promise.all([
+        agendaCounts(db, [id]),
+        myAttendanceTo(db, id, principal.id),
+      ]);
+      return toPortalEvent(record, { myAttendance, agendaCount: counts.get(id) ?? 0 });
     },
 
     /**
@@ -276,7 +286,8 @@ export function eventsService(ctx: AppContext) {
       });
       await deleteObjectLater(replacedKey);
       const agendaCount = (await agendaCounts(db, [id])).get(id) ?? 0;
-      return toPortalEvent((await findEvent(db, id))!, { myAttendance: null, agendaCount });
+      const myAttendance = await myAttendanceTo(db, id, actor.principal.id);
+      return toPortalEvent((await findEvent(db, id))!, { myAttendance, agendaCount });
     },
 
     /** Moves the event with its information file to the Papierkorb; nothing is removed. */

@@ -169,9 +169,9 @@ export function heldObjects(snapshot: TrashSnapshot): HeldObject[] {
         size_bytes: Number(event.file_size_bytes ?? 0),
         sha256: event.file_sha256 ?? '',
       })),
-    // The Protokoll (issue 20): kept while the meeting is in the Papierkorb, as its information file.
+    // The Protokoll (issue 20); older snapshots have no such column.
     ...snapshot.events
-      .filter((event) => event.minutes_storage_key)
+      .filter((event) => (event.minutes_storage_key ?? null) !== null)
       .map((event) => ({
         storage_key: event.minutes_storage_key!,
         size_bytes: Number(event.minutes_size_bytes ?? 0),

@@ -251,8 +251,13 @@ describe('GET /audit: entries, filters and pages', () => {
       'search.performed': 'Gesucht',
       'user.two_factor_reset': 'Zwei-Faktor-Anmeldung zurückgesetzt',
       'event.agenda_updated': 'Tagesordnung geändert',
+      'event.attendance_answered': 'Zu- oder Absage gegeben',
+      'event.attendance_reminded': 'Erinnerung an offene Antworten gesendet',
+      'event.minutes_published': 'Protokoll veröffentlicht',
+      'event.minutes_removed': 'Protokoll entfernt',
+      'event.minutes_downloaded': 'Protokoll heruntergeladen',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(39);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(44);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

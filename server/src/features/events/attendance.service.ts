@@ -1,0 +1,252 @@
+import type { Kysely, Transaction } from 'kysely';
+import { formatBerlinDateTime } from '@gremienportal/contracts/audit';
+import { EVENT_MESSAGES, toBerlinLocal } from '@gremienportal/contracts/events';
+import {
+  ATTENDANCE_CSV_HEADER,
+  ATTENDANCE_LABELS,
+  ATTENDANCE_OPEN_LABEL,
+  MEETING_MESSAGES,
+  REMINDER_INTERVAL_MINUTES,
+  type AttendanceEntry,
+  type AttendanceList,
+  type MyAttendance,
+  type PutAttendanceBody,
+} from '@gremienportal/contracts/meetings';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { MINUTE } from '../../clock.ts';
+import { toCsv } from '../../http/csv.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
+import type { Actor, Principal } from '../../plugins/auth.ts';
+import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
+import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
+import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import {
+  answersOfUser,
+  answersToEvent,
+  attendees,
+  findAnswer,
+  saveAnswer,
+  type AnswerRow,
+  type AttendeeRecord,
+} from './attendance.repository.ts';
+import { findEvent, lockEvent, updateEvent, type EventRecord } from './events.repository.ts';
+import { attendanceReminderMail } from './meetings.mails.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+const REMINDER_INTERVAL_MS = REMINDER_INTERVAL_MINUTES * MINUTE;
+
+const toMyAttendance = (row: AnswerRow): MyAttendance => ({
+  status: row.status,
+  comment: row.comment,
+  answered_at: row.answered_at,
+});
+
+/** The caller's own answers, by event id, in one query (for the event list). */
+export async function myAttendanceByEvent(db: Executor, userId: number): Promise<Map<number, MyAttendance>> {
+  const answers = await answersOfUser(db, userId);
+  return new Map([...answers].map(([eventId, row]) => [eventId, toMyAttendance(row)]));
+}
+
+/** The caller's own answer to one event, or null. */
+export async function myAttendanceTo(db: Executor, eventId: number, userId: number) {
+  const row = await findAnswer(db, eventId, userId);
+  return row ? toMyAttendance(row) : null;
+}
+
+/** When the next reminder may go out, or null if now. */
+function reminderAvailableAt(sentAt: string | null, now: Date): Date | null {
+  if (!sentAt) return null;
+  const available = new Date(new Date(sentAt).getTime() + REMINDER_INTERVAL_MS);
+  return available > now ? available : null;
+}
+
+/** "14:05": Berlin wall-clock time, rounded up to the full minute (never earlier than allowed). */
+function berlinTimeOfDay(instant: Date): string {
+  const roundedUp = new Date(Math.ceil(instant.getTime() / MINUTE) * MINUTE);
+  return toBerlinLocal(roundedUp).slice(11, 16);
+}
+
+const byName = new Intl.Collator('de', { sensitivity: 'base' });
+
+function toEntry(user: AttendeeRecord, answer: AnswerRow | undefined): AttendanceEntry {
+  return {
+    user: {
+      id: user.id,
+      title: user.title,
+      firstname: user.firstname,
+      lastname: user.lastname,
+      email: user.email,
+      roles: user.roles.map((role) => role.name),
+    },
+    status: answer?.status ?? null,
+    comment: answer?.comment ?? '',
+    answered_at: answer?.answered_at ?? null,
+  };
+}
+
+/** Holders of the event's roles who may see it, have an active account and have not answered. */
+function withoutAnswer(
+  event: EventRecord,
+  people: AttendeeRecord[],
+  answers: Map<number, AnswerRow>,
+): AttendeeRecord[] {
+  const eventRoles = new Set(event.roles.map((role) => role.id));
+  return people.filter(
+    (user) =>
+      user.active &&
+      !answers.has(user.id) &&
+      user.roles.some((role) => eventRoles.has(role.id)) &&
+      canSeeEvent(viewerOfRoles(user.roles), event),
+  );
+}
+
+export function attendanceService(ctx: AppContext) {
+  const db = ctx.db.kysely;
+
+  /** Hidden and nonexistent answer the same 404, after the same query. */
+  async function visibleEvent(executor: Executor, principal: Principal, id: number): Promise<EventRecord> {
+    const viewer = viewerOf(principal);
+    const event = await findEvent(executor, id, eventFilter(viewer));
+    if (!event || !canSeeEvent(viewer, event)) throw notFound(EVENT_MESSAGES.notFound);
+    return event;
+  }
+
+  async function list(
+    principal: Principal,
+    id: number,
+  ): Promise<{ event: EventRecord; list: AttendanceList }> {
+    const event = await visibleEvent(db, principal, id);
+    const [people, answers] = await Promise.all([
+      attendees(
+        db,
+        id,
+        event.roles.map((role) => role.id),
+      ),
+      answersToEvent(db, id),
+    ]);
+    const entries = people
+      .filter((user) => user.active || answers.has(user.id))
+      .map((user) => toEntry(user, answers.get(user.id)))
+      .sort(
+        (a, b) =>
+          byName.compare(a.user.lastname, b.user.lastname) ||
+          byName.compare(a.user.firstname, b.user.firstname) ||
+          a.user.id - b.user.id,
+      );
+    const count = (status: AttendanceEntry['status']) =>
+      entries.filter((entry) => entry.status === status).length;
+    const available = reminderAvailableAt(event.reminder_sent_at, ctx.clock.now());
+    return {
+      event,
+      list: {
+        entries,
+        counts: {
+          zugesagt: count('zugesagt'),
+          abgesagt: count('abgesagt'),
+          vielleicht: count('vielleicht'),
+          offen: count(null),
+        },
+        reminder_sent_at: event.reminder_sent_at,
+        reminder_available_at: available?.toISOString() ?? null,
+      },
+    };
+  }
+
+  return {
+    /** The signed-in member's answer; a second one replaces the first. */
+    async answer(actor: Actor, id: number, body: PutAttendanceBody): Promise<MyAttendance> {
+      const now = ctx.clock.now().toISOString();
+      return db.transaction().execute(async (trx) => {
+        await lockEvent(trx, ctx.db.dialect, id);
+        const event = await visibleEvent(trx, actor.principal, id);
+        const row = {
+          event_id: id,
+          user_id: actor.principal.id,
+          status: body.status,
+          comment: body.comment,
+          answered_at: now,
+        };
+        await saveAnswer(trx, row);
+        // The answer only: a comment is the member's own words and stays out of the log.
+        await recordAudit(trx, ctx.clock, {
+          ...auditBy(actor),
+          action: 'event.attendance_answered',
+          objectType: 'event',
+          objectId: id,
+          objectLabel: event.title,
+          details: { status: body.status },
+        });
+        return toMyAttendance(row);
+      });
+    },
+
+    async list(principal: Principal, id: number): Promise<AttendanceList> {
+      return (await list(principal, id)).list;
+    },
+
+    /** The list as CSV for spreadsheets (formula-safe, UTF-8 with BOM), with its file name. */
+    async exportCsv(principal: Principal, id: number): Promise<{ title: string; body: string }> {
+      const { event, list: attendance } = await list(principal, id);
+      const rows = attendance.entries.map((entry) => [
+        entry.user.lastname,
+        entry.user.firstname,
+        entry.user.email,
+        entry.user.roles.join(', '),
+        entry.status ? ATTENDANCE_LABELS[entry.status] : ATTENDANCE_OPEN_LABEL,
+        entry.comment,
+        entry.answered_at ? formatBerlinDateTime(entry.answered_at) : '',
+      ]);
+      return { title: `Teilnahme ${event.title}`, body: toCsv(ATTENDANCE_CSV_HEADER, rows) };
+    },
+
+    /**
+     * "Erinnerung senden": mails every holder of the event's roles without an answer, at most once
+     * per interval per event. The interval is checked on the locked event row, so two admins
+     * clicking at once send one reminder; nobody to remind leaves the interval unspent.
+     */
+    async remind(actor: Actor, id: number): Promise<{ message: string; sent: number }> {
+      return db.transaction().execute(async (trx) => {
+        await lockEvent(trx, ctx.db.dialect, id);
+        const event = await visibleEvent(trx, actor.principal, id);
+        const now = ctx.clock.now();
+        const available = reminderAvailableAt(event.reminder_sent_at, now);
+        if (available) {
+          throw new AppError('conflict', MEETING_MESSAGES.reminderTooSoon(berlinTimeOfDay(available)));
+        }
+        const people = await attendees(
+          trx,
+          id,
+          event.roles.map((role) => role.id),
+        );
+        const recipients = withoutAnswer(event, people, await answersToEvent(trx, id));
+        if (recipients.length === 0) return { message: MEETING_MESSAGES.reminderNobody, sent: 0 };
+        const announced = {
+          id,
+          title: event.title,
+          start: event.start_at,
+          end: event.end_at,
+          location: event.location,
+        };
+        await enqueueMail(
+          trx,
+          ctx.clock,
+          recipients.map((user) => attendanceReminderMail(user, announced, ctx.config.PUBLIC_URL)),
+        );
+        await updateEvent(trx, id, { reminder_sent_at: now.toISOString() });
+        await recordAudit(trx, ctx.clock, {
+          ...auditBy(actor),
+          action: 'event.attendance_reminded',
+          objectType: 'event',
+          objectId: id,
+          objectLabel: event.title,
+          // Not `count`: that key marks an entry standing for several equal events (audit labels).
+          details: { recipients: recipients.length },
+        });
+        return { message: MEETING_MESSAGES.reminderSent(recipients.length), sent: recipients.length };
+      });
+    },
+  };
+}

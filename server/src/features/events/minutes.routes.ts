@@ -1,0 +1,116 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
+import { downloadKeyParamsSchema } from '@gremienportal/contracts/events';
+import {
+  MEETING_MESSAGES,
+  minutesResponseSchema,
+  minutesUploadBodySchema,
+} from '@gremienportal/contracts/meetings';
+import type { AppContext } from '../../context.ts';
+import { invalidField } from '../../errors.ts';
+import { actorOf } from '../../plugins/auth.ts';
+import { downloadResponses, sendDownload } from '../../http/send-download.ts';
+import { multipartOptions, readUpload } from '../../http/upload-source.ts';
+import { parseFields, withUpload } from './events.routes.ts';
+import { minutesService } from './minutes.service.ts';
+
+const tags = ['Events'];
+
+/** The Protokoll der Sitzung (issue 20): publish, replace, remove, download. */
+export const minutesRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const minutes = minutesService(ctx);
+
+    app.delete(
+      '/events/:id/minutes',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Protokoll eines Events entfernen',
+          params: idParamsSchema,
+          response: { 204: z.null(), 404: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await minutes.remove(actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/minutes/:key',
+      {
+        schema: {
+          tags,
+          summary: 'Protokoll eines Events (GET und HEAD, Range)',
+          params: downloadKeyParamsSchema,
+          response: downloadResponses,
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const event = await minutes.forDownload(actor.principal, request.params.key);
+        return sendDownload(
+          request,
+          reply,
+          ctx,
+          {
+            kind: 'event',
+            id: event.id,
+            key: event.minutes_storage_key!,
+            title: `Protokoll ${event.title}`,
+            format: event.minutes_format ?? 'bin',
+            mimeType: event.minutes_mime_type,
+          },
+          {
+            // As for the information file: every answer with content is recorded before the first
+            // byte leaves (decision 116).
+            beforeSend: async ({ head }) => {
+              if (!head) await minutes.recordDownload(actor, event);
+            },
+          },
+        );
+      },
+    );
+
+    // Multipart only where the document arrives (decision 112).
+    await app.register(async (scope) => {
+      await scope.register(multipart, multipartOptions(ctx.config));
+      const uploads = scope.withTypeProvider<ZodTypeProvider>();
+
+      uploads.post(
+        '/events/:id/minutes',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags,
+            summary: 'Protokoll veröffentlichen oder ersetzen',
+            description:
+              'JSON `{ data }` mit dem Protokoll als Data-URL, oder `multipart/form-data` mit der Datei ' +
+              'als Teil `file`. Dieselben Formate und Größen wie die Informationsdatei. Die erste ' +
+              'Veröffentlichung benachrichtigt alle, die zugesagt haben und das Event sehen.',
+            params: idParamsSchema,
+            response: {
+              200: minutesResponseSchema,
+              404: errorBodySchema,
+              413: errorBodySchema,
+              422: errorBodySchema,
+            },
+          },
+        },
+        async (request) => {
+          const upload = await readUpload(request, ctx, { fileFields: ['data', 'file'] });
+          const published = await withUpload(ctx, upload, async () => {
+            parseFields(minutesUploadBodySchema, upload.fields);
+            if (!upload.stored) throw invalidField('file', MEETING_MESSAGES.minutesRequired);
+            return minutes.publish(actorOf(request), request.params.id, upload.stored);
+          });
+          return { message: MEETING_MESSAGES.minutesSaved, data: published };
+        },
+      );
+    });
+  };

@@ -1,0 +1,160 @@
+import { EVENT_MESSAGES } from '@gremienportal/contracts/events';
+import { MINUTES_MESSAGES, type Minutes } from '@gremienportal/contracts/meetings';
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import type { StoredUpload } from '../../http/upload-source.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
+import type { Actor, Principal } from '../../plugins/auth.ts';
+import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
+import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
+import { newKey } from '../../tokens.ts';
+import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
+import { acceptedBy } from './attendance.repository.ts';
+import {
+  findEvent,
+  findEventByMinutesKey,
+  lockEvent,
+  updateEvent,
+  type EventRecord,
+} from './events.repository.ts';
+import { minutesPublishedMail } from './meetings.mails.ts';
+
+const NO_MINUTES = {
+  minutes_storage_key: null,
+  minutes_download_key: null,
+  minutes_format: null,
+  minutes_mime_type: null,
+  minutes_size_bytes: null,
+  minutes_sha256: null,
+  minutes_published_at: null,
+} as const;
+
+/** The Protokoll der Sitzung (issue 20): stored like the information file, beside it on the event. */
+export function minutesService(ctx: AppContext) {
+  const db = ctx.db.kysely;
+
+  /** Removes a stored object after the change that released it committed; never throws. */
+  async function deleteObjectLater(key: string | null): Promise<void> {
+    if (!key) return;
+    try {
+      await ctx.storage.delete(key);
+    } catch (error) {
+      // No row refers to it any more: the start-up sweep removes it.
+      ctx.logger.warn({ err: error, key }, 'Gespeichertes Protokoll konnte nicht entfernt werden');
+    }
+  }
+
+  return {
+    /**
+     * Publishes the Protokoll (already in storage) with a new download key; a replaced one is
+     * deleted after the commit. The first publication mails everyone who said Zusage and can
+     * still see the event (a link, never the file).
+     */
+    async publish(actor: Actor, id: number, file: StoredUpload): Promise<Minutes> {
+      const now = ctx.clock.now().toISOString();
+      const { replacedKey, minutes } = await db.transaction().execute(async (trx) => {
+        await lockEvent(trx, ctx.db.dialect, id);
+        const event = await findEvent(trx, id);
+        if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
+        const first = event.minutes_storage_key === null;
+        const downloadKey = newKey();
+        await updateEvent(trx, id, {
+          minutes_storage_key: file.key,
+          minutes_download_key: downloadKey,
+          minutes_format: file.format,
+          minutes_mime_type: file.mimeType,
+          minutes_size_bytes: file.size,
+          minutes_sha256: file.sha256,
+          minutes_published_at: now,
+        });
+        // "Attended" (decision 130): said Zusage and can see the event now, whatever roles they had.
+        const recipients = first
+          ? (await acceptedBy(trx, id)).filter((user) => canSeeEvent(viewerOfRoles(user.roles), event))
+          : [];
+        const announced = {
+          id,
+          title: event.title,
+          start: event.start_at,
+          end: event.end_at,
+          location: event.location,
+        };
+        await enqueueMail(
+          trx,
+          ctx.clock,
+          recipients.map((user) => minutesPublishedMail(user, announced, ctx.config.PUBLIC_URL)),
+        );
+        await recordAudit(trx, ctx.clock, {
+          ...auditBy(actor),
+          action: 'event.minutes_published',
+          objectType: 'event',
+          objectId: id,
+          objectLabel: event.title,
+          details: {
+            format: file.format,
+            size: file.size,
+            replaced: !first,
+            notified_users: recipients.length,
+          },
+        });
+        return {
+          replacedKey: event.minutes_storage_key,
+          minutes: { external: downloadKey, format: file.format, size_bytes: file.size, published_at: now },
+        };
+      });
+      await deleteObjectLater(replacedKey);
+      return minutes;
+    },
+
+    /** Takes the Protokoll off the event; its object is deleted after the commit. */
+    async remove(actor: Actor, id: number): Promise<void> {
+      const removedKey = await db.transaction().execute(async (trx) => {
+        await lockEvent(trx, ctx.db.dialect, id);
+        const event = await findEvent(trx, id);
+        if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
+        if (event.minutes_storage_key === null) throw notFound(MINUTES_MESSAGES.none);
+        await updateEvent(trx, id, NO_MINUTES);
+        await recordAudit(trx, ctx.clock, {
+          ...auditBy(actor),
+          action: 'event.minutes_removed',
+          objectType: 'event',
+          objectId: id,
+          objectLabel: event.title,
+          details: { format: event.minutes_format },
+        });
+        return event.minutes_storage_key;
+      });
+      await deleteObjectLater(removedKey);
+    },
+
+    /** The event behind a Protokoll's download key, if the user may see the event. */
+    async forDownload(principal: Principal, key: string): Promise<EventRecord> {
+      const viewer = viewerOf(principal);
+      const event = await findEventByMinutesKey(db, key, eventFilter(viewer));
+      if (!event || !event.minutes_storage_key || !canSeeEvent(viewer, event)) throw notFound();
+      return event;
+    },
+
+    /** Records a response with content, once per session and version within the window (decision 116). */
+    async recordDownload(actor: Actor, event: EventRecord): Promise<void> {
+      await recordDelivery(
+        db,
+        ctx.clock,
+        {
+          sessionId: actor.principal.sessionId,
+          objectKind: 'event',
+          objectId: event.id,
+          contentVersion: event.minutes_storage_key!,
+          purpose: 'download',
+        },
+        {
+          ...auditBy(actor),
+          action: 'event.minutes_downloaded',
+          objectType: 'event',
+          objectId: event.id,
+          objectLabel: event.title,
+          details: { format: event.minutes_format },
+        },
+      );
+    },
+  };
+}
