@@ -48,6 +48,7 @@ import { filesRoutes } from './features/files/files.routes.ts';
 import { foldersRoutes } from './features/folders/folders.routes.ts';
 import { ReadCache } from './features/folders/folders.service.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
+import { calendarFeedRoutes } from './features/events/calendar-feed.routes.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { searchRoutes } from './features/search/search.routes.ts';
@@ -236,6 +237,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(trashRoutes(context));
       await api.register(searchRoutes(context, readCache, searchCounter));
       await api.register(eventsRoutes(context));
+      await api.register(calendarFeedRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(settingsRoutes(context));
     },

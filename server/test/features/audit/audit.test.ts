@@ -250,8 +250,10 @@ describe('GET /audit: entries, filters and pages', () => {
       'account.passkey_removed': 'Passkey entfernt',
       'search.performed': 'Gesucht',
       'user.two_factor_reset': 'Zwei-Faktor-Anmeldung zurückgesetzt',
+      'account.calendar_feed_created': 'Kalender-Abonnement eingerichtet',
+      'account.calendar_feed_revoked': 'Kalender-Abonnement beendet',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(38);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(40);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {
