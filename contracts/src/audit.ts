@@ -52,6 +52,8 @@ export const AUDIT_ACTIONS = {
   'account.recovery_codes_renewed': 'Neue Wiederherstellungscodes erzeugt',
   'account.passkey_added': 'Passkey hinzugefügt',
   'account.passkey_removed': 'Passkey entfernt',
+  'account.calendar_feed_created': 'Kalender-Abonnement eingerichtet',
+  'account.calendar_feed_revoked': 'Kalender-Abonnement beendet',
   'search.performed': 'Gesucht',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

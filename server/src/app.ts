@@ -51,6 +51,7 @@ import { eventsRoutes } from './features/events/events.routes.ts';
 import { agendaRoutes } from './features/events/agenda.routes.ts';
 import { attendanceRoutes } from './features/events/attendance.routes.ts';
 import { minutesRoutes } from './features/events/minutes.routes.ts';
+import { calendarFeedRoutes } from './features/events/calendar-feed.routes.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { searchRoutes } from './features/search/search.routes.ts';
@@ -242,6 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(agendaRoutes(context, readCache));
       await api.register(attendanceRoutes(context));
       await api.register(minutesRoutes(context));
+      await api.register(calendarFeedRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(settingsRoutes(context));
     },

@@ -2,8 +2,21 @@ import { LogController, type FastifyReply, type FastifyRequest, type FastifyServ
 import type { Config } from '../config.ts';
 
 /**
+ * A request path as logged: without its query string (the reset link carries its token there),
+ * and with the token of a calendar feed address (`/calendar/{token}.ics`, issue 20) hidden, also
+ * in a mistyped or mis-cased path that the router would not even find; any other run of 32 or more
+ * token characters is hidden too, since no path of the portal names a thing with one.
+ */
+export function loggedPath(url: string): string {
+  return url
+    .split('?')[0]!
+    .replace(/(calendar\/)[^/]*/gi, '$1[verborgen]')
+    .replace(/[A-Za-z0-9_-]{32,}/g, '[verborgen]');
+}
+
+/**
  * Request logs without secrets: the Authorization header and cookies are redacted, and URLs are
- * logged without their query string (the reset link carries its token there).
+ * logged as `loggedPath` shows them.
  */
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
@@ -14,7 +27,7 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
     },
     serializers: {
       req(request: { method: string; url: string; ip?: string; id?: string }) {
-        return { id: request.id, method: request.method, url: request.url.split('?')[0], ip: request.ip };
+        return { id: request.id, method: request.method, url: loggedPath(request.url), ip: request.ip };
       },
     },
   };

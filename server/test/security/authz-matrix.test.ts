@@ -69,6 +69,13 @@ interface Entry {
   check?: (call: Call, res: LightMyRequestResponse) => void | Promise<void>;
   /** Answers of the Papierkorb or the audit log: admins may read trashed titles there. */
   trashView?: boolean;
+  /**
+   * Answers with calendar entries (issue 20): a deleted event reaches whoever could see it as
+   * cancelled, so its title may appear for them.
+   */
+  cancelledView?: boolean;
+  /** The address to call instead of the route's path with the target (a key made per call). */
+  url?: (call: Call) => string | Promise<string>;
 }
 
 const NONEXISTENT_ID = 2_147_483_000;
@@ -456,7 +463,22 @@ const ENTRIES: Record<string, Entry> = {
 
   // --- events ------------------------------------------------------------------------------------
   'GET /api/v1/events/:id': { access: 'user', object: 'event' },
-  'GET /api/v1/events/:id/ics': { access: 'user', object: 'event' },
+  // A deleted event answers with its cancellation (METHOD:CANCEL, issue 20) to whoever could see
+  // it, so their calendars drop it: the world's trashed event has both roles, so every principal
+  // but the stripped one could. Everyone else, and a purged or never existing event, gets the 404
+  // of anything missing.
+  'GET /api/v1/events/:id/ics': {
+    access: 'user',
+    object: 'event',
+    cancelledView: true,
+    status: (p, kind) => (kind === 'trashed' && p !== 'anonymous' && p !== 'stripped' ? 200 : undefined),
+    check: ({ target }, res) => {
+      expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
+      const method = /^METHOD:(\w+)\r$/m.exec(res.body)?.[1];
+      expect(method, String(target.value)).toBe(target.kind === 'trashed' ? 'CANCEL' : 'PUBLISH');
+      expect(res.body.includes('STATUS:CANCELLED'), String(target.value)).toBe(target.kind === 'trashed');
+    },
+  },
   'PUT /api/v1/events/:id': {
     access: 'admin',
     object: 'event',
@@ -598,6 +620,47 @@ const ENTRIES: Record<string, Entry> = {
     check: ({ target }, res) => {
       if (target.kind !== 'visible' || res.statusCode !== 200) return;
       expect(res.headers['content-security-policy']).toMatch(/^sandbox/);
+    },
+  },
+
+  // --- calendar feed (issue 20) -------------------------------------------------------------------
+  // Every signed-in user manages the feed of their own account, nothing else.
+  'GET /api/v1/account/calendar-feed': {
+    access: 'user',
+    check: (_c, res) =>
+      expect(Object.keys(res.json().data).sort()).toEqual(['active', 'created_at', 'last_used_at']),
+  },
+  'POST /api/v1/account/calendar-feed': {
+    access: 'user',
+    ok: 201,
+    check: (_c, res) =>
+      expect(res.json().data.url).toMatch(/^http:\/\/portal\.test\/api\/v1\/calendar\/[\w-]{43}\.ics$/),
+  },
+  'DELETE /api/v1/account/calendar-feed': { access: 'user', ok: 204 },
+  // Public: the token in the address is the only key, and a session header opens no feed. Each
+  // principal calls with a token of its own made just before; the feed lists only what that
+  // principal sees, deleted events it could see as cancelled. Without an account there is no
+  // token: any other one is 404.
+  'GET /api/v1/calendar/:token.ics': {
+    access: 'public',
+    cancelledView: true,
+    status: (p) => (p === 'anonymous' ? 404 : 200),
+    url: async ({ w, p }) => {
+      if (p === 'anonymous') return `/api/v1/calendar/${randomBytes(32).toString('base64url')}.ics`;
+      const res = await w.inject(p, { method: 'POST', url: '/api/v1/account/calendar-feed' });
+      expect(res.statusCode, res.body).toBe(201);
+      return new URL(res.json().data.url as string).pathname;
+    },
+    check: ({ w, p }, res) => {
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.body).toMatch(/^BEGIN:VCALENDAR\r\n/);
+      const seen = (['ar', 'vt', 'both'] as const).filter((key) => res.body.includes(w.events[key].title));
+      const expected = { vertreter: ['vt', 'both'], aufsichtsrat: ['ar', 'both'], stripped: [] };
+      expect(seen, p).toEqual(expected[p as keyof typeof expected] ?? ['ar', 'vt', 'both']);
+      // The world's deleted event (both roles), as cancelled for all who could see it.
+      const cancelled = res.body.includes(w.trash.event.title);
+      expect(cancelled, p).toBe(p !== 'stripped');
+      if (cancelled) expect(res.body).toContain('STATUS:CANCELLED');
     },
   },
 
@@ -1142,7 +1205,7 @@ describe('authorization matrix', () => {
           const res = await w.inject(p, {
             ...extra,
             method: httpMethod as InjectOptions['method'],
-            url: urlFor(path, target.value),
+            url: entry.url ? await entry.url(call) : urlFor(path, target.value),
           });
           const expected = expectedStatus(entry, p, target.kind);
           const what = `${httpMethod} ${path} als ${p}, ${target.label}`;
@@ -1151,7 +1214,7 @@ describe('authorization matrix', () => {
             continue;
           }
           expect(res.statusCode, `${what}: nie 5xx`).toBeLessThan(500);
-          expectNoLeak(w, p, res, what, entry.trashView);
+          expectNoLeak(w, p, res, what, entry.trashView, entry.cancelledView);
           if (httpMethod === 'HEAD') expect(res.body, what).toBe('');
           else if (res.statusCode >= 400) {
             const body = res.json() as { message?: unknown; errors?: unknown };
@@ -1169,7 +1232,9 @@ describe('authorization matrix', () => {
           ({ target }) =>
             target.kind === 'hidden' ||
             target.kind === 'nonexistent' ||
-            target.kind === 'trashed' ||
+            // Unless the entry lets this principal see it in the Papierkorb (a cancellation).
+            (target.kind === 'trashed' &&
+              expectedStatus(entry, p, 'trashed') === expectedStatus(entry, p, 'nonexistent')) ||
             (entry.access === 'admin-hidden' && !isAdminPrincipal(p)),
         );
         const shape = ({ res }: { res: LightMyRequestResponse }) => ({

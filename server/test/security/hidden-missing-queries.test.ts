@@ -143,6 +143,20 @@ describe('hidden and missing objects cost the same queries', () => {
     );
   });
 
+  it('GET /events/{id}/ics, also of an event in the Papierkorb the viewer could not see', async () => {
+    const missing = '/api/v1/events/987654/ics';
+    const visible = `/api/v1/events/${events.visible.id}/ics`;
+    await expectSameWork(`/api/v1/events/${events.hidden.id}/ics`, missing, visible);
+    const deleted = await createEvent(['Aufsichtsrat']);
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/events/${deleted.id}`,
+      headers: users.admin.headers,
+    });
+    expect(res.statusCode).toBe(204);
+    await expectSameWork(`/api/v1/events/${deleted.id}/ics`, missing, visible);
+  });
+
   it('GET /info/{key}', async () => {
     await expectSameWork(
       `/api/v1/info/${events.hidden.external}`,

@@ -701,6 +701,22 @@ const ENTRIES: Record<string, Spec> = {
     weight: 0.5,
     valid: async (env) => ({ url: `/api/v1/minutes/${(await eventWithMinutes(env)).key}` }),
   },
+  // The calendar feed (issue 20): a new token replaces the old; unknown and malformed ones are 404.
+  'GET /api/v1/account/calendar-feed': { weight: 0.2, valid: () => ({}) },
+  'POST /api/v1/account/calendar-feed': { weight: 0.3, valid: () => ({}) },
+  'DELETE /api/v1/account/calendar-feed': { weight: 0.3, valid: () => ({}) },
+  'GET /api/v1/calendar/:token.ics': {
+    principal: 'anonymous',
+    params: () => ({ token: ['A'.repeat(43), 'B'.repeat(32), 'C'.repeat(64), 'kurz', 'x.y'] }),
+    async valid({ t, actor }) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/account/calendar-feed',
+        headers: actor.headers,
+      });
+      return { url: new URL(res.json().data.url as string).pathname };
+    },
+  },
   'GET /api/v1/audit': {
     query: { schema: auditListQuerySchema },
     valid: () => ({ url: '/api/v1/audit?page=1&per_page=5&action=auth.login,file.created&from=2020-01-01' }),

@@ -1,9 +1,11 @@
 import { EVENT_TIME_ZONE, fromBerlinLocal, wallClockInBerlin } from '@gremienportal/contracts/events';
+import type { EventRow } from '../../db/schema.ts';
 
 /**
- * iCalendar (RFC 5545) export of one event, written by hand (decision 041): times as Europe/Berlin
+ * iCalendar (RFC 5545) export of events, written by hand (decision 041): times as Europe/Berlin
  * wall-clock times with a VTIMEZONE, so calendars show the time as announced; CRLF line ends,
- * lines folded at 75 octets, TEXT values escaped.
+ * lines folded at 75 octets, TEXT values escaped. One event, a feed of many, or the cancellation
+ * of a deleted one (decision 130).
  */
 export interface CalendarEvent {
   uid: string;
@@ -17,9 +19,57 @@ export interface CalendarEvent {
   url: string;
   createdAt: string;
   updatedAt: string;
+  /** Withdrawn: written with STATUS:CANCELLED (see `cancelledEntry`). */
+  cancelled?: boolean;
+}
+
+/** Someone named in a cancellation (RFC 5546 3.2.5 asks for the ORGANIZER and the ATTENDEEs). */
+export interface CalendarPerson {
+  name: string;
+  email: string;
+}
+
+export interface CalendarOptions {
+  /** PUBLISH (default): an export or a feed; CANCEL: every entry is withdrawn (iTIP, RFC 5546). */
+  method?: 'PUBLISH' | 'CANCEL';
+  /** A subscribed feed's name and how often calendars should fetch it again (ISO 8601 duration). */
+  feed?: { name: string; refresh: string };
+  organizer?: CalendarPerson;
+  attendee?: CalendarPerson;
 }
 
 export const PRODUCT_ID = '-//Gremienportal//Events//DE';
+
+/** An event row as a calendar entry; `url` opens it in the portal. */
+export function calendarEventOf(
+  row: Pick<
+    EventRow,
+    | 'id'
+    | 'uid'
+    | 'sequence'
+    | 'title'
+    | 'start_at'
+    | 'end_at'
+    | 'location'
+    | 'description'
+    | 'created_at'
+    | 'updated_at'
+  >,
+  publicUrl: string,
+): CalendarEvent {
+  return {
+    uid: row.uid,
+    sequence: row.sequence,
+    title: row.title,
+    start: row.start_at,
+    end: row.end_at,
+    location: row.location,
+    description: row.description,
+    url: `${publicUrl}/events/show/${row.id}`,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 /**
  * The German rules in force since 1996 (last Sunday of March 02:00 → 03:00, last Sunday of
@@ -112,14 +162,23 @@ export function foldLine(line: string): string {
   return parts.join('\r\n ');
 }
 
-export function buildCalendar(event: CalendarEvent, stamp: Date): string {
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    `PRODID:${PRODUCT_ID}`,
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    ...VTIMEZONE,
+/**
+ * The entry that withdraws a published event: SEQUENCE one above the last one published, so that
+ * calendars take it over the entry they hold (RFC 5546 2.1.4); LAST-MODIFIED is the cancellation.
+ */
+export function cancelledEntry(event: CalendarEvent, cancelledAt: string): CalendarEvent {
+  return { ...event, sequence: event.sequence + 1, updatedAt: cancelledAt, cancelled: true };
+}
+
+/** `CN="Name":mailto:address`; a parameter value may not hold DQUOTE or controls (RFC 5545 3.2). */
+function person(name: 'ORGANIZER' | 'ATTENDEE', who: CalendarPerson): string {
+  // eslint-disable-next-line no-control-regex
+  const cn = who.name.replace(/["\u0000-\u001f\u007f]/g, '').trim();
+  return `${name};CN="${cn}":mailto:${who.email}`;
+}
+
+function eventLines(event: CalendarEvent, stamp: Date, options: CalendarOptions): string[] {
+  return [
     'BEGIN:VEVENT',
     `UID:${event.uid}`,
     `SEQUENCE:${event.sequence}`,
@@ -133,7 +192,43 @@ export function buildCalendar(event: CalendarEvent, stamp: Date): string {
     `LOCATION:${escapeText(event.location)}`,
     `DESCRIPTION:${escapeText(event.description)}`,
     `URL:${event.url}`,
+    ...(event.cancelled ? ['STATUS:CANCELLED'] : []),
+    ...(options.organizer ? [person('ORGANIZER', options.organizer)] : []),
+    ...(options.attendee ? [person('ATTENDEE', options.attendee)] : []),
     'END:VEVENT',
+  ];
+}
+
+/**
+ * One VCALENDAR with every event given. With `method: 'CANCEL'` each must be a cancelled entry
+ * (`cancelledEntry`); a feed (PUBLISH) may mix live and cancelled ones.
+ */
+export function buildCalendar(
+  events: CalendarEvent | readonly CalendarEvent[],
+  stamp: Date,
+  options: CalendarOptions = {},
+): string {
+  const list: readonly CalendarEvent[] = Array.isArray(events) ? events : [events as CalendarEvent];
+  const method = options.method ?? 'PUBLISH';
+  if (method === 'CANCEL' && list.some((event) => !event.cancelled)) {
+    throw new Error('METHOD:CANCEL withdraws only cancelled entries');
+  }
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:${PRODUCT_ID}`,
+    'CALSCALE:GREGORIAN',
+    `METHOD:${method}`,
+    ...(options.feed
+      ? [
+          `X-WR-CALNAME:${escapeText(options.feed.name)}`,
+          `X-WR-TIMEZONE:${EVENT_TIME_ZONE}`,
+          `REFRESH-INTERVAL;VALUE=DURATION:${options.feed.refresh}`,
+          `X-PUBLISHED-TTL:${options.feed.refresh}`,
+        ]
+      : []),
+    ...VTIMEZONE,
+    ...list.flatMap((event) => eventLines(event, stamp, options)),
     'END:VCALENDAR',
   ];
   return lines.map(foldLine).join('\r\n') + '\r\n';

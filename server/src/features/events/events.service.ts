@@ -20,7 +20,8 @@ import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
 import type { StoredUpload } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
 import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
-import { buildCalendar } from './events.ics.ts';
+import { buildCalendar, calendarEventOf } from './events.ics.ts';
+import { cancellationMails, cancelledCalendarFor } from './calendar-feed.service.ts';
 import { eventNotificationMail } from './events.mails.ts';
 import {
   findEvent,
@@ -297,13 +298,17 @@ export function eventsService(ctx: AppContext) {
         const event = await findEvent(trx, id);
         if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
         const audit = auditBy(actor);
+        const deletedAt = ctx.clock.now().toISOString();
+        // Read before the answers go with the event: those who said Zusage get the cancellation.
+        const cancellations = await cancellationMails(ctx, trx, event, deletedAt);
         await trashEvent(trx, id, {
           title: event.title,
           formerPath: null,
           formerParentId: null,
-          deletedAt: ctx.clock.now().toISOString(),
+          deletedAt,
           deletedBy: audit.actor ?? null,
         });
+        await enqueueMail(trx, ctx.clock, cancellations);
         await recordAudit(trx, ctx.clock, {
           ...audit,
           action: 'event.deleted',
@@ -316,6 +321,7 @@ export function eventsService(ctx: AppContext) {
             roles: event.roles.map((role) => role.name),
             had_file: event.file_storage_key !== null,
             trash: true,
+            cancellations_sent: cancellations.length,
           },
         });
       });
@@ -352,25 +358,20 @@ export function eventsService(ctx: AppContext) {
       );
     },
 
-    /** The event as an iCalendar file (decision 041). */
+    /**
+     * The event as an iCalendar file (decision 041); an event in the Papierkorb as its
+     * cancellation, for those who could see it (decision 130).
+     */
     async calendar(principal: Principal, id: number): Promise<{ title: string; body: string }> {
-      const event = await visibleEvent(principal, id);
-      const body = buildCalendar(
-        {
-          uid: event.uid,
-          sequence: event.sequence,
-          title: event.title,
-          start: event.start_at,
-          end: event.end_at,
-          location: event.location,
-          description: event.description,
-          url: `${ctx.config.PUBLIC_URL}/events/show/${event.id}`,
-          createdAt: event.created_at,
-          updatedAt: event.updated_at,
-        },
-        ctx.clock.now(),
-      );
-      return { title: event.title, body };
+      const viewer = viewerOf(principal);
+      const event = await findEvent(db, id, eventFilter(viewer));
+      if (event && canSeeEvent(viewer, event)) {
+        const body = buildCalendar(calendarEventOf(event, ctx.config.PUBLIC_URL), ctx.clock.now());
+        return { title: event.title, body };
+      }
+      const cancelled = await cancelledCalendarFor(ctx, viewer, id);
+      if (!cancelled) throw notFound(EVENT_MESSAGES.notFound);
+      return cancelled;
     },
   };
 }

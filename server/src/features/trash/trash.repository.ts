@@ -123,3 +123,13 @@ export async function expiredTrashItems(db: Executor, beforeIso: string, limit: 
 export async function existingRoleIds(db: Executor): Promise<Set<number>> {
   return new Set((await db.selectFrom('roles').select('id').execute()).map((row) => row.id));
 }
+
+/** Every deleted event with its snapshot (the cancelled entries of calendar feeds). */
+export function eventTrashItems(db: Executor) {
+  return db
+    .selectFrom('trash_items')
+    .select(['object_id', 'deleted_at', 'snapshot'])
+    .where('kind', '=', 'event')
+    .orderBy('id')
+    .execute();
+}

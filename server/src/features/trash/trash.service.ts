@@ -172,7 +172,13 @@ export function trashService(ctx: TrashContext) {
         let result: TrashRestoreResponse['data'];
         if (kind === 'event') {
           if (body.folder_id !== undefined) throw invalidField('folder_id', TRASH_MESSAGES.noTargetForEvents);
-          await restoreSnapshot(trx, snapshot, { existingRoles });
+          // Calendars hold the cancellation (SEQUENCE + 1) since the deletion: the event comes back
+          // above it, or they would keep it cancelled (decision 130).
+          const raised = {
+            ...snapshot,
+            events: snapshot.events.map((event) => ({ ...event, sequence: event.sequence + 2 })),
+          };
+          await restoreSnapshot(trx, raised, { existingRoles });
           result = { type: kind, id: objectId, title: item.title, folder_id: null, renamed: false };
         } else {
           const tree = new FolderTree(await allFolders(trx), viewerOf(actor.principal));

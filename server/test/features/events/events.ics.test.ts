@@ -1,144 +1,27 @@
-// Over 300 lines: the iCalendar writer is checked by an independent RFC 5545 reader (with VTIMEZONE rules)
-// that exists only for these tests and is about a third of the file.
+// Over 300 lines: the writer's rules (times, escaping, feeds, cancellations) and the route's answers share one
+// set of samples and the reader in support/icalendar-reader.ts; split, each half would repeat the setup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers } from '../../support/factories.ts';
 import {
+  child,
+  childrenOf,
+  instantOf,
+  prop,
+  readCalendar,
+  unescapeText,
+  value,
+} from '../../support/icalendar-reader.ts';
+import {
   buildCalendar,
+  cancelledEntry,
   escapeText,
   foldLine,
   timeProperty,
   type CalendarEvent,
 } from '../../../src/features/events/events.ics.ts';
-
-// ---------------------------------------------------------------------------------------------
-// A small, independent RFC 5545 reader: checks the physical format, unfolds, parses properties
-// and components, and resolves TZID times through the file's own VTIMEZONE rules.
-
-interface Property {
-  name: string;
-  params: Record<string, string>;
-  value: string;
-}
-interface Component {
-  name: string;
-  props: Property[];
-  components: Component[];
-}
-
-function readCalendar(text: string): Component {
-  const bytes = Buffer.from(text, 'utf8');
-  expect(text.endsWith('\r\n'), 'ends with CRLF').toBe(true);
-  expect(/\r(?!\n)|(?<!\r)\n/.test(text), 'only CRLF line ends').toBe(false);
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const physical: string[] = [];
-  let start = 0;
-  for (let i = 0; i < bytes.length - 1; i += 1) {
-    if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a) {
-      const line = bytes.subarray(start, i);
-      expect(line.length, 'at most 75 octets per line').toBeLessThanOrEqual(75);
-      // Throws when a fold split a UTF-8 sequence.
-      physical.push(decoder.decode(line));
-      start = i + 2;
-    }
-  }
-  const logical: string[] = [];
-  for (const line of physical) {
-    if (line.startsWith(' ') || line.startsWith('\t')) logical[logical.length - 1] += line.slice(1);
-    else logical.push(line);
-  }
-  const root: Component = { name: '', props: [], components: [] };
-  const stack = [root];
-  for (const line of logical) {
-    const match = /^([A-Za-z0-9-]+)((?:;[A-Za-z0-9-]+=(?:"[^"]*"|[^;:,"]*))*):(.*)$/s.exec(line);
-    expect(match, `content line: ${line}`).not.toBeNull();
-    const [, name, rawParams, value] = match!;
-    const params: Record<string, string> = {};
-    for (const param of rawParams!.split(';').slice(1)) {
-      const eq = param.indexOf('=');
-      params[param.slice(0, eq).toUpperCase()] = param.slice(eq + 1).replace(/^"|"$/g, '');
-    }
-    const upper = name!.toUpperCase();
-    if (upper === 'BEGIN') {
-      const component: Component = { name: value!, props: [], components: [] };
-      stack.at(-1)!.components.push(component);
-      stack.push(component);
-    } else if (upper === 'END') {
-      expect(stack.pop()!.name).toBe(value);
-    } else {
-      stack.at(-1)!.props.push({ name: upper, params, value: value! });
-    }
-  }
-  expect(stack).toHaveLength(1);
-  expect(root.components).toHaveLength(1);
-  return root.components[0]!;
-}
-
-const prop = (component: Component, name: string) => component.props.find((p) => p.name === name);
-const value = (component: Component, name: string) => prop(component, name)?.value;
-const child = (component: Component, name: string) => component.components.find((c) => c.name === name)!;
-const unescapeText = (text: string) =>
-  text.replace(/\\([\\;,nN])/g, (_m, ch: string) => (ch === 'n' || ch === 'N' ? '\n' : ch));
-
-const LOCAL = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(Z?)$/;
-function localMs(text: string): { ms: number; utc: boolean } {
-  const m = LOCAL.exec(text);
-  expect(m, `DATE-TIME ${text}`).not.toBeNull();
-  const [, y, mo, d, h, mi, s, z] = m!;
-  return { ms: Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +s!), utc: z === 'Z' };
-}
-const offsetMs = (text: string) => {
-  const m = /^([+-])(\d{2})(\d{2})$/.exec(text)!;
-  return (m[1] === '-' ? -1 : 1) * (+m[2]! * 60 + +m[3]!) * 60_000;
-};
-
-/** The instant of a transition rule (`FREQ=YEARLY;BYMONTH=m;BYDAY=-1SU`) in a given year. */
-function transition(rule: Component, year: number): number {
-  const rrule = value(rule, 'RRULE')!;
-  const parts = Object.fromEntries(rrule.split(';').map((p) => p.split('=') as [string, string]));
-  expect(parts.FREQ).toBe('YEARLY');
-  expect(parts.BYDAY).toBe('-1SU');
-  const start = localMs(value(rule, 'DTSTART')!);
-  expect(new Date(start.ms).getUTCFullYear()).toBeLessThanOrEqual(year);
-  const month = Number(parts.BYMONTH) - 1;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0));
-  const lastSunday = lastDay.getUTCDate() - lastDay.getUTCDay();
-  const wall = new Date(start.ms);
-  const local = Date.UTC(year, month, lastSunday, wall.getUTCHours(), wall.getUTCMinutes());
-  return local - offsetMs(value(rule, 'TZOFFSETFROM')!);
-}
-
-/** DTSTART/DTEND as an instant: UTC as written, or local time through the named VTIMEZONE. */
-function instantOf(calendar: Component, p: Property): string {
-  const { ms, utc } = localMs(p.value);
-  if (utc) {
-    expect(p.params.TZID).toBeUndefined();
-    return new Date(ms).toISOString();
-  }
-  const zone = calendar.components.find((c) => c.name === 'VTIMEZONE' && value(c, 'TZID') === p.params.TZID);
-  expect(zone, `VTIMEZONE ${p.params.TZID}`).toBeDefined();
-  const daylight = child(zone!, 'DAYLIGHT');
-  const standard = child(zone!, 'STANDARD');
-  const year = new Date(ms).getUTCFullYear();
-  const summerFrom = transition(daylight, year);
-  const summerUntil = transition(standard, year);
-  const candidates = [daylight, standard]
-    .map((rule) => {
-      const offset = offsetMs(value(rule, 'TZOFFSETTO')!);
-      const instant = ms - offset;
-      const inSummer = instant >= summerFrom && instant < summerUntil;
-      return (rule === daylight) === inSummer ? instant : undefined;
-    })
-    .filter((instant): instant is number => instant !== undefined)
-    .sort((a, b) => a - b);
-  expect(candidates.length, `local time ${p.value} exists`).toBeGreaterThan(0);
-  // RFC 5545 3.3.5: a local time that occurs twice means its first occurrence.
-  return new Date(candidates[0]!).toISOString();
-}
-
-// ---------------------------------------------------------------------------------------------
 
 const sample = (overrides: Partial<CalendarEvent> = {}): CalendarEvent => ({
   uid: 'abc@portal.test',
@@ -239,6 +122,68 @@ describe('iCalendar writer', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('writes several events into one feed, each with its own UID and times', () => {
+    const events = [
+      sample({ uid: 'eins@portal.test', title: 'Erste' }),
+      sample({
+        uid: 'zwei@portal.test',
+        title: 'Zweite',
+        sequence: 4,
+        start: '2026-12-01T17:00:00.000Z',
+        end: '2026-12-01T19:00:00.000Z',
+      }),
+      cancelledEntry(
+        sample({ uid: 'drei@portal.test', title: 'Dritte', sequence: 2 }),
+        '2026-07-10T08:00:00.000Z',
+      ),
+    ];
+    const calendar = readCalendar(
+      buildCalendar(events, new Date('2026-07-01T12:00:00Z'), {
+        feed: { name: 'Gremienportal', refresh: 'PT1H' },
+      }),
+    );
+    expect(value(calendar, 'METHOD')).toBe('PUBLISH');
+    expect(value(calendar, 'X-WR-CALNAME')).toBe('Gremienportal');
+    expect(value(calendar, 'REFRESH-INTERVAL')).toBe('PT1H');
+    expect(prop(calendar, 'REFRESH-INTERVAL')!.params.VALUE).toBe('DURATION');
+    const vevents = childrenOf(calendar, 'VEVENT');
+    expect(vevents.map((e) => value(e, 'UID'))).toEqual([
+      'eins@portal.test',
+      'zwei@portal.test',
+      'drei@portal.test',
+    ]);
+    expect(vevents.map((e) => value(e, 'SEQUENCE'))).toEqual(['0', '4', '3']);
+    expect(vevents.map((e) => value(e, 'STATUS'))).toEqual([undefined, undefined, 'CANCELLED']);
+    expect(instantOf(calendar, prop(vevents[1]!, 'DTSTART')!)).toBe('2026-12-01T17:00:00.000Z');
+    expect(value(vevents[2]!, 'LAST-MODIFIED')).toBe('20260710T080000Z');
+  });
+
+  it('writes a cancellation: METHOD:CANCEL, STATUS:CANCELLED, SEQUENCE one higher, same UID', () => {
+    const published = sample({ sequence: 3 });
+    const calendar = readCalendar(
+      buildCalendar(cancelledEntry(published, '2026-07-10T08:00:00.000Z'), new Date('2026-07-10T08:00:00Z'), {
+        method: 'CANCEL',
+        organizer: { name: 'Gremien"portal', email: 'no-reply@example.org' },
+        attendee: { name: 'Erika Muster', email: 'erika@example.org' },
+      }),
+    );
+    expect(value(calendar, 'METHOD')).toBe('CANCEL');
+    const vevent = child(calendar, 'VEVENT');
+    expect(childrenOf(calendar, 'VEVENT')).toHaveLength(1);
+    expect(value(vevent, 'UID')).toBe(published.uid);
+    expect(value(vevent, 'SEQUENCE')).toBe('4');
+    expect(value(vevent, 'STATUS')).toBe('CANCELLED');
+    expect(value(vevent, 'ORGANIZER')).toBe('mailto:no-reply@example.org');
+    expect(prop(vevent, 'ORGANIZER')!.params.CN).toBe('Gremienportal');
+    expect(value(vevent, 'ATTENDEE')).toBe('mailto:erika@example.org');
+    expect(prop(vevent, 'ATTENDEE')!.params.CN).toBe('Erika Muster');
+    expect(instantOf(calendar, prop(vevent, 'DTSTART')!)).toBe(published.start);
+  });
+
+  it('refuses to send a live entry with METHOD:CANCEL', () => {
+    expect(() => buildCalendar(sample(), new Date(), { method: 'CANCEL' })).toThrow();
   });
 });
 
@@ -368,6 +313,30 @@ describe('GET /api/v1/events/{id}/ics', () => {
       expect(instantOf(calendar, prop(vevent, 'DTEND')!)).toBe(updated.end);
       expect(value(vevent, 'LAST-MODIFIED')).not.toBe(value(first, 'LAST-MODIFIED'));
     }
+  });
+
+  it('raises SEQUENCE when only the place changes, and keeps the UID', async () => {
+    const event = await createEvent({ title: 'Klausur', start: '2026-05-05T10:00', end: '2026-05-05T12:00' });
+    const before = child((await ics(event.id)).calendar, 'VEVENT');
+    t.clock.advance(60_000);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/events/${event.id}`,
+      headers: users.admin.headers,
+      payload: {
+        title: 'Klausur',
+        start: '2026-05-05T10:00',
+        end: '2026-05-05T12:00',
+        location: 'Tagungshotel am See',
+        description: 'Tagesordnung folgt.',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = child((await ics(event.id)).calendar, 'VEVENT');
+    expect(value(after, 'UID')).toBe(value(before, 'UID'));
+    expect(Number(value(after, 'SEQUENCE'))).toBe(Number(value(before, 'SEQUENCE')) + 1);
+    expect(value(after, 'LOCATION')).toBe('Tagungshotel am See');
+    expect(value(after, 'DTSTART')).toBe(value(before, 'DTSTART'));
   });
 
   it('gives every event its own UID', async () => {
