@@ -5,6 +5,7 @@ import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { accountQueryOptions } from '../../features/account/account.api';
 import { AccountForm } from '../../features/account/components/account-form';
+import { CalendarFeedSection } from '../../features/account/components/calendar-feed-section';
 import { TwoFactorSection } from '../../features/account/components/two-factor-section';
 import { MyLogins } from '../../features/audit/components/my-logins';
 import { useAuth } from '../../lib/auth';
@@ -51,6 +52,12 @@ export default function AccountPage() {
       {setupPending ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <MyLogins />
+        </Paper>
+      )}
+      {/* Issue 20: the personal calendar feed; like the sign-ins, not during a required 2FA setup. */}
+      {setupPending ? null : (
+        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+          <CalendarFeedSection />
         </Paper>
       )}
     </Stack>
