@@ -11,8 +11,8 @@ import { MyLogins } from '../../features/audit/components/my-logins';
 import { useAuth } from '../../lib/auth';
 
 /**
- * Own account: heading with the user's name, the form, the second factor, then the user's recent
- * sign-ins.
+ * Own account: heading with the user's name, the form, the second factor, the calendar feed, then
+ * the user's recent sign-ins.
  */
 export default function AccountPage() {
   const { user } = useAuth();
@@ -49,15 +49,15 @@ export default function AccountPage() {
           <TwoFactorSection status={account.data.two_factor} />
         </Paper>
       ) : null}
-      {setupPending ? null : (
-        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-          <MyLogins />
-        </Paper>
-      )}
       {/* Issue 20: the personal calendar feed; like the sign-ins, not during a required 2FA setup. */}
       {setupPending ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <CalendarFeedSection />
+        </Paper>
+      )}
+      {setupPending ? null : (
+        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+          <MyLogins />
         </Paper>
       )}
     </Stack>

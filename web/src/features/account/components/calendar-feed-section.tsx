@@ -21,7 +21,7 @@ import {
 function NewFeedAddress({ url }: { url: string }) {
   const clipboard = useClipboard({ timeout: 3000 });
   return (
-    <Alert color="yellow" variant="light" title="Nur jetzt sichtbar">
+    <Alert color="blue" variant="light" title="Nur jetzt sichtbar">
       <Stack gap="sm">
         <Text size="sm">
           Kopieren Sie die Adresse jetzt und fügen Sie sie in Ihrem Kalender als Abonnement (Internetkalender)

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { PortalEvent } from '@gremienportal/contracts/events';
@@ -137,7 +137,7 @@ export function AttendanceAnswer({ event }: { event: PortalEvent }) {
           </Alert>
         ) : null}
         <Stack gap={4}>
-          <Group gap="xs" role="group" aria-label="Antwort wählen">
+          <SimpleGrid cols={3} spacing="xs" maw={420} role="group" aria-label="Antwort wählen">
             {ATTENDANCE_STATUSES.map((option) => (
               <Button
                 key={option}
@@ -146,11 +146,12 @@ export function AttendanceAnswer({ event }: { event: PortalEvent }) {
                 aria-pressed={status === option}
                 onClick={() => choose(option)}
                 disabled={save.isPending}
+                px={8}
               >
                 {ATTENDANCE_LABELS[option]}
               </Button>
             ))}
-          </Group>
+          </SimpleGrid>
           {errors.status ? (
             <Text size="sm" c="red.8" role="alert">
               {errors.status}

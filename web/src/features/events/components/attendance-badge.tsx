@@ -2,13 +2,20 @@ import { Badge } from '@mantine/core';
 import { ATTENDANCE_LABELS, type AttendanceStatus } from '@gremienportal/contracts/meetings';
 
 /**
- * One colour per answer, for the pressed button and the badge. Shade 9 red and shade 7 gray keep
- * white text above 4.5:1, as the brand green does; yellow would not.
+ * One colour per answer for the pressed button: shade 9 red and shade 7 gray keep white text
+ * above 4.5:1, as the brand green does; yellow would not.
  */
 export const ATTENDANCE_COLORS: Record<AttendanceStatus, string> = {
   zugesagt: 'brand',
   abgesagt: 'red.9',
   vielleicht: 'gray.7',
+};
+
+/** The badges' light variant takes the colour names (with a fixed shade it would fill the badge). */
+const BADGE_COLORS: Record<AttendanceStatus, string> = {
+  zugesagt: 'brand',
+  abgesagt: 'red',
+  vielleicht: 'gray',
 };
 
 /** "Zusage speichern?" – what the page asks after a mail link chose an answer. */
@@ -28,7 +35,7 @@ export function AttendanceBadge({ status }: { status: AttendanceStatus | null | 
     );
   }
   return (
-    <Badge variant="light" color={ATTENDANCE_COLORS[status]}>
+    <Badge variant="light" color={BADGE_COLORS[status]}>
       {ATTENDANCE_LABELS[status]}
     </Badge>
   );

@@ -73,7 +73,7 @@ export function AttendanceEntries({ entries }: { entries: readonly AttendanceEnt
             <td>
               <RoleBadges roles={entry.user.roles} />
             </td>
-            <td>
+            <td className={classes.answer}>
               <AttendanceBadge status={entry.status} />
             </td>
             <td className={classes.time}>{timeOf(entry)}</td>

@@ -1,3 +1,4 @@
+// Over 300 lines: the member's answer (with the mail link) and the admins' list share one event and list fixture.
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MEETING_MESSAGES, type AttendanceList } from '@gremienportal/contracts/meetings';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconBook2 } from '@tabler/icons-react';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import { MEETING_MESSAGES } from '@gremienportal/contracts/meetings';
@@ -92,6 +92,9 @@ export function BookDownload({ event }: { event: Pick<PortalEvent, 'id' | 'agend
             Sitzungsmappe herunterladen
           </Button>
         </Group>
+      </Stack>
+      {/* Outside the stack: the live region is always there (to be announced), but empty takes no room. */}
+      <Box mt={(running && slow) || error ? 'sm' : 0}>
         <div role="status" aria-live="polite">
           {running && slow ? (
             <Group gap="xs" wrap="nowrap">
@@ -105,7 +108,7 @@ export function BookDownload({ event }: { event: Pick<PortalEvent, 'id' | 'agend
             {error}
           </Text>
         ) : null}
-      </Stack>
+      </Box>
     </Paper>
   );
 }

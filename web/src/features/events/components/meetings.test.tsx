@@ -1,3 +1,4 @@
+// Over 300 lines: the Kommende Sitzungen, Sitzungsmappe and Protokoll tests share the meeting fixtures and upload stand-in.
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MEETING_MESSAGES } from '@gremienportal/contracts/meetings';
