@@ -228,6 +228,23 @@ describe('downloads', () => {
     expect(requests[0]?.url).not.toContain('secret-token');
   });
 
+  it('lets the caller read the body (to show progress), only for a successful answer', async () => {
+    mockApi({
+      'GET /api/v1/events/5/book.pdf': new Response('%PDF-1.7', {
+        headers: { 'Content-Type': 'application/pdf' },
+      }),
+      'GET /api/v1/events/6/book.pdf': json(503, { message: 'Gerade beschäftigt.' }),
+    });
+    const readBody = vi.fn(async (response: Response) => new Blob([`gelesen: ${await response.text()}`]));
+    const file = await download('/events/5/book.pdf', { readBody });
+    expect(await file.blob.text()).toBe('gelesen: %PDF-1.7');
+    expect(file.type).toBe('application/pdf');
+    expect(readBody).toHaveBeenCalledTimes(1);
+
+    await expect(download('/events/6/book.pdf', { readBody })).rejects.toMatchObject({ status: 503 });
+    expect(readBody).toHaveBeenCalledTimes(1);
+  });
+
   it('turns a failed download into an ApiError', async () => {
     mockApi({ 'GET /api/v1/download/gone': json(404, { message: 'Nicht gefunden.' }) });
     await expect(download('/download/gone')).rejects.toMatchObject({

@@ -389,7 +389,15 @@ function sanitizeFilename(name: string): string {
   return name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim();
 }
 
-export async function download(path: string, options: RequestOptions = {}): Promise<DownloadedFile> {
+export interface DownloadOptions extends RequestOptions {
+  /**
+   * Reads the body instead of `response.blob()`, e.g. chunk by chunk to show progress. Passed in
+   * by the caller, so the reading code loads with the page that needs it, not with every page.
+   */
+  readBody?: (response: Response) => Promise<Blob>;
+}
+
+export async function download(path: string, options: DownloadOptions = {}): Promise<DownloadedFile> {
   const token = getAccessToken();
   const abort = abortable(options, 0);
   try {
@@ -414,7 +422,7 @@ export async function download(path: string, options: RequestOptions = {}): Prom
     }
     let blob: Blob;
     try {
-      blob = await response.blob();
+      blob = await (options.readBody ? options.readBody(response) : response.blob());
     } catch {
       throw transportError(abort);
     }

@@ -5,13 +5,14 @@ import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { accountQueryOptions } from '../../features/account/account.api';
 import { AccountForm } from '../../features/account/components/account-form';
+import { CalendarFeedSection } from '../../features/account/components/calendar-feed-section';
 import { TwoFactorSection } from '../../features/account/components/two-factor-section';
 import { MyLogins } from '../../features/audit/components/my-logins';
 import { useAuth } from '../../lib/auth';
 
 /**
- * Own account: heading with the user's name, the form, the second factor, then the user's recent
- * sign-ins.
+ * Own account: heading with the user's name, the form, the second factor, the calendar feed, then
+ * the user's recent sign-ins.
  */
 export default function AccountPage() {
   const { user } = useAuth();
@@ -48,6 +49,12 @@ export default function AccountPage() {
           <TwoFactorSection status={account.data.two_factor} />
         </Paper>
       ) : null}
+      {/* Issue 20: the personal calendar feed; like the sign-ins, not during a required 2FA setup. */}
+      {setupPending ? null : (
+        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+          <CalendarFeedSection />
+        </Paper>
+      )}
       {setupPending ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <MyLogins />

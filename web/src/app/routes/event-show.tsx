@@ -5,8 +5,12 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { AdminAccessSection } from '../../features/audit/components/admin-access-section';
+import { AttendanceAdmin } from '../../features/events/components/attendance-admin';
+import { AttendanceAnswer } from '../../features/events/components/attendance-answer';
+import { BookDownload } from '../../features/events/components/book-download';
 import { DeleteErrorBanner } from '../../features/events/components/delete-error-banner';
 import { EventDetails } from '../../features/events/components/event-details';
+import { MinutesSection } from '../../features/events/components/minutes-section';
 import { useDeleteEventWithConfirmation } from '../../features/events/components/use-delete-event';
 import { eventQueryOptions } from '../../features/events/events.api';
 import { useAuth } from '../../lib/auth';
@@ -49,6 +53,11 @@ function EventShow({ id }: { id: number }) {
       ) : (
         <>
           <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
+          {/* Issue 20: the member's answer, the Sitzungsmappe, the Protokoll, the attendance list. */}
+          <AttendanceAnswer event={event.data} />
+          <BookDownload event={event.data} />
+          <MinutesSection event={event.data} isAdmin={isAdmin} />
+          {isAdmin ? <AttendanceAdmin event={event.data} /> : null}
           {isAdmin ? <AdminAccessSection type="event" id={event.data.id} /> : null}
         </>
       )}

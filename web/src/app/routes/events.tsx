@@ -9,6 +9,7 @@ import { PageTitle } from '../../components/page-title';
 import { CreateEventDrawer } from '../../features/events/components/create-event-drawer';
 import { DeleteErrorBanner } from '../../features/events/components/delete-error-banner';
 import { EventsTable } from '../../features/events/components/events-table';
+import { UpcomingMeetings } from '../../features/events/components/upcoming-meetings';
 import { useDeleteEventWithConfirmation } from '../../features/events/components/use-delete-event';
 import { eventsQueryOptions } from '../../features/events/events.api';
 import { useAuth } from '../../lib/auth';
@@ -35,6 +36,8 @@ export default function EventsPage() {
           </Button>
         ) : null}
       </Group>
+      {/* Issue 20: the next meetings with the member's own answer, above the table. */}
+      {events.data ? <UpcomingMeetings events={events.data} /> : null}
       <Stack gap="md" component="section" aria-labelledby="events-list">
         <Title order={2} size="h3" id="events-list">
           Alle Events

@@ -25,6 +25,10 @@ async function openAccount(data: Account, routes: Parameters<typeof mockApi>[0] 
   const api = mockApi({
     'GET /api/v1/account': json(200, { data }),
     'GET /api/v1/audit/my-logins': json(200, { data: [] }),
+    // The account page shows the calendar feed's state too (issue 20).
+    'GET /api/v1/account/calendar-feed': json(200, {
+      data: { active: false, created_at: null, last_used_at: null },
+    }),
     ...routes,
   });
   const app = renderApp('/account');
@@ -153,6 +157,10 @@ describe('account page', () => {
     mockApi({
       'GET /api/v1/account': json(500, { message: 'Fehler.' }),
       'GET /api/v1/audit/my-logins': json(200, { data: [] }),
+      // The account page shows the calendar feed's state too (issue 20).
+      'GET /api/v1/account/calendar-feed': json(200, {
+        data: { active: false, created_at: null, last_used_at: null },
+      }),
     });
     renderApp('/account');
 

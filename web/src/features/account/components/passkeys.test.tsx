@@ -46,6 +46,10 @@ async function openAccount(twoFactor: TwoFactorStatus, routes: Record<string, Mo
   const api = mockApi({
     'GET /api/v1/account': json(200, { data: account }),
     'GET /api/v1/audit/my-logins': json(200, { data: [] }),
+    // The account page shows the calendar feed's state too (issue 20).
+    'GET /api/v1/account/calendar-feed': json(200, {
+      data: { active: false, created_at: null, last_used_at: null },
+    }),
     ...routes,
   });
   const app = renderApp('/account');
