@@ -1,4 +1,4 @@
-import { degrees, grayscale, rgb, type PDFPage } from 'pdf-lib';
+import { degrees, drawRectangle, grayscale, PDFName, rgb, type PDFPage, type PDFRef } from 'pdf-lib';
 import type { Fonts } from './text-layout.ts';
 import { truncate } from './text-layout.ts';
 
@@ -61,8 +61,35 @@ const WHITE = rgb(1, 1, 1);
 const FOOTER_SIZE = 7;
 const FOOTER_GRAY = grayscale(0.3);
 
+const SHADE = PDFName.of('GPShade');
+const shades = new WeakMap<object, PDFRef>();
+
+/**
+ * A white, slightly translucent box under a mark, so it stays legible on any page. All boxes of a
+ * book share one graphics state (pdf-lib's `opacity` makes a new one per call, hundreds per book).
+ */
 function backdrop(page: PDFPage, frame: Frame, x: number, y: number, width: number, height: number) {
-  page.drawRectangle({ ...frame.at(x, y), width, height, rotate: frame.rotate, color: WHITE, opacity: 0.85 });
+  const { context } = page.doc;
+  let shade = shades.get(context);
+  if (!shade) {
+    shade = context.register(context.obj({ Type: 'ExtGState', ca: 0.85 }));
+    shades.set(context, shade);
+  }
+  page.node.setExtGState(SHADE, shade);
+  page.pushOperators(
+    ...drawRectangle({
+      ...frame.at(x, y),
+      width,
+      height,
+      rotate: frame.rotate,
+      xSkew: degrees(0),
+      ySkew: degrees(0),
+      borderWidth: 0,
+      color: WHITE,
+      borderColor: undefined,
+      graphicsState: SHADE,
+    }),
+  );
 }
 
 /** "Vertraulich – Name – Datum · Seite 3 von 42", small and grey, centred at the bottom. */

@@ -1,4 +1,11 @@
-import { copyStringIntoBuffer, PDFWriter, type PDFContext, type PDFDocument } from 'pdf-lib';
+import {
+  copyStringIntoBuffer,
+  PDFContentStream,
+  PDFRawStream,
+  PDFWriter,
+  type PDFContext,
+  type PDFDocument,
+} from 'pdf-lib';
 
 /*
  * pdf-lib writes a document into one buffer of its whole size (`save()`), which for a book of many
@@ -78,6 +85,20 @@ function* serialize(layout: Layout, chunkBytes: number): Generator<Uint8Array> {
   yield take();
 }
 
+/**
+ * The content streams pdf-lib made for the book (its own pages, every footer and divider) are
+ * written without compression: they are a few hundred bytes each, and pako's set-up for each of
+ * several hundred streams cost more time (and garbage) than all other work of a book. Copied pages
+ * keep their streams as they came.
+ */
+function uncompressOwnStreams(context: PDFContext): void {
+  for (const [ref, object] of context.enumerateIndirectObjects()) {
+    if (object instanceof PDFContentStream) {
+      context.assign(ref, PDFRawStream.of(context.obj({}), object.getUnencodedContents()));
+    }
+  }
+}
+
 /** The document's bytes in chunks of about `chunkBytes` (one large object may make a larger one). */
 export async function pdfChunks(
   doc: PDFDocument,
@@ -85,6 +106,7 @@ export async function pdfChunks(
 ): Promise<{ size: number; chunks: Iterator<Uint8Array> }> {
   // What `save()` does first: fonts, images and pages embedded into the document's objects.
   await doc.flush();
+  uncompressOwnStreams(doc.context);
   const layout = await new ChunkWriter(doc.context).layout();
   return { size: layout.size, chunks: serialize(layout, chunkBytes) };
 }
