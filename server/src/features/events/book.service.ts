@@ -11,8 +11,8 @@ import type { Actor, Principal } from '../../plugins/auth.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
-import { auditBy, recordDelivery } from '../audit/audit-log.service.ts';
-import { recordFileDelivery } from '../files/files.service.ts';
+import { auditBy, recordDeliveries } from '../audit/audit-log.service.ts';
+import { fileDelivery } from '../files/files.service.ts';
 import { visibleAgenda, type AgendaDocument, type AgendaEntry } from './agenda.service.ts';
 import { findEvent, type EventRecord } from './events.repository.ts';
 
@@ -104,38 +104,40 @@ export function bookService(ctx: AppContext, books: BookBuilder) {
     const version = createHash('sha256')
       .update([event.updated_at, ...inserted.map((document) => document.storage_key)].join('\n'))
       .digest('base64url');
-    await recordDelivery(
-      db,
-      ctx.clock,
+    // One transaction for all of them: one commit, however many documents the book carries.
+    await recordDeliveries(db, ctx.clock, [
       {
-        sessionId: actor.principal.sessionId,
-        objectKind: 'event',
-        objectId: event.id,
-        contentVersion: `book:${version}`,
-        purpose: 'download',
-      },
-      {
-        ...auditBy(actor),
-        action: 'event.book_downloaded',
-        objectType: 'event',
-        objectId: event.id,
-        objectLabel: event.title,
-        details: {
-          documents: inserted.length,
-          pages: book.pages,
-          listed: documents.length - inserted.length,
+        delivery: {
+          sessionId: actor.principal.sessionId,
+          objectKind: 'event',
+          objectId: event.id,
+          contentVersion: `book:${version}`,
+          purpose: 'download',
+        },
+        entry: {
+          ...auditBy(actor),
+          action: 'event.book_downloaded',
+          objectType: 'event',
+          objectId: event.id,
+          objectLabel: event.title,
+          details: {
+            documents: inserted.length,
+            pages: book.pages,
+            listed: documents.length - inserted.length,
+          },
         },
       },
-    );
-    for (const document of inserted) {
-      await recordFileDelivery(
-        ctx,
-        actor,
-        { id: document.id, key: document.storage_key, label: document.title },
-        'download',
-        { sitzungsmappe: event.id },
-      );
-    }
+      ...inserted.map((document) =>
+        fileDelivery(
+          actor,
+          { id: document.id, key: document.storage_key, label: document.title },
+          'download',
+          {
+            sitzungsmappe: event.id,
+          },
+        ),
+      ),
+    ]);
   }
 
   return {
