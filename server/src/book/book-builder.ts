@@ -74,7 +74,7 @@ const owned = (bytes: Uint8Array): Uint8Array<ArrayBuffer> =>
 export class BookBuilder {
   readonly limits: BookLimits;
   private active = 0;
-  private idle: { host: Host; timer: NodeJS.Timeout }[] = [];
+  private idle: { host: Host; timer: NodeJS.Timeout; gone: () => void }[] = [];
   private closed = false;
 
   constructor(limits: Partial<BookLimits> = {}) {
@@ -121,8 +121,9 @@ export class BookBuilder {
     const idle = this.idle;
     this.idle = [];
     await Promise.all(
-      idle.map(({ host, timer }) => {
+      idle.map(({ host, timer, gone }) => {
         clearTimeout(timer);
+        host.worker.off('exit', gone);
         return host.worker.terminate();
       }),
     );
@@ -132,6 +133,7 @@ export class BookBuilder {
     const idle = this.idle.pop();
     if (idle) {
       clearTimeout(idle.timer);
+      idle.host.worker.off('exit', idle.gone);
       return idle.host;
     }
     const young = Math.max(4, Math.min(16, Math.floor(this.limits.maxMemoryMb / 16)));
@@ -157,12 +159,18 @@ export class BookBuilder {
       void host.worker.terminate();
       return;
     }
-    const timer = setTimeout(() => {
+    const drop = () => {
       this.idle = this.idle.filter((entry) => entry.host !== host);
+    };
+    const timer = setTimeout(() => {
+      drop();
+      host.worker.off('exit', drop);
       void host.worker.terminate();
     }, this.limits.idleMs);
     timer.unref();
-    this.idle.push({ host, timer });
+    // A worker that ends while idle is never handed a book.
+    host.worker.once('exit', drop);
+    this.idle.push({ host, timer, gone: drop });
   }
 
   private attempt(plan: BookPlan, read: ReadSource, skip: number[], release: () => void): Promise<Attempt> {
@@ -225,7 +233,8 @@ export class BookBuilder {
             return;
           }
           case 'failed':
-            if (phase !== 'building') return;
+            // Composing failed without a document to blame; while sending, the stream ends.
+            if (phase !== 'building') return broken();
             phase = 'done';
             discard();
             return resolve({ failed: true });
