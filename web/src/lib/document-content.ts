@@ -15,7 +15,8 @@ export interface DocumentRef {
   format: string;
 }
 
-const downloadPath = (file: Pick<DocumentRef, 'external'>) => `/download/${encodeURIComponent(file.external)}`;
+const downloadPath = (file: Pick<DocumentRef, 'external'>) =>
+  `/download/${encodeURIComponent(file.external)}`;
 
 /** Shows the document in a new tab when the browser can do so safely, else saves it. */
 export async function viewDocument(file: Pick<DocumentRef, 'external'>): Promise<void> {
