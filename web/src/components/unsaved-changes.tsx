@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 
@@ -9,6 +9,8 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
  */
 export function useUnsavedChanges(dirty: boolean) {
   const allowOnce = useRef(false);
+  // The next page may still be loading when the move goes on: the question closes at once.
+  const [leaving, setLeaving] = useState(false);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       dirty && !allowOnce.current && currentLocation.pathname !== nextLocation.pathname,
@@ -27,7 +29,7 @@ export function useUnsavedChanges(dirty: boolean) {
 
   const dialog = (
     <Modal
-      opened={blocker.state === 'blocked'}
+      opened={blocker.state === 'blocked' && !leaving}
       onClose={() => blocker.reset?.()}
       title="Änderungen verwerfen?"
       centered
@@ -38,7 +40,13 @@ export function useUnsavedChanges(dirty: boolean) {
           <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
             Weiter bearbeiten
           </Button>
-          <Button color="red" onClick={() => blocker.proceed?.()}>
+          <Button
+            color="red"
+            onClick={() => {
+              setLeaving(true);
+              blocker.proceed?.();
+            }}
+          >
             Verwerfen und verlassen
           </Button>
         </Group>
