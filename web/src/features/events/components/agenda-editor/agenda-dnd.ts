@@ -72,10 +72,20 @@ export function announcements(draftRef: { current: Draft }): Announcements {
     const place = placeOf(entry);
     return place ? `Position ${place.position} von ${place.count}` : '';
   };
+  // The first "over" is the item's own place: saying so would cut off "aufgenommen".
+  let lastOver: unknown = null;
   return {
-    onDragStart: ({ active }) => `${label(active)} aufgenommen, ${at(active)}.`,
-    onDragOver: ({ active, over }) =>
-      over ? `${label(active)} ist jetzt auf ${at(over)}.` : `${label(active)} ist außerhalb der Liste.`,
+    onDragStart: ({ active }) => {
+      lastOver = active.id;
+      return `${label(active)} aufgenommen, ${at(active)}.`;
+    },
+    onDragOver: ({ active, over }) => {
+      if ((over?.id ?? null) === lastOver) return undefined;
+      lastOver = over?.id ?? null;
+      return over
+        ? `${label(active)} ist jetzt auf ${at(over)}.`
+        : `${label(active)} ist außerhalb der Liste.`;
+    },
     onDragEnd: ({ active, over }) =>
       over
         ? `${label(active)} auf ${at(over)} abgelegt.`

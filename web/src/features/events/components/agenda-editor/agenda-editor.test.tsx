@@ -1,5 +1,6 @@
+// Over 300 lines: the editor's structure, order (menu and keyboard), save, error and leave tests share one API stand-in.
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MEETING_MESSAGES } from '@gremienportal/contracts/meetings';
 import { msg } from '@gremienportal/contracts/rules';
 import { json, mockApi, type MockHandler, type MockReply } from '../../../../testing/fetch-mock';
@@ -230,4 +231,74 @@ describe('the agenda editor', () => {
       items: [{ title: 'Begrüßung', description: '', presenter: '', file_ids: [], children: [] }],
     });
   });
+});
+
+/**
+ * jsdom lays nothing out: each item of the editor's lists gets a box 100 px high below the one
+ * before it, so that dnd-kit's keyboard control can find the next place.
+ */
+function layOutLists() {
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+    const list = this.parentElement;
+    const index = this.tagName === 'LI' && list ? [...list.children].indexOf(this) : 0;
+    const top = this.tagName === 'LI' ? 100 + index * 100 : 0;
+    return {
+      x: 0,
+      y: top,
+      top,
+      left: 0,
+      width: 800,
+      height: 90,
+      right: 800,
+      bottom: top + 90,
+      toJSON: () => ({}),
+    } as DOMRect;
+  });
+}
+
+describe('reordering with the keyboard on the grip', () => {
+  it('picks an item up with the space bar, moves it with the arrow keys and drops it, announced in German', async () => {
+    layOutLists();
+    const { user, requests } = await openEditor();
+    const grip = screen.getByRole('button', { name: 'Punkt 1 „Begrüßung“ verschieben' });
+    expect(grip).toHaveAttribute('aria-roledescription', 'verschiebbarer Punkt');
+    expect(grip).toHaveAccessibleDescription(/Zum Verschieben die Leertaste drücken/);
+
+    grip.focus();
+    await user.keyboard(' ');
+    expect(await screen.findByText('Punkt 1 „Begrüßung“ aufgenommen, Position 1 von 3.')).toBeInTheDocument();
+    await user.keyboard('{ArrowDown}');
+    expect(
+      await screen.findByText('Punkt 1 „Begrüßung“ ist jetzt auf Position 2 von 3.'),
+    ).toBeInTheDocument();
+    await user.keyboard(' ');
+    await waitFor(() =>
+      expect(headers()).toEqual([
+        '1 Jahresabschluss 2025',
+        '1.1 Bericht der Kassenprüfung',
+        '1.2 Verwendung des Bilanzgewinns',
+        '2 Begrüßung',
+        '3 Verschiedenes',
+      ]),
+    );
+
+    // Escape puts it back.
+    const again = screen.getByRole('button', { name: 'Punkt 3 „Verschiedenes“ verschieben' });
+    again.focus();
+    await user.keyboard(' ');
+    await user.keyboard('{ArrowUp}');
+    await user.keyboard('{Escape}');
+    expect(
+      await screen.findByText('Verschieben abgebrochen. Punkt 3 „Verschiedenes“ bleibt, wo er war.'),
+    ).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Speichern' }));
+    await waitFor(() => expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(1));
+    const body = requests.find((r) => r.method === 'PUT')!.body as { items: { title: string }[] };
+    expect(body.items.map((item) => item.title)).toEqual([
+      'Jahresabschluss 2025',
+      'Begrüßung',
+      'Verschiedenes',
+    ]);
+  }, 30_000);
 });

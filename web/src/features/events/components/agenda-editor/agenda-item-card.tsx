@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type CSSProperties } from 'react';
-import { ActionIcon, Button, Flex, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconGripVertical, IconPlus } from '@tabler/icons-react';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
