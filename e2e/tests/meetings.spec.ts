@@ -109,7 +109,7 @@ test('an admin builds the agenda by drag and drop; a Vertreter says Zusage and d
   });
 
   await test.step('adds two items and links three documents from the folder tree and the search', async () => {
-    await admin.getByRole('button', { name: 'Punkt hinzufügen' }).click();
+    await admin.getByRole('button', { name: 'Punkt hinzufügen', exact: true }).click();
     await admin.keyboard.type('Jahresabschluss');
     const first = card(admin, '1 Jahresabschluss');
     await first.getByRole('textbox', { name: 'Vortragende Person' }).fill('Vorstand');
@@ -124,7 +124,7 @@ test('an admin builds the agenda by drag and drop; a Vertreter says Zusage and d
     await dialog.getByRole('button', { name: 'Übernehmen' }).click();
     await expect(dialog).toBeHidden();
 
-    await admin.getByRole('button', { name: 'Punkt hinzufügen' }).click();
+    await admin.getByRole('button', { name: 'Punkt hinzufügen', exact: true }).click();
     await admin.keyboard.type('Begrüßung');
     const second = card(admin, '2 Begrüßung');
     dialog = await pickDocuments(admin, second, ['Mitgliedervertreter', folderTitle], [docs.einladung]);
@@ -221,7 +221,7 @@ test('the editor on a phone: the fields, the picker and the menu fit and pass ax
   const eventId = ((await res.json()) as { event: { id: number } }).event.id;
   const page = await signedInPage(browser, 'admin', 375);
   await page.goto(`/events/agenda/${eventId}`);
-  await page.getByRole('button', { name: 'Punkt hinzufügen' }).click();
+  await page.getByRole('button', { name: 'Punkt hinzufügen', exact: true }).click();
   await page.keyboard.type('Bericht des Vorstands');
   const item = card(page, '1 Bericht des Vorstands');
   await item.getByRole('button', { name: 'Unterpunkt hinzufügen' }).click();

@@ -25,8 +25,13 @@ export function AgendaDocument({ file }: { file: AgendaFile }) {
       <DocumentSummary title={file.title} format={file.format} sizeBytes={file.size_bytes}>
         {unseen.length > 0 ? (
           <Group gap={4} wrap="nowrap" align="flex-start" mt={2}>
-            <IconEyeOff size={16} aria-hidden style={{ flexShrink: 0, marginTop: 3 }} />
-            <Text size="sm" c="orange.9">
+            {/* The text in the body colour (orange text misses 4.5:1), the icon marks it. */}
+            <IconEyeOff
+              size={16}
+              aria-hidden
+              style={{ flexShrink: 0, marginTop: 3, color: 'var(--mantine-color-orange-9)' }}
+            />
+            <Text size="sm" fw={500}>
               {unseenByText(unseen)}
             </Text>
           </Group>

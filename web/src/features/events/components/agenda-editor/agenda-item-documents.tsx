@@ -36,7 +36,8 @@ function VisibilityNote({ visibility }: { visibility: Visibility | undefined }) 
         style={{ flexShrink: 0, marginTop: 3 }}
         color="var(--mantine-color-orange-9)"
       />
-      <Text size="sm" c="orange.9" fw={500}>
+      {/* The text in the body colour (orange text misses 4.5:1), the icon marks it. */}
+      <Text size="sm" fw={500}>
         {unseenByText(visibility.unseenBy)}
       </Text>
     </Group>

@@ -49,7 +49,9 @@ export function AgendaItemMenu({ item, label }: { item: DraftItem; label: string
   };
 
   return (
-    <Menu position="bottom-end" withinPortal>
+    // In the page, not in a portal: the items stay inside the main landmark, and without the focus
+    // placeholder the menu holds menu items only (axe).
+    <Menu position="bottom-end" withinPortal={false} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <ActionIcon
           variant="subtle"
