@@ -126,10 +126,12 @@ export default defineConfig({
     // bench/src/check-bundle.ts follows the chunk graph in .vite/manifest.json (decision 024).
     manifest: true,
     modulePreload: {
-      // The header search loads on its first use (decision 129). Its import names only its own
-      // chunk and style sheet, not the two dozen chunks below it: that list would sit in the app
-      // shell that /files loads first. The browser finds them when it runs the chunk.
-      resolveDependencies: (file, deps) => (/(^|\/)header-search-box-[\w-]+\.js$/.test(file) ? [] : deps),
+      // The header search loads on its first use (decision 129), the agenda editor only for admins
+      // (decision 130). Their imports name only their own chunk and style sheets, not the dozens of
+      // chunks below them: that list would sit in the app shell that /login and /files load first.
+      // The browser finds them when it runs the chunk.
+      resolveDependencies: (file, deps) =>
+        /(^|\/)(header-search-box|event-agenda)-[\w-]+\.js$/.test(file) ? [] : deps,
     },
     rolldownOptions: {
       output: {

@@ -49,6 +49,7 @@ const ADMIN: PageList = (ids) => [
   `/files/update/${ids.file}`,
   `/folders/update/${ids.folder}`,
   `/events/update/${ids.event}`,
+  `/events/agenda/${ids.event}`,
   '/user',
   `/user/show/${ids.user}`,
   `/user/update/${ids.user}`,
@@ -97,6 +98,23 @@ async function prepare(request: APIRequestContext): Promise<Ids> {
     location: 'Gemeindesaal der Genossenschaft, Hauptstraße 12',
     description: 'Tagesordnung folgt.',
   });
+  // The meeting has a Tagesordnung with a sub-item and the document, for the event page and the editor.
+  const agenda = await request.put(`${BASE_URL}/api/v1/events/${event.event!.id}/agenda`, {
+    headers,
+    data: {
+      items: [
+        {
+          title: 'Bericht des Vorstands über das Geschäftsjahr',
+          presenter: 'Dr. Margarete Sonnenschein-Bergmann',
+          description: 'Vorlage des Jahresabschlusses, Aussprache.',
+          file_ids: [file.id],
+          children: [{ title: 'Bericht der Kassenprüfung', file_ids: [file.id] }],
+        },
+        { title: 'Verschiedenes' },
+      ],
+    },
+  });
+  expect(agenda.status(), await agenda.text()).toBe(200);
   const user = await post('/user', {
     title: 'Frau',
     firstname: 'Margarete',

@@ -23,6 +23,7 @@ const FolderUpdatePage = lazy(() => import('./routes/folder-update'));
 const EventsPage = lazy(() => import('./routes/events'));
 const EventShowPage = lazy(() => import('./routes/event-show'));
 const EventUpdatePage = lazy(() => import('./routes/event-update'));
+const EventAgendaPage = lazy(() => import('./routes/event-agenda'));
 const AccountPage = lazy(() => import('./routes/account'));
 const UsersPage = lazy(() => import('./routes/users'));
 const UserShowPage = lazy(() => import('./routes/user-show'));
@@ -103,6 +104,7 @@ export const routes: RouteObject[] = [
                       { path: 'files/update/:id', element: <FileUpdatePage /> },
                       { path: 'folders/update/:id', element: <FolderUpdatePage /> },
                       { path: 'events/update/:id', element: <EventUpdatePage /> },
+                      { path: 'events/agenda/:id', element: <EventAgendaPage /> },
                       { path: 'user', element: <UsersPage /> },
                       { path: 'user/update/:id', element: <UserUpdatePage /> },
                       { path: 'audit', element: <AuditPage /> },

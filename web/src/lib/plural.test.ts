@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forCount, plural } from './plural';
+import { forCount, listOfNames, plural } from './plural';
 
 describe('plural', () => {
   it('uses the singular for one and the plural for every other count', () => {
@@ -12,5 +12,11 @@ describe('plural', () => {
   it('picks the verb that fits the count', () => {
     expect(`${plural(1, 'Person', 'Personen')} ${forCount(1, 'sieht', 'sehen')}`).toBe('1 Person sieht');
     expect(`${plural(4, 'Person', 'Personen')} ${forCount(4, 'sieht', 'sehen')}`).toBe('4 Personen sehen');
+  });
+
+  it('lists names with a comma and "und" before the last', () => {
+    expect(listOfNames(['Vertreter'])).toBe('Vertreter');
+    expect(listOfNames(['Aufsichtsrat', 'Vertreter'])).toBe('Aufsichtsrat und Vertreter');
+    expect(listOfNames(['A', 'B', 'C'])).toBe('A, B und C');
   });
 });

@@ -14,3 +14,11 @@ export function forCount(n: number, one: string, other: string): string {
 export function plural(n: number, one: string, other: string): string {
   return `${count.format(n)} ${forCount(n, one, other)}`;
 }
+
+let names: Intl.ListFormat | undefined;
+
+/** Names as a German sentence lists them: "Vertreter", "Aufsichtsrat und Vertreter", "A, B und C". */
+export function listOfNames(items: readonly string[]): string {
+  names ??= new Intl.ListFormat('de-DE', { style: 'long', type: 'conjunction' });
+  return names.format(items);
+}

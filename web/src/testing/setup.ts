@@ -34,6 +34,12 @@ class ResizeObserverStub {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserverStub;
+// Mantine's growing text area (the agenda's descriptions) listens for web fonts to finish loading.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+  });
+}
 
 beforeEach(() => {
   // Tests decide about failures themselves; retries would only slow them down.

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { Menu } from '@mantine/core';
 import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
-import { downloadStoredFile, viewStoredFile, type ExplorerItem } from '../../features/files/files.api';
+import type { ExplorerItem } from '../../features/files/files.api';
+import { downloadDocument, viewDocument } from '../../lib/document-content';
 import { RowMenuTrigger, type RowAction, type RowActionHandler } from './explorer-row-menu';
 
 interface RowMenuProps {
@@ -22,7 +23,7 @@ export default function RowMenu({ item, actions, onAction }: RowMenuProps) {
         {file && actions.includes('view') ? (
           <Menu.Item
             leftSection={<IconEye size={18} aria-hidden />}
-            onClick={() => void viewStoredFile(file).catch(() => undefined)}
+            onClick={() => void viewDocument(file).catch(() => undefined)}
           >
             Ansehen
           </Menu.Item>
@@ -31,7 +32,7 @@ export default function RowMenu({ item, actions, onAction }: RowMenuProps) {
           <Menu.Item
             leftSection={<IconDownload size={18} aria-hidden />}
             // product.md P12: a failed download shows no message.
-            onClick={() => void downloadStoredFile(file).catch(() => undefined)}
+            onClick={() => void downloadDocument(file).catch(() => undefined)}
           >
             Herunterladen
           </Menu.Item>

@@ -5,6 +5,7 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { AdminAccessSection } from '../../features/audit/components/admin-access-section';
+import { AgendaSection } from '../../features/events/components/agenda-section';
 import { AttendanceAdmin } from '../../features/events/components/attendance-admin';
 import { AttendanceAnswer } from '../../features/events/components/attendance-answer';
 import { BookDownload } from '../../features/events/components/book-download';
@@ -53,8 +54,9 @@ function EventShow({ id }: { id: number }) {
       ) : (
         <>
           <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
-          {/* Issue 20: the member's answer, the Sitzungsmappe, the Protokoll, the attendance list. */}
+          {/* Issue 20: the member's answer, the Tagesordnung, the Sitzungsmappe, the Protokoll, the attendance list. */}
           <AttendanceAnswer event={event.data} />
+          <AgendaSection event={event.data} isAdmin={isAdmin} />
           <BookDownload event={event.data} />
           <MinutesSection event={event.data} isAdmin={isAdmin} />
           {isAdmin ? <AttendanceAdmin event={event.data} /> : null}
@@ -65,7 +67,7 @@ function EventShow({ id }: { id: number }) {
   );
 }
 
-/** /events/show/{id}: title, place, times, information file, roles (admins), description. */
+/** /events/show/{id}: title, place, times, information file, roles (admins), description, the meeting. */
 export default function EventShowPage() {
   const id = useIdParam();
   return id === null ? <NotFoundPage /> : <EventShow key={id} id={id} />;

@@ -14,6 +14,7 @@ import type {
   VersionRestoreResponse,
 } from '@gremienportal/contracts/versions';
 import { api, openBlobInNewTab, saveBlob, type UploadProgress } from '../../lib/api-client';
+import { fileNameOf } from '../../lib/document-content';
 import { refreshDocumentArea } from '../../lib/document-area';
 
 export type { ExplorerItem, FileVersion, StoredFile };
@@ -127,25 +128,7 @@ export function useRestoreVersion(id: number) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Content: fetched with the bearer header, never with a token in the address (product.md P6.7)
-
-const downloadPath = (file: Pick<StoredFile, 'external'>) => `/download/${encodeURIComponent(file.external)}`;
-
-/** Shows the document in a new tab when the browser can do so safely, else saves it. */
-export async function viewStoredFile(file: Pick<StoredFile, 'external'>): Promise<void> {
-  openBlobInNewTab(await api.download(`${downloadPath(file)}?purpose=view`));
-}
-
-/** Saves the document as `title.format` (product.md P3). */
-export async function downloadStoredFile(file: Pick<StoredFile, 'external' | 'title' | 'format'>) {
-  const content = await api.download(downloadPath(file));
-  saveBlob(content.blob, fileNameOf(file));
-}
-
-/** `title.format`, without characters no file system accepts. */
-export const fileNameOf = (file: Pick<StoredFile, 'title' | 'format'>) =>
-  // eslint-disable-next-line no-control-regex
-  `${file.title}.${file.format}`.replace(/[\u0000-\u001f\u007f/\\]/g, '_');
+// Versions' content (the current document's is in lib/document-content), with the bearer header
 
 const versionPath = (id: number, version: number) => `/files/${id}/versions/${version}/download`;
 

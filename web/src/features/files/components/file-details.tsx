@@ -5,11 +5,11 @@ import { Link } from 'react-router';
 import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
 import { FileIcon, fileKindOf } from '../../../components/file-icon';
+import { fileNameOf, useOpenDocument } from '../../../lib/document-content';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
-import { fileNameOf, type StoredFile } from '../files.api';
+import type { StoredFile } from '../files.api';
 import { NotSearchableNote } from './text-state';
 import { TEXT_STATE_TEXTS } from './text-state-labels';
-import { useOpenFile } from './use-open-file';
 
 /** One term of a description list: dl > div > (dt, dd), as HTML allows. */
 export function Detail({ label, children }: { label: string; children: ReactNode }) {
@@ -39,7 +39,7 @@ interface FileDetailsProps {
  * facts of the file; admins also get "Bearbeiten" and "Löschen".
  */
 export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: FileDetailsProps) {
-  const { busy, run } = useOpenFile(file);
+  const { busy, run } = useOpenDocument(file);
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>

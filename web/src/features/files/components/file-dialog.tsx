@@ -4,10 +4,10 @@ import { IconDownload, IconEye, IconInfoCircle, IconPencil, IconTrash } from '@t
 import { useQuery } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { FileIcon } from '../../../components/file-icon';
+import { useOpenDocument } from '../../../lib/document-content';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import { fileQueryOptions, type StoredFile } from '../files.api';
 import { NotSearchableNote } from './text-state';
-import { useOpenFile } from './use-open-file';
 
 interface FileDialogProps {
   file: StoredFile | null;
@@ -25,7 +25,7 @@ interface FileDialogProps {
  * (product.md P12) and nothing about it is logged.
  */
 export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDialogProps) {
-  const { busy, run } = useOpenFile(file);
+  const { busy, run } = useOpenDocument(file);
   // Listings leave out whether the text can be searched (issue 19); the file itself says so.
   const details = useQuery({
     ...fileQueryOptions(file?.id ?? 0),

@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { FileIcon } from '../../../components/file-icon';
+import { downloadDocument } from '../../../lib/document-content';
 import { formatDate, formatSizeMb } from '../../../lib/format';
-import { downloadStoredFile, type ExplorerItem } from '../files.api';
+import type { ExplorerItem } from '../files.api';
 import classes from './recent-overview.module.css';
 
 /** product.md P13.1: four items per row. */
@@ -54,7 +55,7 @@ export function RecentOverview({ items }: { items: readonly ExplorerItem[] }) {
   const download = async (item: Extract<ExplorerItem, { type: 'file' }>) => {
     setBusyId(item.id);
     try {
-      await downloadStoredFile(item);
+      await downloadDocument(item);
     } catch {
       // product.md P12: a failed download shows no message.
     } finally {

@@ -1,0 +1,137 @@
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconListNumbers, IconPencil } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { PortalEvent } from '@gremienportal/contracts/events';
+import type { AgendaItem } from '@gremienportal/contracts/meetings';
+import { ErrorState } from '../../../components/error-state';
+import { LoadingState } from '../../../components/loading-state';
+import { plural } from '../../../lib/plural';
+import { agendaQueryOptions } from '../agenda.api';
+import { agendaBranches, documentCount } from '../agenda.rules';
+import { AgendaDocument } from './agenda-document';
+import classes from './agenda-section.module.css';
+
+/** The editor's address (admins). */
+export const agendaEditorPath = (eventId: number) => `/events/agenda/${eventId}`;
+
+function AgendaEntry({ item, sub = false }: { item: AgendaItem; sub?: boolean }) {
+  return (
+    <div className={classes.entry}>
+      <Text component="span" className={classes.number} fw={700} aria-hidden>
+        {item.number}
+      </Text>
+      <Stack gap={6} className={classes.body}>
+        <Title order={sub ? 4 : 3} size={sub ? 'h5' : 'h4'} className={classes.title}>
+          {/* The number is read with the title; the column beside it is only for the eye. */}
+          <span className={classes.srNumber}>{item.number} </span>
+          {item.title}
+        </Title>
+        {item.presenter ? (
+          <Text size="sm" c="dimmed">
+            Vortragende Person: <b>{item.presenter}</b>
+          </Text>
+        ) : null}
+        {item.description ? <Text className={classes.description}>{item.description}</Text> : null}
+      </Stack>
+      {item.files.length > 0 ? (
+        <ul className={classes.documents} aria-label={`Dokumente zu ${item.number}`}>
+          {item.files.map((file) => (
+            <AgendaDocument key={file.id} file={file} />
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function AgendaList({ items }: { items: readonly AgendaItem[] }) {
+  return (
+    // role="list": a list without bullets stays a list for Safari's screen reader.
+    <ol className={classes.list} role="list">
+      {agendaBranches(items).map(({ item, children }) => (
+        <li key={item.id} className={classes.item}>
+          <AgendaEntry item={item} />
+          {children.length > 0 ? (
+            <ol className={classes.subList} role="list">
+              {children.map((child) => (
+                <li key={child.id}>
+                  <AgendaEntry item={child} sub />
+                </li>
+              ))}
+            </ol>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * "Tagesordnung" on the event page: the numbered items with their documents, as far as the member
+ * may see them (hidden documents are simply not there). Members see nothing while the event has no
+ * agenda; admins get the way to create one.
+ */
+export function AgendaSection({
+  event,
+  isAdmin,
+}: {
+  event: Pick<PortalEvent, 'id' | 'agenda_count'>;
+  isAdmin: boolean;
+}) {
+  const headingId = useId();
+  const hasAgenda = event.agenda_count > 0;
+  const agenda = useQuery({ ...agendaQueryOptions(event.id), enabled: hasAgenda });
+  if (!hasAgenda && !isAdmin) return null;
+  const items = agenda.data ?? [];
+
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'xl' }}
+      component="section"
+      aria-labelledby={headingId}
+    >
+      <Stack gap="md">
+        <Group justify="space-between" align="center" gap="sm">
+          <Box>
+            <Title order={2} size="h3" id={headingId}>
+              Tagesordnung
+            </Title>
+            {hasAgenda && agenda.isSuccess ? (
+              <Text size="sm" c="dimmed">
+                {plural(items.length, 'Punkt', 'Punkte')} ·{' '}
+                {plural(documentCount(items), 'Dokument', 'Dokumente')}
+              </Text>
+            ) : null}
+          </Box>
+          {isAdmin ? (
+            <Button
+              component={Link}
+              to={agendaEditorPath(event.id)}
+              variant={hasAgenda ? 'default' : 'filled'}
+              leftSection={
+                hasAgenda ? <IconPencil size={18} aria-hidden /> : <IconListNumbers size={18} aria-hidden />
+              }
+            >
+              {hasAgenda ? 'Tagesordnung bearbeiten' : 'Tagesordnung anlegen'}
+            </Button>
+          ) : null}
+        </Group>
+        {!hasAgenda ? (
+          <Text size="sm" c="dimmed">
+            Noch keine Tagesordnung. Mitglieder sehen diesen Abschnitt, sobald sie Punkte hat.
+          </Text>
+        ) : agenda.isPending ? (
+          <LoadingState label="Tagesordnung wird geladen …" />
+        ) : agenda.isError ? (
+          <ErrorState detail={agenda.error.message} onRetry={() => void agenda.refetch()} />
+        ) : (
+          <AgendaList items={items} />
+        )}
+      </Stack>
+    </Paper>
+  );
+}
