@@ -40,6 +40,7 @@ export function toFolder(
     parent_id: folder.parent_id,
     children: tree.visibleChildren(folder.id).length,
     files: fileCounts.get(folder.id) ?? 0,
+    new_count: 0,
     updated_at: folder.updated_at,
   };
 }

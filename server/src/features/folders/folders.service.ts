@@ -117,6 +117,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         title: folder.title,
         breadcrumb: folder.breadcrumb,
         roles: folder.roles.map((role) => role.name),
+        new_count: 0,
         children: tree.visibleChildren(id).map((child) => build(child.id)),
         files: filesByFolder.get(id) ?? [],
       };
