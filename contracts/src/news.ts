@@ -48,11 +48,17 @@ export type News = z.infer<typeof newsSchema>;
 export const newsResponseSchema = dataOf(newsSchema);
 export type NewsResponse = z.infer<typeof newsResponseSchema>;
 
-/** `POST /news/read`: a folder (with everything below it) or, without `folder_id`, everything. */
-export const markReadBodySchema = z.strictObject({
-  folder_id: z.optional(idSchema),
-});
-export type MarkReadBody = z.infer<typeof markReadBodySchema>;
+/**
+ * `POST /news/read`: a folder (with everything below it) or, without `folder_id` (or without a
+ * body), everything.
+ */
+export const markReadBodySchema = z.preprocess(
+  (value) => value ?? {},
+  z.strictObject({
+    folder_id: z.optional(idSchema),
+  }),
+);
+export type MarkReadBody = z.output<typeof markReadBodySchema>;
 
 export const markReadResponseSchema = z.object({
   message: z.string(),

@@ -145,7 +145,10 @@ export interface FilesTable {
 export interface FileReadsTable {
   user_id: number;
   file_id: number;
+  /** Opened, downloaded or marked read. */
   read_at: Timestamp;
+  /** Last delivery of the content to the member (a Kenntnisnahme needs one of the current content). */
+  opened_at: Timestamp | null;
 }
 
 /** A member's confirmation of a document (Kenntnisnahme); never withdrawn. */

@@ -9,8 +9,10 @@ import type { Dialect } from '../dialect.ts';
  *   content is older is new. `users.news_version`: raised with every change of the member's read
  *   state, so every instance can tell whether its cached "what is new" is still current.
  * - `users.notify_files` / `notify_events`: sofort, taeglich, woechentlich or nie.
- * - `file_reads`: when a member last opened a document (or marked it read); only rows newer than
- *   the member's watermark matter, marking everything read deletes the others.
+ * - `file_reads`: when a member last read a document (opened, downloaded or marked read) and when
+ *   they last received its content (`opened_at`, what a Kenntnisnahme needs). Only rows newer
+ *   than the member's watermark matter for "neu"; marking everything read deletes the others
+ *   unless they record an opening.
  * - `files.acknowledgement_*`: whether a Kenntnisnahme is required, until when, and since when
  *   (a replaced content that asks again starts a new request; older confirmations stop counting).
  * - `acknowledgements`: one confirmation per member and document, never withdrawn.
@@ -47,12 +49,15 @@ export function migration0009(dialect: Dialect) {
         .execute();
       await db.schema.alterTable('files').addColumn('acknowledgement_due', 'varchar(10)').execute();
       await db.schema.alterTable('files').addColumn('acknowledgement_since', 'varchar(30)').execute();
+      // "What is new for me": documents whose content is newer than the member's watermark.
+      await db.schema.createIndex('files_content_at_idx').on('files').column('content_at').execute();
 
       await db.schema
         .createTable('file_reads')
         .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('file_id', 'integer', (c) => c.notNull().references('files.id').onDelete('cascade'))
         .addColumn('read_at', 'varchar(30)', (c) => c.notNull())
+        .addColumn('opened_at', 'varchar(30)')
         .addPrimaryKeyConstraint('file_reads_pk', ['user_id', 'file_id'])
         .execute();
       await db.schema.createIndex('file_reads_file_idx').on('file_reads').column('file_id').execute();
