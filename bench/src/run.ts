@@ -20,6 +20,7 @@ import { uploadScenario } from './scenarios/upload.ts';
 import { lighthouseScenario } from './scenarios/lighthouse.ts';
 import { countersScenario } from './scenarios/counters.ts';
 import { searchScenario } from './scenarios/search.ts';
+import { bookScenario } from './scenarios/book.ts';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   health: healthScenario,
@@ -30,6 +31,8 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   download: downloadScenario,
   upload: uploadScenario,
   lighthouse: lighthouseScenario,
+  // Last: it adds a folder, documents and a meeting to the data set.
+  book: bookScenario,
 };
 
 /** Scenarios that measure code in this process: they need neither the data set nor the portal. */

@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = {
   'event.minutes_published': 'Protokoll veröffentlicht',
   'event.minutes_removed': 'Protokoll entfernt',
   'event.minutes_downloaded': 'Protokoll heruntergeladen',
+  'event.book_downloaded': 'Sitzungsmappe heruntergeladen',
   'user.created': 'Nutzer angelegt',
   'user.updated': 'Nutzer geändert',
   'user.deleted': 'Nutzer gelöscht',
@@ -74,7 +75,7 @@ export function auditActionLabel(action: string, details?: Record<string, unknow
 /** Actions that are one person's access to a document or an event file (the "Zugriffe" list). */
 export const ACCESS_ACTIONS = {
   file: ['file.viewed', 'file.downloaded'],
-  event: ['event.file_downloaded', 'event.minutes_downloaded'],
+  event: ['event.file_downloaded', 'event.minutes_downloaded', 'event.book_downloaded'],
 } as const satisfies Record<string, readonly AuditAction[]>;
 export type AccessObjectType = keyof typeof ACCESS_ACTIONS;
 

@@ -188,6 +188,29 @@ export type AttendanceList = z.infer<typeof attendanceListResponseSchema>['data'
 
 export const reminderResponseSchema = z.object({ message: z.string(), sent: z.number().int() });
 
+/**
+ * `GET /events/{id}/book.pdf`: the Sitzungsmappe, one PDF built for the signed-in member from what
+ * they may see (decision 130). 404 when the event is hidden from them; 503 with `Retry-After`
+ * (`MEETING_MESSAGES.bookBusy`) while too many books are being built, or with
+ * `MEETING_MESSAGES.bookFailed` when none could be made.
+ */
+export const MEETING_BOOK = {
+  mediaType: 'application/pdf',
+  /** Seconds a client waits before asking again after `bookBusy`. */
+  retryAfterSeconds: 5,
+} as const;
+
+/** The file name without `.pdf`: "Sitzungsmappe – {Titel} – {TT.MM.JJJJ}" (date of the meeting, Berlin). */
+export const meetingBookName = (title: string, date: string) => `Sitzungsmappe – ${title} – ${date}`;
+
+/** The answer's body for the OpenAPI document: the PDF, streamed with its length. */
+export const meetingBookResponseSchema = z
+  .any()
+  .describe(
+    'Die Sitzungsmappe als PDF: Deckblatt, Tagesordnung mit Seitenzahlen, Links und Lesezeichen, jedes ' +
+      'sichtbare PDF der Tagesordnung, „Weitere Unterlagen“; auf jeder Seite „Vertraulich – Name – Datum“',
+  );
+
 /** The Protokoll as an event carries it. */
 export const minutesSchema = z.object({
   /** Download key: `GET /api/v1/minutes/{external}`. */

@@ -54,6 +54,8 @@ import { agendaRoutes } from './features/events/agenda.routes.ts';
 import { attendanceRoutes } from './features/events/attendance.routes.ts';
 import { minutesRoutes } from './features/events/minutes.routes.ts';
 import { calendarFeedRoutes } from './features/events/calendar-feed.routes.ts';
+import { bookRoutes } from './features/events/book.routes.ts';
+import { BookBuilder, type BookLimits } from './book/book-builder.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { searchRoutes } from './features/search/search.routes.ts';
@@ -78,6 +80,8 @@ export interface BuildAppOptions {
   secrets?: SecretBox;
   /** Folder of the built web app; served with the SPA fallback when it exists. */
   webRoot?: string;
+  /** Limits of the Sitzungsmappe's builder beyond `BOOK_CONCURRENCY` (tests make them small). */
+  bookLimits?: Partial<BookLimits>;
   /** Tests set this false and call `app.context.mailSender.flush()` themselves. */
   startBackgroundJobs?: boolean;
   logger?: boolean | Logger;
@@ -197,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('context', context);
   const indexer = new SearchIndexer(context);
   const searchCounter = new SearchCounter(context);
+  const books = new BookBuilder({ concurrency: config.BOOK_CONCURRENCY, ...options.bookLimits });
   app.decorate('searchIndexer', indexer);
   app.decorate('searchCounter', searchCounter);
   // Demo content only on the empty database this start has just set up.
@@ -247,6 +252,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(agendaRoutes(context, readCache));
       await api.register(attendanceRoutes(context));
       await api.register(minutesRoutes(context));
+      await api.register(bookRoutes(context, books));
       await api.register(calendarFeedRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(settingsRoutes(context));
@@ -299,6 +305,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => {
     await indexer.stop();
+    await books.close();
     await searchCounter.stop();
     await retention.stop();
     await mailSender.stop();

@@ -110,6 +110,8 @@ const variablesSchema = z.object({
         .map((role) => role.trim())
         .filter((role) => role.length > 0),
     ),
+  /** Sitzungsmappen built or being sent at the same time; more are answered 503 (decision 130). */
+  BOOK_CONCURRENCY: positiveInt(2),
   /** Papierkorb entries older than this many days are removed for good (issue 17). */
   TRASH_DAYS: positiveInt(30),
   /** Old versions kept per document; empty keeps all (issue 17). */

@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_SUCCESS_MESSAGE, LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/auth';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
+import { readPdf, type ReadPdf } from '../support/pdf-reader.ts';
 import { apiRoutes, registeredRoutes, routeKey } from './route-inventory.ts';
 import {
   buildWorld,
   EVENT_TIMES,
   expectNoLeak,
+  expectNoLeakIn,
   hiddenTexts,
   isAdminPrincipal,
   PRINCIPALS,
@@ -554,6 +556,34 @@ const ENTRIES: Record<string, Entry> = {
       expect((res.json().data as { unseen_by: string[] }[]).map((entry) => entry.unseen_by)).toEqual(unseen);
     },
   },
+  // --- Sitzungsmappe (issue 20): one PDF of what the caller may see of the meeting. Its pages and
+  // bookmarks are read back, so the leak check covers the text and not only the compressed bytes.
+  'GET /api/v1/events/:id/book.pdf': {
+    access: 'user',
+    object: 'event',
+    request: async ({ w }) => {
+      await worldAgenda(w);
+      return {};
+    },
+    check: async ({ w, p, target }, res) => {
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+      expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
+      const what = `Sitzungsmappe ${target.label} für ${p}`;
+      const book = await bookText(w, p, res.rawPayload, what);
+      if (isAdminPrincipal(p)) {
+        // The admins' targets are other events: their book of the shared meeting has every document.
+        const both = await w.inject(p, { method: 'GET', url: `/api/v1/events/${w.events.both.id}/book.pdf` });
+        const d = w.files;
+        const all = [d.mixedBoth, d.mixedAr, d.ar, d.vt, d.vtInAr];
+        expectBookOf(await bookText(w, p, both.rawPayload, `${what}, gemeinsames Event`), all);
+      }
+      if (target.value !== w.events.both.id) return;
+      const d = w.files;
+      if (p === 'vertreter') expectBookOf(book, [d.mixedBoth, d.vt]);
+      if (p === 'aufsichtsrat') expectBookOf(book, [d.mixedBoth, d.mixedAr, d.ar, d.vtInAr]);
+    },
+  },
   'GET /api/v1/info/:key': {
     access: 'user',
     object: 'eventKey',
@@ -832,6 +862,26 @@ const ENTRIES: Record<string, Entry> = {
 /** The documents of an agenda answer, in reading order. */
 const agendaFileIds = (res: LightMyRequestResponse) =>
   (res.json().data as { files: { id: number }[] }[]).flatMap((item) => item.files.map((file) => file.id));
+
+/**
+ * The text of a Sitzungsmappe (pages and bookmarks), checked for what is hidden from the caller and
+ * for the caller's name in the footer of every page.
+ */
+async function bookText(w: World, p: PrincipalKey, bytes: Buffer, what: string) {
+  const book = await readPdf(bytes);
+  const outline = (marks: ReadPdf['outline']): string[] =>
+    marks.flatMap((mark) => [mark.title, ...outline(mark.children)]);
+  expectNoLeakIn(w, p, [...book.pages, ...outline(book.outline)].join('\n'), what);
+  const user = w.users[p as Exclude<PrincipalKey, 'anonymous'>];
+  for (const page of book.pages) expect(page, what).toContain(`Vertraulich – Erika ${user.lastname} – `);
+  return book;
+}
+
+/** Cover, contents and each document's one page, in agenda order, each naming its document. */
+function expectBookOf(book: ReadPdf, files: readonly { title: string }[]) {
+  expect(book.pages).toHaveLength(2 + files.length);
+  files.forEach((file, index) => expect(book.pages[2 + index]).toContain(`Inhalt von ${file.title}`));
+}
 
 const worldAgendas = new WeakMap<World, Promise<void>>();
 

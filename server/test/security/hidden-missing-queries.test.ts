@@ -143,6 +143,14 @@ describe('hidden and missing objects cost the same queries', () => {
     );
   });
 
+  it('GET /events/{id}/book.pdf', async () => {
+    await expectSameWork(
+      `/api/v1/events/${events.hidden.id}/book.pdf`,
+      '/api/v1/events/987654/book.pdf',
+      `/api/v1/events/${events.visible.id}/book.pdf`,
+    );
+  });
+
   it('GET /events/{id}/ics, also of an event in the Papierkorb the viewer could not see', async () => {
     const missing = '/api/v1/events/987654/ics';
     const visible = `/api/v1/events/${events.visible.id}/ics`;

@@ -764,6 +764,12 @@ const ENTRIES: Record<string, Spec> = {
       return { url: new URL(res.json().data.url as string).pathname };
     },
   },
+  // The Sitzungsmappe: hostile ids only (the events have no agenda, so a valid call is a short book).
+  'GET /api/v1/events/:id/book.pdf': {
+    params: (p) => ({ id: p.eventIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/events/${pools.eventIds[0]}/book.pdf` }),
+  },
   'GET /api/v1/audit': {
     query: { schema: auditListQuerySchema },
     valid: () => ({ url: '/api/v1/audit?page=1&per_page=5&action=auth.login,file.created&from=2020-01-01' }),

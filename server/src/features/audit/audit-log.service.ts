@@ -167,32 +167,49 @@ export async function recordDelivery(
   delivery: Delivery,
   entry: AuditEntry,
 ): Promise<boolean> {
+  const [written] = await recordDeliveries(db, clock, [{ delivery, entry }]);
+  return written!;
+}
+
+/**
+ * `recordDelivery` for several contents delivered in one answer (the Sitzungsmappe carries many
+ * documents), in one transaction: one commit instead of one per content. Answers per delivery
+ * whether its entry was written.
+ */
+export async function recordDeliveries(
+  db: Kysely<Database>,
+  clock: Clock,
+  deliveries: readonly { delivery: Delivery; entry: AuditEntry }[],
+): Promise<boolean[]> {
   const now = clock.now();
   const spentBefore = new Date(now.getTime() - DELIVERY_WINDOW_MS).toISOString();
   return db.transaction().execute(async (trx) => {
-    // INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING: SQLite (≥ 3.35) and PostgreSQL alike;
-    // a row comes back only when it was inserted or its window had passed.
-    const marked = await trx
-      .insertInto('delivery_marks')
-      .values({
-        session_id: delivery.sessionId,
-        object_kind: delivery.objectKind,
-        object_id: delivery.objectId,
-        content_version: delivery.contentVersion,
-        purpose: delivery.purpose,
-        recorded_at: now.toISOString(),
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['session_id', 'object_kind', 'object_id', 'content_version', 'purpose'])
-          .doUpdateSet({ recorded_at: (eb) => eb.ref('excluded.recorded_at') })
-          .where('delivery_marks.recorded_at', '<=', spentBefore),
-      )
-      .returning('recorded_at')
-      .executeTakeFirst();
-    if (!marked) return false;
-    await recordAudit(trx, clock, entry);
-    return true;
+    const written: boolean[] = [];
+    for (const { delivery, entry } of deliveries) {
+      // INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING: SQLite (≥ 3.35) and PostgreSQL alike;
+      // a row comes back only when it was inserted or its window had passed.
+      const marked = await trx
+        .insertInto('delivery_marks')
+        .values({
+          session_id: delivery.sessionId,
+          object_kind: delivery.objectKind,
+          object_id: delivery.objectId,
+          content_version: delivery.contentVersion,
+          purpose: delivery.purpose,
+          recorded_at: now.toISOString(),
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['session_id', 'object_kind', 'object_id', 'content_version', 'purpose'])
+            .doUpdateSet({ recorded_at: (eb) => eb.ref('excluded.recorded_at') })
+            .where('delivery_marks.recorded_at', '<=', spentBefore),
+        )
+        .returning('recorded_at')
+        .executeTakeFirst();
+      if (marked) await recordAudit(trx, clock, entry);
+      written.push(marked !== undefined);
+    }
+    return written;
   });
 }
 

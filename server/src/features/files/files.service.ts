@@ -10,7 +10,13 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
+import {
+  auditBy,
+  recordAudit,
+  recordDelivery,
+  type AuditEntry,
+  type Delivery,
+} from '../audit/audit-log.service.ts';
 import type { Actor, Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
@@ -47,27 +53,25 @@ export function fileById(db: Kysely<Database> | Transaction<Database>, id: numbe
 }
 
 /**
- * Records one delivery of a document's content (the current one or an old version, told apart by
- * the storage key), once per session, content and purpose within the window (decision 116).
+ * One delivery of a document's content (the current one or an old version, told apart by the
+ * storage key), as `recordDelivery` takes it: once per session, content and purpose within the
+ * window (decision 116).
  */
-export async function recordFileDelivery(
-  ctx: Pick<AppContext, 'db' | 'clock'>,
+export function fileDelivery(
   actor: Actor,
   content: { id: number; key: string; label: string },
   purpose: 'view' | 'download',
   details?: Record<string, unknown>,
-): Promise<void> {
-  await recordDelivery(
-    ctx.db.kysely,
-    ctx.clock,
-    {
+): { delivery: Delivery; entry: AuditEntry } {
+  return {
+    delivery: {
       sessionId: actor.principal.sessionId,
       objectKind: 'file',
       objectId: content.id,
       contentVersion: content.key,
       purpose,
     },
-    {
+    entry: {
       ...auditBy(actor),
       action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
       objectType: 'file',
@@ -75,7 +79,19 @@ export async function recordFileDelivery(
       objectLabel: content.label,
       ...(details ? { details } : {}),
     },
-  );
+  };
+}
+
+/** Records one delivery of a document's content (see `fileDelivery`). */
+export async function recordFileDelivery(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  actor: Actor,
+  content: { id: number; key: string; label: string },
+  purpose: 'view' | 'download',
+  details?: Record<string, unknown>,
+): Promise<void> {
+  const { delivery, entry } = fileDelivery(actor, content, purpose, details);
+  await recordDelivery(ctx.db.kysely, ctx.clock, delivery, entry);
 }
 
 export function filesService(ctx: AppContext, cache: ReadCache) {

@@ -1,4 +1,5 @@
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../worker-thread.ts';
 import type { ExtractFailure, ExtractLimits, ExtractRequest, ExtractResult } from './types.ts';
 
 /*
@@ -10,19 +11,6 @@ import type { ExtractFailure, ExtractLimits, ExtractRequest, ExtractResult } fro
  */
 const RECYCLE_AFTER = 200;
 const IDLE_MS = 60_000;
-
-// The built server runs the compiled worker next to this file. Under vitest and tsx both are
-// TypeScript, and Node 20 does not pass loader hooks (--import) on to worker threads, so a tiny
-// script registers tsx inside the worker before it loads the worker module.
-const fromSource = import.meta.url.endsWith('.ts');
-
-function startWorker(options: WorkerOptions): Worker {
-  if (!fromSource) return new Worker(new URL('./extract.worker.js', import.meta.url), options);
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./extract.worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { ...options, eval: true });
-}
 
 const failed = (reason: ExtractFailure): ExtractResult => ({ state: 'failed', reason });
 
@@ -60,7 +48,7 @@ class WorkerHost {
   }
 
   private spawn(): Worker {
-    const worker = startWorker({
+    const worker = startWorker(import.meta.url, 'extract.worker', {
       resourceLimits: {
         maxOldGenerationSizeMb: this.limits.maxMemoryMb,
         maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(this.limits.maxMemoryMb / 8))),

@@ -1,0 +1,48 @@
+/*
+ * Worker thread of the Sitzungsmappe (decision 130): composes one book at a time, asking the host
+ * for each PDF when it is its turn, then hands the file out one chunk per `more`.
+ */
+import { parentPort } from 'node:worker_threads';
+import { composeBook } from './compose.ts';
+import { pdfChunks } from './pdf-chunks.ts';
+import type { BookPlan, BookSource, ComposeLimits, FromWorker, ToWorker } from './types.ts';
+
+const port = parentPort!;
+let onSource: ((source: BookSource) => void) | undefined;
+let onMore: (() => void) | undefined;
+
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+/** Moves the chunk's memory to the host when it owns it whole, else the host gets a copy. */
+const ownBuffer = (bytes: Uint8Array): ArrayBuffer[] =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [];
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'build') {
+    void build(message.plan, message.limits).catch(() => post({ type: 'failed' }));
+  } else if (message.type === 'source') {
+    onSource?.(message.source);
+  } else {
+    onMore?.();
+  }
+});
+
+async function build(plan: BookPlan, limits: ComposeLimits): Promise<void> {
+  const read = (index: number) =>
+    new Promise<BookSource>((resolve) => {
+      onSource = resolve;
+      post({ type: 'need', index });
+    });
+  const book = await composeBook(plan, limits, read);
+  onSource = undefined;
+  const { size, chunks } = await pdfChunks(book.doc);
+  post({ type: 'built', pages: book.pages, size, inserted: book.inserted });
+  for (;;) {
+    await new Promise<void>((resolve) => (onMore = resolve));
+    const next = chunks.next();
+    if (next.done) break;
+    post({ type: 'chunk', bytes: next.value }, ownBuffer(next.value));
+  }
+  onMore = undefined;
+  post({ type: 'end' });
+}
