@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = {
   'file.deleted': 'Datei in den Papierkorb verschoben',
   'file.version_restored': 'Dateiversion wiederhergestellt',
   'file.version_removed': 'Alte Dateiversion entfernt',
+  'file.acknowledged': 'Kenntnisnahme bestätigt',
+  'file.acknowledgement_reminded': 'Erinnerung zur Kenntnisnahme gesendet',
   'folder.created': 'Ordner angelegt',
   'folder.updated': 'Ordner geändert',
   'folder.deleted': 'Ordner in den Papierkorb verschoben',
@@ -365,6 +367,12 @@ const DETAIL_LABELS: Record<string, string> = {
   last_at: 'Letzter Versuch',
   emails: 'E-Mail-Adressen',
   more_emails: 'Weitere E-Mail-Adressen',
+  acknowledgement_required: 'Kenntnisnahme erforderlich',
+  acknowledgement_due: 'Kenntnisnahme bis',
+  acknowledgement_reset: 'Erneut um Kenntnisnahme gebeten',
+  recipients: 'Empfänger',
+  version: 'Version',
+  events: 'Events',
 };
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { dataOf, idSchema, MIN_NAME_LENGTH, roleRefSchema, titleText } from './common.ts';
 import { asList, FOLDER_MESSAGES, folderSchema, optionalIdField, roleListField } from './folders.ts';
+import {
+  ACKNOWLEDGEMENT_MESSAGES,
+  acknowledgementFields,
+  acknowledgementResetField,
+  fileAcknowledgementFields,
+} from './acknowledgements.ts';
 
 /** German texts of the file area: server errors and the explorer's toasts (product.md P12). */
 export const FILE_MESSAGES = {
@@ -60,6 +66,8 @@ const fileFields = {
   folder_id: optionalIdField,
   file: dataUrlField,
   notifications: notificationsField.optional(),
+  /** Kenntnisnahme (issue 21): `true`/`false` (multipart: `"true"`, `"1"`, `"on"`, `""`). */
+  ...acknowledgementFields,
 };
 
 const isPresent = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -84,6 +92,14 @@ export const createFileBodySchema = z.object(fileFields).superRefine(
     if (!anyIn(value, ['folder_id']) && !(Array.isArray(folders) && folders.length > 0)) {
       ctx.addIssue({ code: 'custom', path: ['folder_id'], message: FILE_MESSAGES.folderRequired });
     }
+    const ack = value as { acknowledgement_required?: unknown; acknowledgement_due?: unknown };
+    if (typeof ack.acknowledgement_due === 'string' && ack.acknowledgement_required !== true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['acknowledgement_due'],
+        message: ACKNOWLEDGEMENT_MESSAGES.dueWithoutRequired,
+      });
+    }
   },
   // Also when other fields failed, so the form shows every missing field at once.
   { when: () => true },
@@ -94,9 +110,15 @@ export type CreateFileInput = z.input<typeof createFileBodySchema>;
 /**
  * File update: `{ title, roles, folders, data? }` or `{ title, permissions, folder_id, file? }`.
  * What is left out stays as it is; a new file replaces the content. `notifications` mails the
- * chosen roles about the change.
+ * chosen roles about the change. With a new content, `acknowledgement_reset` (default yes) asks
+ * the members to confirm again; a date "bis" needs the Kenntnisnahme switched on (checked against
+ * the stored document).
  */
-export const updateFileBodySchema = z.object({ ...fileFields, title: fileTitleField.optional() });
+export const updateFileBodySchema = z.object({
+  ...fileFields,
+  title: fileTitleField.optional(),
+  acknowledgement_reset: acknowledgementResetField,
+});
 export type UpdateFileBody = z.output<typeof updateFileBodySchema>;
 export type UpdateFileInput = z.input<typeof updateFileBodySchema>;
 
@@ -153,6 +175,19 @@ export const storedFileSchema = z.object({
    * (a format without text, found by title only).
    */
   text_state: z.enum(['pending', 'done', 'empty', 'failed', 'none']).optional(),
+  /**
+   * For the signed-in member (issue 21): added or replaced since their account existed and not
+   * opened, downloaded or marked read since. In every file answer except the documents inside
+   * `GET /tree`, which is shared by everyone with the same roles (its folders carry `new_count`).
+   */
+  new: z.boolean().optional(),
+  /**
+   * Kenntnisnahme (issue 21): in every file answer except the documents inside `GET /tree`.
+   * `acknowledged_at` is the signed-in member's confirmation of the current request.
+   */
+  acknowledgement_required: fileAcknowledgementFields.acknowledgement_required.optional(),
+  acknowledgement_due: fileAcknowledgementFields.acknowledgement_due.optional(),
+  acknowledged_at: fileAcknowledgementFields.acknowledged_at.optional(),
 });
 export type StoredFile = z.infer<typeof storedFileSchema>;
 
@@ -160,12 +195,16 @@ export type StoredFile = z.infer<typeof storedFileSchema>;
 export const explorerItemSchema = z.discriminatedUnion('type', [folderSchema, storedFileSchema]);
 export type ExplorerItem = z.infer<typeof explorerItemSchema>;
 
-/** A node of the sidebar tree: the folder, its visible subfolders and its visible files. */
+/**
+ * A node of the sidebar tree: the folder, its visible subfolders and its visible files.
+ * `new_count`: documents new for the signed-in member in it and below it (visible ones only).
+ */
 export interface TreeNode {
   id: number;
   title: string;
   breadcrumb: string;
   roles: string[];
+  new_count: number;
   children: TreeNode[];
   files: StoredFile[];
 }
@@ -174,6 +213,7 @@ export const treeNodeSchema: z.ZodType<TreeNode> = z.object({
   title: z.string(),
   breadcrumb: z.string(),
   roles: z.array(z.string()),
+  new_count: z.number().int(),
   get children() {
     return z.array(treeNodeSchema);
   },

@@ -160,6 +160,11 @@ export const folderSchema = z.object({
   children: z.number().int(),
   /** Number of visible files directly inside. */
   files: z.number().int(),
+  /**
+   * Documents new for the signed-in member in this folder and below it, at any depth (visible
+   * ones only; issue 21).
+   */
+  new_count: z.number().int(),
   /** Time of the last change (rename, move, roles), ISO 8601 UTC. */
   updated_at: z.string(),
 });

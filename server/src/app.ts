@@ -45,6 +45,8 @@ import { twoFactorRoutes } from './features/account/two-factor.routes.ts';
 import { rolesRoutes } from './features/roles/roles.routes.ts';
 import { usersRoutes } from './features/users/users.routes.ts';
 import { filesRoutes } from './features/files/files.routes.ts';
+import { acknowledgementsRoutes } from './features/files/acknowledgements.routes.ts';
+import { newsRoutes } from './features/news/news.routes.ts';
 import { foldersRoutes } from './features/folders/folders.routes.ts';
 import { ReadCache } from './features/folders/folders.service.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
@@ -242,6 +244,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(foldersRoutes(context, readCache));
       await api.register(filesRoutes(context, readCache));
       await api.register(versionsRoutes(context, readCache));
+      await api.register(acknowledgementsRoutes(context));
+      await api.register(newsRoutes(context, readCache));
       await api.register(trashRoutes(context));
       await api.register(searchRoutes(context, readCache, searchCounter));
       await api.register(eventsRoutes(context));

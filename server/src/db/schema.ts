@@ -29,7 +29,16 @@ export interface UsersTable {
   totp_pending: string | null;
   /** The last accepted 30-second step: no code is accepted twice. */
   totp_last_step: number | null;
+  /** "Alle als gelesen markieren" (issue 21): nothing whose content is older is new. */
+  news_read_at: Generated<Timestamp | null>;
+  /** Raised with every change of the read state: the per-member cache's key. */
+  news_version: Generated<number>;
+  /** How the member is told about documents and events (contracts/notifications.ts). */
+  notify_files: Generated<NotificationFrequency>;
+  notify_events: Generated<NotificationFrequency>;
 }
+
+export type NotificationFrequency = 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
 
 export interface UserRolesTable {
   user_id: number;
@@ -124,6 +133,56 @@ export interface FilesTable {
   content_by_label: string | null;
   /** The version the current content was restored from. */
   restored_from: number | null;
+  /** Kenntnisnahme (issue 21): 1 when every member who can see it is asked to confirm. */
+  acknowledgement_required: Generated<number>;
+  /** Last day to confirm (YYYY-MM-DD, Europe/Berlin). */
+  acknowledgement_due: Generated<string | null>;
+  /** When the current request started; confirmations before it do not count. */
+  acknowledgement_since: Generated<Timestamp | null>;
+}
+
+/** When a member last opened a document or marked it read (issue 21). */
+export interface FileReadsTable {
+  user_id: number;
+  file_id: number;
+  /** Opened, downloaded or marked read. */
+  read_at: Timestamp;
+  /** Last delivery of the content to the member (a Kenntnisnahme needs one of the current content). */
+  opened_at: Timestamp | null;
+}
+
+/** A member's confirmation of a document (Kenntnisnahme); never withdrawn. */
+export interface AcknowledgementsTable {
+  file_id: number;
+  user_id: number;
+  confirmed_at: Timestamp;
+}
+
+/** The last "Erinnerung senden" of a document's Kenntnisnahme. */
+export interface AcknowledgementRemindersTable {
+  file_id: number;
+  sent_at: Timestamp;
+}
+
+/** A notification waiting for the member's daily or weekly digest. */
+export interface NotificationQueueTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'file' | 'event';
+  object_id: number;
+  action: 'created' | 'updated';
+  queued_at: Timestamp;
+}
+
+/** A digest built for a member; (user, cadence, period) is unique: one mail per period. */
+export interface NotificationDigestsTable {
+  id: Generated<number>;
+  user_id: number;
+  cadence: 'daily' | 'weekly';
+  /** The Berlin date of the morning it belongs to (for weekly ones a Monday). */
+  period: string;
+  items: number;
+  created_at: Timestamp;
 }
 
 /** An earlier content of a document (issue 17). */
@@ -353,6 +412,11 @@ export interface Database {
   agenda_item_files: AgendaItemFilesTable;
   event_attendance: EventAttendanceTable;
   calendar_feeds: CalendarFeedsTable;
+  file_reads: FileReadsTable;
+  acknowledgements: AcknowledgementsTable;
+  acknowledgement_reminders: AcknowledgementRemindersTable;
+  notification_queue: NotificationQueueTable;
+  notification_digests: NotificationDigestsTable;
 }
 
 /**

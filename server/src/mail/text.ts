@@ -13,3 +13,20 @@ export const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim(
 /** A mail's text: the salutation, then `body` (its lines), then the portal's closing. */
 export const mailText = (user: { title: string; lastname: string }, body: string[]) =>
   [salutation(user), '', ...body, '', 'Mit freundlichen Grüßen', 'Ihr Gremienportal'].join('\n');
+
+/**
+ * A notification mail (issue 21): like `mailText`, ending with where the member chooses how often
+ * they are told about new documents and events.
+ */
+export const notificationText = (
+  user: { title: string; lastname: string },
+  body: string[],
+  publicUrl: string,
+) =>
+  [
+    mailText(user, body),
+    '',
+    '--',
+    'Wie oft Sie über neue Dokumente und Events benachrichtigt werden (sofort, täglich, wöchentlich oder nie), stellen Sie hier ein:',
+    `${publicUrl}/account`,
+  ].join('\n');

@@ -46,3 +46,16 @@ export function fileFilter(tree: FolderTree<FolderNode>): FileRowFilter | undefi
       ? sql<SqlBool>`1 = 0`
       : eb.and([eb('files.folder_id', 'in', folderIds), byRole(eb)]);
 }
+
+/**
+ * Who a Kenntnisnahme asks (decision 131): everyone who sees the document through their roles.
+ * Administrators see every document; they are asked only where a role of theirs sees it too.
+ */
+export function seesFileAsMember(
+  treeOf: (viewer: Viewer) => FolderTree<FolderNode>,
+  file: { folder_id: number; roles: readonly { id: number }[] },
+  roles: readonly { id: number }[],
+): boolean {
+  const viewer: Viewer = { isAdmin: false, roleIds: new Set(roles.map((role) => role.id)) };
+  return canSeeFile(treeOf(viewer), file);
+}

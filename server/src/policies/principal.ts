@@ -14,6 +14,11 @@ export interface Principal {
   isSuperAdmin: boolean;
   /** A role requires a second factor and none is set up: only the setup routes answer (issue 18). */
   needsTwoFactorSetup: boolean;
+  /**
+   * What "neu" starts from (issue 21): content stored after `since` (the account's creation or the
+   * last "Alle als gelesen markieren") is new until opened; `version` changes with every read.
+   */
+  readState: { since: string; version: number };
 }
 
 export const SUPER_ADMIN = 'Super-Admin';

@@ -593,6 +593,41 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 
+  // --- Neu für Sie and Kenntnisnahme (issue 21) ---------------------------------------------------
+  'GET /api/v1/news': {
+    access: 'user',
+    check: ({ w, p }, res) => {
+      if (p !== 'vertreter') return;
+      const visible = [w.files.vt.id, w.files.mixedVt.id, w.files.mixedBoth.id];
+      for (const file of res.json().data.files as { id: number }[]) expect(visible).toContain(file.id);
+    },
+  },
+  // Marks everything read for the caller only.
+  'POST /api/v1/news/read': {
+    access: 'user',
+    request: () => ({ payload: {} }),
+    check: (_c, res) => expect(typeof res.json().marked).toBe('number'),
+  },
+  // The world's documents ask for no Kenntnisnahme: a visible one answers 409 (German), the rest 404.
+  'POST /api/v1/files/:id/acknowledgement': { access: 'user', object: 'file', ok: 409 },
+  'GET /api/v1/files/:id/acknowledgements': {
+    access: 'admin',
+    object: 'file',
+    check: ({ w }, res) => {
+      const ids = (res.json().data.entries as { user: { id: number } }[]).map((entry) => entry.user.id);
+      expect(ids).not.toContain(w.users.stripped.id);
+    },
+  },
+  'GET /api/v1/files/:id/acknowledgements.csv': {
+    access: 'admin',
+    object: 'file',
+    check: (_c, res) => {
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+    },
+  },
+  'POST /api/v1/files/:id/acknowledgements/reminder': { access: 'admin', object: 'file', ok: 409 },
+
   // --- attendance and Protokoll (issue 20) ------------------------------------------------------
   // Anyone who sees the event answers for themselves (admins see every event).
   'PUT /api/v1/events/:id/attendance': {

@@ -41,6 +41,7 @@ import {
 } from '@gremienportal/contracts/two-factor';
 import { searchQuerySchema, suggestQuerySchema } from '@gremienportal/contracts/search';
 import { minutesUploadBodySchema, putAttendanceBodySchema } from '@gremienportal/contracts/meetings';
+import { markReadBodySchema } from '@gremienportal/contracts/news';
 import {
   addPasskey,
   challengeOf,
@@ -277,6 +278,17 @@ const agendaHints = (pools: Pools): Hints => ({
 
 let serial = 0;
 const uniqueEmail = () => `feindlich${(serial += 1)}-${Date.now()}@example.org`;
+
+/** Switches a document's Kenntnisnahme on (issue 21). */
+async function askForAcknowledgement(t: TestApp, actor: TestUser, fileId: string): Promise<void> {
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: `/api/v1/files/${fileId}`,
+    headers: actor.headers,
+    payload: { acknowledgement_required: true },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
 
 const ENTRIES: Record<string, Spec> = {
   'GET /api/v1/health': { principal: 'anonymous', weight: 0.2, valid: () => ({}) },
@@ -700,6 +712,41 @@ const ENTRIES: Record<string, Spec> = {
     params: (p) => ({ key: p.minutesKeys }),
     weight: 0.5,
     valid: async (env) => ({ url: `/api/v1/minutes/${(await eventWithMinutes(env)).key}` }),
+  },
+  // --- Neu für Sie and Kenntnisnahme (issue 21) -------------------------------------------------
+  'GET /api/v1/news': { weight: 0.3, valid: () => ({}) },
+  'POST /api/v1/news/read': {
+    body: { schema: markReadBodySchema, hints: (p) => ({ folder_id: pick(p.folderIds.map(Number)) }) },
+    valid: ({ pools }) => ({ payload: { folder_id: Number(pools.folderIds[0]) } }),
+  },
+  // Confirming needs a document that asks for it and a delivery of its content first.
+  'POST /api/v1/files/:id/acknowledgement': {
+    params: (p) => ({ id: p.fileIds }),
+    async valid({ t, actor, fresh }) {
+      const file = await fresh.file();
+      await askForAcknowledgement(t, actor, file.id);
+      await t.app.inject({ method: 'GET', url: `/api/v1/download/${file.key}`, headers: actor.headers });
+      return { url: `/api/v1/files/${file.id}/acknowledgement` };
+    },
+  },
+  'GET /api/v1/files/:id/acknowledgements': {
+    params: (p) => ({ id: p.fileIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/files/${pools.fileIds[0]}/acknowledgements` }),
+  },
+  'GET /api/v1/files/:id/acknowledgements.csv': {
+    params: (p) => ({ id: p.fileIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/files/${pools.fileIds[0]}/acknowledgements.csv` }),
+  },
+  // A refusal (409: no Kenntnisnahme asked, or within the day) sends and changes nothing.
+  'POST /api/v1/files/:id/acknowledgements/reminder': {
+    params: (p) => ({ id: p.fileIds }),
+    async valid({ t, actor, fresh }) {
+      const file = await fresh.file();
+      await askForAcknowledgement(t, actor, file.id);
+      return { url: `/api/v1/files/${file.id}/acknowledgements/reminder` };
+    },
   },
   // The calendar feed (issue 20): a new token replaces the old; unknown and malformed ones are 404.
   'GET /api/v1/account/calendar-feed': { weight: 0.2, valid: () => ({}) },

@@ -35,6 +35,11 @@ const TABLES: Record<keyof Database, string[]> = {
   agenda_item_files: ['item_id', 'file_id'],
   event_attendance: ['event_id', 'user_id'],
   calendar_feeds: ['user_id'],
+  file_reads: ['user_id', 'file_id'],
+  acknowledgements: ['file_id', 'user_id'],
+  acknowledgement_reminders: ['file_id'],
+  notification_queue: ['id'],
+  notification_digests: ['id'],
 };
 export type TableName = keyof Database;
 

@@ -8,6 +8,7 @@ import { migration0005 } from './0005_versions_trash.ts';
 import { migration0006 } from './0006_two_factor.ts';
 import { migration0007 } from './0007_search.ts';
 import { migration0008 } from './0008_meetings.ts';
+import { migration0009 } from './0009_news.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -20,5 +21,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0006_two_factor': migration0006(dialect),
     '0007_search': migration0007(dialect),
     '0008_meetings': migration0008(dialect),
+    '0009_news': migration0009(dialect),
   };
 }

@@ -1,7 +1,7 @@
 import { EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
 import { ATTENDANCE_LABELS, ATTENDANCE_STATUSES } from '@gremienportal/contracts/meetings';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { mailText, oneLine } from '../../mail/text.ts';
+import { notificationText, oneLine } from '../../mail/text.ts';
 
 export interface NotificationRecipient {
   title: string;
@@ -60,19 +60,23 @@ export function eventNotificationMail(
   return {
     to: user.email,
     subject: `Neues Event im Gremienportal: ${oneLine(event.title)}`,
-    text: mailText(user, [
-      'im Gremienportal wurde ein neues Event für Sie veröffentlicht:',
-      '',
-      oneLine(event.title),
-      `Beginn: ${formatEventTime(event.start)}`,
-      `Ende:   ${formatEventTime(event.end)}`,
-      `Ort:    ${oneLine(event.location)}`,
-      '',
-      'Alle Angaben, die Beschreibung und gegebenenfalls eine Informationsdatei finden Sie hier:',
-      '',
-      `${publicUrl}/events/show/${event.id}`,
-      '',
-      ...answerLinkLines(publicUrl, event.id),
-    ]),
+    text: notificationText(
+      user,
+      [
+        'im Gremienportal wurde ein neues Event für Sie veröffentlicht:',
+        '',
+        oneLine(event.title),
+        `Beginn: ${formatEventTime(event.start)}`,
+        `Ende:   ${formatEventTime(event.end)}`,
+        `Ort:    ${oneLine(event.location)}`,
+        '',
+        'Alle Angaben, die Beschreibung und gegebenenfalls eine Informationsdatei finden Sie hier:',
+        '',
+        `${publicUrl}/events/show/${event.id}`,
+        '',
+        ...answerLinkLines(publicUrl, event.id),
+      ],
+      publicUrl,
+    ),
   };
 }

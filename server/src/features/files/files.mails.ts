@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { mailText, oneLine } from '../../mail/text.ts';
+import { notificationText, oneLine } from '../../mail/text.ts';
 
 export interface FileMailRecipient {
   title: string;
@@ -37,17 +37,21 @@ export function fileNotificationMail(
       kind === 'created'
         ? `Neues Dokument im Gremienportal: ${title}`
         : `Aktualisiertes Dokument im Gremienportal: ${title}`,
-    text: mailText(user, [
-      kind === 'created'
-        ? 'im Gremienportal wurde ein neues Dokument für Sie bereitgestellt:'
-        : 'im Gremienportal wurde ein Dokument für Sie aktualisiert:',
-      '',
-      `${title}.${file.format} (${formatSize(file.sizeBytes)})`,
-      `Ordner: ${oneLine(file.folder)}`,
-      '',
-      'Sie finden das Dokument nach der Anmeldung hier:',
-      '',
-      `${publicUrl}/files/show/${file.id}`,
-    ]),
+    text: notificationText(
+      user,
+      [
+        kind === 'created'
+          ? 'im Gremienportal wurde ein neues Dokument für Sie bereitgestellt:'
+          : 'im Gremienportal wurde ein Dokument für Sie aktualisiert:',
+        '',
+        `${title}.${file.format} (${formatSize(file.sizeBytes)})`,
+        `Ordner: ${oneLine(file.folder)}`,
+        '',
+        'Sie finden das Dokument nach der Anmeldung hier:',
+        '',
+        `${publicUrl}/files/show/${file.id}`,
+      ],
+      publicUrl,
+    ),
   };
 }

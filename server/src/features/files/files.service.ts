@@ -35,11 +35,17 @@ import {
   loadFiles,
   lockFolderTree,
   namesOfRoles,
+  readStateService,
   resolveRoles,
   toStoredFile,
   type FileRecord,
+  type CacheView,
   type ReadCache,
 } from '../folders/folders.service.ts';
+import { acknowledgementColumns } from './acknowledgements.input.ts';
+import { memberFieldsOf } from './files.member.ts';
+
+export { memberFieldsOf };
 
 /** One file with its roles, whoever may see it (for "who can see this"; the caller decides). */
 export function fileById(db: Kysely<Database> | Transaction<Database>, id: number) {
@@ -90,41 +96,45 @@ export async function recordFileDelivery(
 
 export function filesService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
+  const reads = readStateService(ctx, cache);
 
   /**
    * A file the viewer may see, with its folder tree; hidden and missing are the same 404 after
    * the same queries: the file's roles are checked in the query that finds it, the folder chain
    * in memory.
    */
-  async function visibleFile(viewer: Viewer, by: { id: number } | { downloadKey: string }) {
-    const tree = await cache.folderTree(viewer);
+  async function visibleFile(viewer: Viewer, by: { id: number } | { downloadKey: string }, view?: CacheView) {
+    const tree = await (view ?? (await cache.view())).folderTree(viewer);
     const file = await repo.findFile(db(), by, fileRoleFilter(viewer));
     if (!file || !canSeeFile(tree, file)) throw notFound();
     return { tree, file };
   }
 
-  async function fileFor(viewer: Viewer, id: number): Promise<StoredFile> {
-    const { tree, file } = await visibleFile(viewer, { id });
-    return toStoredFile(file, tree.byId.get(file.folder_id));
+  async function fileFor(principal: Principal, id: number): Promise<StoredFile> {
+    const view = await cache.view();
+    const { tree, file } = await visibleFile(viewerOf(principal), { id }, view);
+    const member = await memberFieldsOf(ctx, await cache.reads.news(view, principal), principal, [file]);
+    return toStoredFile(file, tree.byId.get(file.folder_id), member.get(file.id));
   }
 
   return {
     /** Visible files, newest first (the overview "Übersicht aktueller Dateien"). */
     async list(principal: Principal, limit?: number): Promise<StoredFile[]> {
       const viewer = viewerOf(principal);
-      const tree = await cache.folderTree(viewer);
+      const view = await cache.view();
+      const tree = await view.folderTree(viewer);
       const files = await loadFiles(db(), {
         newest: true,
         ...(limit !== undefined ? { limit } : {}),
         visible: fileFilter(tree),
       });
-      return files
-        .filter((file) => canSeeFile(tree, file))
-        .map((file) => toStoredFile(file, tree.byId.get(file.folder_id)));
+      const visible = files.filter((file) => canSeeFile(tree, file));
+      const member = await memberFieldsOf(ctx, await cache.reads.news(view, principal), principal, visible);
+      return visible.map((file) => toStoredFile(file, tree.byId.get(file.folder_id), member.get(file.id)));
     },
 
     async get(principal: Principal, id: number): Promise<StoredFile> {
-      const file = await fileFor(viewerOf(principal), id);
+      const file = await fileFor(principal, id);
       return { ...file, text_state: await fileTextState(ctx.db.kysely, id) };
     },
 
@@ -144,6 +154,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         { id: file.id, key: file.storage_key, label: `${file.title}.${file.format}` },
         purpose,
       );
+      // Any delivery of the current content: no longer new, and a Kenntnisnahme may follow.
+      await reads.opened(actor.principal, file);
     },
 
     /**
@@ -162,6 +174,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         const stored = upload.stored!;
         const input = normalize(body);
         const now = ctx.clock.now().toISOString();
+        const acknowledgement = acknowledgementColumns(body, undefined, { replaced: true, now });
         const id = await db()
           .transaction()
           .execute(async (trx) => {
@@ -186,6 +199,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               content_at: now,
               content_by_label: auditBy(actor).actor?.label ?? null,
               restored_from: null,
+              ...acknowledgement.columns,
             });
             await repo.setFileRoles(trx, fileId, roleIds);
             await recordAudit(trx, ctx.clock, {
@@ -199,6 +213,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                 roles: namesOfRoles(roles, roleIds),
                 size_bytes: stored.size,
                 notifications: namesOfRoles(roles, notifyIds),
+                ...acknowledgement.details,
               },
             });
             await queueNotifications(
@@ -218,7 +233,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             );
             return fileId;
           });
-        return await fileFor(viewer, id);
+        return await fileFor(actor.principal, id);
       } catch (error) {
         await discardUpload(ctx, upload);
         throw error;
@@ -255,6 +270,10 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             checkNotifications(notifyIds, roleIds);
             const title = body.title ?? file.title;
             const audit = auditBy(actor);
+            const acknowledgement = acknowledgementColumns(body, file, {
+              replaced: stored !== undefined,
+              now,
+            });
             if (stored) await keepAsVersion(trx, file, { at: now, byLabel: audit.actor?.label ?? null });
             await repo.updateFile(trx, id, {
               title,
@@ -273,6 +292,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                     restored_from: null,
                   }
                 : {}),
+              ...acknowledgement.columns,
             });
             if (input.roleRefs) await repo.setFileRoles(trx, id, roleIds);
             await recordAudit(trx, ctx.clock, {
@@ -291,6 +311,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                   : {}),
                 ...(stored ? { replaced: true, size_bytes: stored.size, version: file.version + 1 } : {}),
                 ...(notifyIds.length > 0 ? { notifications: namesOfRoles(roles, notifyIds) } : {}),
+                ...acknowledgement.details,
               },
             });
             await queueNotifications(
@@ -313,7 +334,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         await discardUpload(ctx, upload);
         throw error;
       }
-      return fileFor(viewer, id);
+      return fileFor(actor.principal, id);
     },
 
     /** Moves the document (with its roles and old versions) to the Papierkorb; nothing is removed. */

@@ -19,11 +19,15 @@ export function toFolderRef(folder: FolderRecord): FolderRef {
   return { id: folder.id, breadcrumb: folder.breadcrumb };
 }
 
-/** The API shape of a folder; `fileCounts` holds the viewer's visible files per folder. */
+/**
+ * The API shape of a folder; `fileCounts` holds the viewer's visible files per folder, `newCount`
+ * the member's new documents in and below it (or a slot of a shared answer, read-state.ts).
+ */
 export function toFolder(
   folder: FolderRecord,
   tree: FilesTree,
   fileCounts: ReadonlyMap<number, number>,
+  newCount: number,
 ): Folder {
   const parent = folder.parent_id === null ? undefined : tree.byId.get(folder.parent_id);
   const names = roleNames(folder.roles);
@@ -40,6 +44,7 @@ export function toFolder(
     parent_id: folder.parent_id,
     children: tree.visibleChildren(folder.id).length,
     files: fileCounts.get(folder.id) ?? 0,
+    new_count: newCount,
     updated_at: folder.updated_at,
   };
 }
@@ -49,10 +54,24 @@ const BYTES_PER_MB = 1024 * 1024;
 /** Size in MB (1 MB = 1024 × 1024 bytes), two decimals, as every file answer carries it. */
 export const megabytes = (bytes: number) => Math.round((bytes / BYTES_PER_MB) * 100) / 100;
 
-/** The API shape of a file. */
-export function toStoredFile(file: FileRecord, folder: FolderRecord | undefined): StoredFile {
+/** What a file answer adds for the member (issue 21); left out inside the shared tree. */
+export interface MemberFileFields {
+  new: boolean;
+  /** The member's confirmation of the current request; undefined leaves it out (listings). */
+  acknowledgedAt?: string | null;
+}
+
+/**
+ * The API shape of a file; without `member` (the tree, shared by a viewer kind) without the
+ * member's fields and the Kenntnisnahme.
+ */
+export function toStoredFile(
+  file: FileRecord,
+  folder: FolderRecord | undefined,
+  member?: MemberFileFields,
+): StoredFile {
   const names = roleNames(file.roles);
-  return {
+  const stored: StoredFile = {
     type: 'file',
     id: file.id,
     title: file.title,
@@ -69,4 +88,10 @@ export function toStoredFile(file: FileRecord, folder: FolderRecord | undefined)
     size_bytes: file.size_bytes,
     updated_at: file.updated_at,
   };
+  if (!member) return stored;
+  stored.new = member.new;
+  stored.acknowledgement_required = file.acknowledgement_required === 1;
+  stored.acknowledgement_due = file.acknowledgement_due;
+  if (member.acknowledgedAt !== undefined) stored.acknowledged_at = member.acknowledgedAt;
+  return stored;
 }

@@ -69,6 +69,10 @@ export async function countFilesByFolder(
 
 export interface FileFilter {
   id?: number;
+  /** These documents (at most 1000). */
+  ids?: readonly number[];
+  /** Only documents that ask for a Kenntnisnahme (issue 21). */
+  acknowledgementRequired?: boolean;
   downloadKey?: string;
   folderId?: number;
   /** Only the files this rule from policies/ lets through. */
@@ -86,6 +90,11 @@ export interface FileFilter {
 export async function loadFiles(db: Executor, filter: FileFilter = {}): Promise<FileRecord[]> {
   let query = db.selectFrom('files').selectAll('files');
   if (filter.id !== undefined) query = query.where('files.id', '=', filter.id);
+  if (filter.ids !== undefined) {
+    if (filter.ids.length === 0) return [];
+    query = query.where('files.id', 'in', [...filter.ids]);
+  }
+  if (filter.acknowledgementRequired) query = query.where('files.acknowledgement_required', '=', 1);
   if (filter.downloadKey !== undefined) query = query.where('files.download_key', '=', filter.downloadKey);
   if (filter.folderId !== undefined) query = query.where('files.folder_id', '=', filter.folderId);
   if (filter.visible) query = query.where(filter.visible);

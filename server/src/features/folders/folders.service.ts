@@ -20,7 +20,7 @@ import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import type { Actor, Principal } from '../../plugins/auth.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { canSeeFolder, compareTitles, FolderTree } from '../../policies/folders.policy.ts';
-import { viewerOf, type Viewer } from '../../policies/principal.ts';
+import { viewerOf } from '../../policies/principal.ts';
 import {
   childBreadcrumb,
   sameTitle,
@@ -34,6 +34,8 @@ import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './folders.repository.ts';
 import { trashFolder } from '../trash/move-to-trash.service.ts';
 import type { ReadCache, Serialised } from './tree-cache.ts';
+import { countSlot, flagSlot } from '../../http/spliced-json.ts';
+import { fileSlotKey, folderSlotKey } from './read-state.ts';
 
 /*
  * What the files feature uses of folders: documents live in folders, so the files feature depends
@@ -43,7 +45,11 @@ export type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts'
 export { loadFiles, lockFolderTree } from './folders.repository.ts';
 export { megabytes, sameTitle, toStoredFile, type FilesTree } from './folders.present.ts';
 export { namesOfRoles, resolveRoles } from './folders.input.ts';
-export { ReadCache } from './tree-cache.ts';
+export { ReadCache, type CacheView } from './tree-cache.ts';
+export { readStateService, type ReadStateService } from './read-state.service.ts';
+export { contentTime, type MemberNews } from './read-state.ts';
+export { openedAt } from './read-state.repository.ts';
+export type { MemberFileFields } from './folders.present.ts';
 
 const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
 const protectedError = () => new AppError('validation', FOLDER_MESSAGES.protectedFolder);
@@ -93,11 +99,21 @@ export function allFolders(db: Kysely<Database> | Transaction<Database>): Promis
 export function foldersService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
 
-  async function folderFor(viewer: Viewer, id: number): Promise<Folder> {
-    const { tree, fileCounts } = await cache.snapshot(viewer);
+  /** The viewer's tree and counts with the member's new documents per folder, at one version. */
+  async function snapshotWithNews(principal: Principal) {
+    const view = await cache.view();
+    const [snapshot, news] = await Promise.all([
+      view.snapshot(viewerOf(principal)),
+      cache.reads.news(view, principal),
+    ]);
+    return { ...snapshot, newCounts: news.counts };
+  }
+
+  async function folderFor(principal: Principal, id: number): Promise<Folder> {
+    const { tree, fileCounts, newCounts } = await snapshotWithNews(principal);
     const folder = tree.find(id);
     if (!folder) throw notFound();
-    return toFolder(folder, tree, fileCounts);
+    return toFolder(folder, tree, fileCounts, newCounts.get(id) ?? 0);
   }
 
   /** The whole visible tree from the root, with the visible files of every folder. */
@@ -117,6 +133,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         title: folder.title,
         breadcrumb: folder.breadcrumb,
         roles: folder.roles.map((role) => role.name),
+        new_count: countSlot(folderSlotKey(folder.id)),
         children: tree.visibleChildren(id).map((child) => build(child.id)),
         files: filesByFolder.get(id) ?? [],
       };
@@ -128,39 +145,47 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
   return {
     /** Every visible folder as a flat list, by breadcrumb (for selects). */
     async list(principal: Principal): Promise<Folder[]> {
-      const { tree, fileCounts } = await cache.snapshot(viewerOf(principal));
-      return tree.visibleFolders().map((folder) => toFolder(folder, tree, fileCounts));
+      const { tree, fileCounts, newCounts } = await snapshotWithNews(principal);
+      return tree
+        .visibleFolders()
+        .map((folder) => toFolder(folder, tree, fileCounts, newCounts.get(folder.id) ?? 0));
     },
 
     /** One folder plus what lies below it (for the delete confirmation). */
     async get(principal: Principal, id: number): Promise<FolderDetail> {
-      const { tree, fileCounts } = await cache.snapshot(viewerOf(principal));
+      const { tree, fileCounts, newCounts } = await snapshotWithNews(principal);
       const folder = tree.find(id);
       if (!folder) throw notFound();
       const below = tree.descendantIds(id).filter((childId) => canSeeFolder(tree, childId));
       const files = [id, ...below].reduce((sum, folderId) => sum + (fileCounts.get(folderId) ?? 0), 0);
-      return { ...toFolder(folder, tree, fileCounts), contents: { folders: below.length, files } };
+      return {
+        ...toFolder(folder, tree, fileCounts, newCounts.get(id) ?? 0),
+        contents: { folders: below.length, files },
+      };
     },
 
     /**
      * The explorer grid: visible subfolders (by title), then visible files (by title); serialised
-     * and kept until the next change (decision 111).
+     * and kept until the next change (decision 111), with the member's "neu" markers spliced in.
      */
     async items(principal: Principal, id: number): Promise<Serialised> {
-      const listing = await cache.listing(viewerOf(principal), id, async ({ tree, fileCounts }) => {
+      const view = await cache.view();
+      const listing = await view.listing(viewerOf(principal), id, async ({ tree, fileCounts }) => {
         const folder = tree.find(id)!;
         const files = (await repo.loadFiles(db(), { folderId: id }))
           .filter((file) => canSeeFile(tree, file))
           .sort(compareTitles)
-          .map((file) => toStoredFile(file, folder));
+          .map((file) => toStoredFile(file, folder, { new: flagSlot(fileSlotKey(file.id)) }));
         const items: ExplorerItem[] = [
-          ...tree.visibleChildren(id).map((child) => toFolder(child, tree, fileCounts)),
+          ...tree
+            .visibleChildren(id)
+            .map((child) => toFolder(child, tree, fileCounts, countSlot(folderSlotKey(child.id)))),
           ...files,
         ];
         return items;
       });
       if (!listing) throw notFound();
-      return listing;
+      return cache.reads.answer(view, principal, `listing:${id}`, listing);
     },
 
     /**
@@ -169,7 +194,9 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
      * a cached tree is never older than its version).
      */
     async serialisedTree(principal: Principal, withFiles = true): Promise<Serialised> {
-      return cache.serialisedTree(viewerOf(principal), withFiles, buildTree);
+      const view = await cache.view();
+      const tree = await view.serialisedTree(viewerOf(principal), withFiles, buildTree);
+      return cache.reads.answer(view, principal, withFiles ? 'tree' : 'folders', tree);
     },
 
     /** Move targets of a folder: visible folders except itself and everything below it. */
@@ -228,7 +255,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         });
         return folderId;
       });
-      return folderFor(viewer, id);
+      return folderFor(actor.principal, id);
     },
 
     /** Rename, move (`parent_id`) and re-role; breadcrumbs below follow in the same transaction. */
@@ -285,7 +312,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
           },
         });
       });
-      return folderFor(viewer, id);
+      return folderFor(actor.principal, id);
     },
 
     /** Moves a folder with everything below it to the Papierkorb, as it is; nothing is removed. */
@@ -371,7 +398,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         });
         return period.id;
       });
-      return folderFor(viewer, periodId);
+      return folderFor(actor.principal, periodId);
     },
   };
 }

@@ -1,11 +1,12 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { TreeNode } from '@gremienportal/contracts/files';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { fileRoleFilter } from '../../policies/files.policy.ts';
 import { compareTitles, FolderTree } from '../../policies/folders.policy.ts';
 import { viewerKey, type Viewer } from '../../policies/principal.ts';
+import { SplicedJson, type Serialised } from '../../http/spliced-json.ts';
+import type { CacheView, Snapshot } from './cache-view.ts';
+import { ReadState } from './read-state.ts';
 import type { FilesTree } from './folders.present.ts';
 import {
   countFilesByFolder,
@@ -18,23 +19,16 @@ import {
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-const gzipAsync = promisify(gzip);
-
-/** An answer `{ "data": … }` serialised once, sent to many. */
-export interface Serialised {
-  json: string;
-  /** The same, gzip-compressed, made on first demand. */
-  gzip(): Promise<Buffer>;
-}
+export type { CacheView, Serialised, Snapshot };
 
 /** Listings kept per version at most: beyond this, listings are built per request. */
 const LISTING_CACHE_BYTES = 32 * 1024 * 1024;
 
-function serialise(data: unknown): Serialised {
-  const json = JSON.stringify({ data });
-  let compressed: Promise<Buffer> | undefined;
-  return { json, gzip: () => (compressed ??= gzipAsync(json, { level: 6 })) };
-}
+/**
+ * An answer `{ "data": … }` serialised once for everyone with the same roles; the slots for each
+ * member's "neu" markers are filled per member (read-state.ts).
+ */
+const serialise = (data: unknown) => new SplicedJson(data);
 
 /** A failed load is not kept: the next request tries again. */
 function forgetOnFailure<T>(load: Promise<T>, forget: () => void): Promise<T> {
@@ -58,11 +52,6 @@ class PerViewer<T> {
   }
 }
 
-export interface Snapshot {
-  tree: FilesTree;
-  fileCounts: ReadonlyMap<number, number>;
-}
-
 interface Generation {
   version: string;
   folders?: Promise<FolderRecord[]>;
@@ -70,9 +59,9 @@ interface Generation {
   files?: Promise<FileRecord[]>;
   trees: PerViewer<FilesTree>;
   counts: PerViewer<Map<number, number>>;
-  serialised: PerViewer<Serialised>;
-  foldersOnly: PerViewer<Serialised>;
-  listings: Map<string, Promise<Serialised>>;
+  serialised: PerViewer<SplicedJson>;
+  foldersOnly: PerViewer<SplicedJson>;
+  listings: Map<string, Promise<SplicedJson>>;
   listingBytes: number;
   /** What other features build once per version from all folders and documents (search). */
   derived: Map<string, Promise<unknown>>;
@@ -90,8 +79,28 @@ interface Generation {
  */
 export class ReadCache {
   private generation: Generation | undefined;
+  /** Each member's "neu" markers over this cache (issue 21). */
+  readonly reads: ReadState;
 
-  constructor(private readonly db: () => Executor) {}
+  constructor(private readonly db: () => Executor) {
+    this.reads = new ReadState(db);
+  }
+
+  /**
+   * Everything one request reads, at one version: the version is read once, so a request that
+   * needs a listing and the member's read state (read-state.ts) costs one counter read.
+   */
+  async view(): Promise<CacheView> {
+    const generation = await this.current();
+    return {
+      version: generation.version,
+      folderTree: (viewer) => this.treeIn(generation, viewer),
+      snapshot: (viewer) => this.snapshotIn(generation, viewer),
+      listing: (viewer, folderId, build) => this.listingIn(generation, viewer, folderId, build),
+      serialisedTree: (viewer, withFiles, build) => this.treeAnswerIn(generation, viewer, withFiles, build),
+      derived: (key, build) => this.derivedIn(generation, key, build),
+    };
+  }
 
   private async current(): Promise<Generation> {
     const version = await readTreeVersion(this.db());
@@ -148,8 +157,16 @@ export class ReadCache {
     viewer: Viewer,
     folderId: number,
     build: (snapshot: Snapshot) => Promise<unknown>,
-  ): Promise<Serialised | undefined> {
-    const generation = await this.current();
+  ): Promise<SplicedJson | undefined> {
+    return this.listingIn(await this.current(), viewer, folderId, build);
+  }
+
+  private async listingIn(
+    generation: Generation,
+    viewer: Viewer,
+    folderId: number,
+    build: (snapshot: Snapshot) => Promise<unknown>,
+  ): Promise<SplicedJson | undefined> {
     const snapshot = await this.snapshotIn(generation, viewer);
     if (!snapshot.tree.find(folderId)) return undefined;
     const key = `${folderId}:${viewerKey(viewer)}`;
@@ -181,7 +198,14 @@ export class ReadCache {
     key: string,
     build: (files: readonly FileRecord[], folders: readonly FolderRecord[]) => T,
   ): Promise<T> {
-    const generation = await this.current();
+    return this.derivedIn(await this.current(), key, build);
+  }
+
+  private derivedIn<T>(
+    generation: Generation,
+    key: string,
+    build: (files: readonly FileRecord[], folders: readonly FolderRecord[]) => T,
+  ): Promise<T> {
     let entry = generation.derived.get(key) as Promise<T> | undefined;
     if (!entry) {
       entry = Promise.all([this.files(generation), this.folders(generation)]).then(([files, folders]) =>
@@ -198,8 +222,16 @@ export class ReadCache {
     viewer: Viewer,
     withFiles: boolean,
     build: (tree: FilesTree, files: readonly FileRecord[] | undefined) => TreeNode,
-  ): Promise<Serialised> {
-    const generation = await this.current();
+  ): Promise<SplicedJson> {
+    return this.treeAnswerIn(await this.current(), viewer, withFiles, build);
+  }
+
+  private treeAnswerIn(
+    generation: Generation,
+    viewer: Viewer,
+    withFiles: boolean,
+    build: (tree: FilesTree, files: readonly FileRecord[] | undefined) => TreeNode,
+  ): Promise<SplicedJson> {
     if (!withFiles) {
       return generation.foldersOnly.get(viewer, async () =>
         serialise(build(await this.treeIn(generation, viewer), undefined)),

@@ -1,10 +1,12 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type {
+  AcknowledgementsTable,
   AgendaItemFilesTable,
   AgendaItemsTable,
   Database,
   EventAttendanceTable,
   EventsTable,
+  FileReadsTable,
   FilesTable,
   FileVersionsTable,
   FoldersTable,
@@ -29,6 +31,12 @@ export interface TrashSnapshot {
   agenda_items?: Selectable<AgendaItemsTable>[];
   agenda_item_files?: Selectable<AgendaItemFilesTable>[];
   attendance?: Selectable<EventAttendanceTable>[];
+  /**
+   * The documents' Kenntnisnahme confirmations and the members' reads (issue 21, decision 131), so
+   * a restored document keeps who confirmed and who opened it. Absent in older snapshots.
+   */
+  acknowledgements?: Selectable<AcknowledgementsTable>[];
+  file_reads?: Selectable<FileReadsTable>[];
 }
 
 /** A stored object the snapshot refers to: it stays in storage while the item is in the Papierkorb. */
@@ -68,7 +76,7 @@ const numeric = <T extends { size_bytes: number }>(row: T): T => ({
 /** The documents with these ids (or in these folders), their roles and their old versions. */
 async function captureFiles(db: Executor, by: { ids: readonly number[] } | { folderIds: readonly number[] }) {
   const list = 'ids' in by ? by.ids : by.folderIds;
-  if (list.length === 0) return { files: [], versions: [] };
+  if (list.length === 0) return { files: [], versions: [], acknowledgements: [], file_reads: [] };
   const rows = (
     await db
       .selectFrom('files')
@@ -91,7 +99,22 @@ async function captureFiles(db: Executor, by: { ids: readonly number[] } | { fol
             .orderBy('version')
             .execute()
         ).map(({ id: _id, ...row }) => numeric(row));
-  return { files: rows.map((row) => ({ ...row, roles: roles.get(row.id) ?? [] })), versions };
+  const byFile = async <T extends 'acknowledgements' | 'file_reads'>(table: T) =>
+    ids.length === 0
+      ? []
+      : ((await db
+          .selectFrom(table as 'acknowledgements')
+          .selectAll()
+          .where('file_id', 'in', ids)
+          .orderBy('file_id')
+          .orderBy('user_id')
+          .execute()) as Selectable<Database[T]>[]);
+  return {
+    files: rows.map((row) => ({ ...row, roles: roles.get(row.id) ?? [] })),
+    versions,
+    acknowledgements: await byFile('acknowledgements'),
+    file_reads: await byFile('file_reads'),
+  };
 }
 
 export async function captureFile(db: Executor, id: number): Promise<TrashSnapshot> {
@@ -273,18 +296,27 @@ export async function restoreSnapshot(
     agendaItems.filter((item) => item.parent_id !== null),
   );
   await insertInBatches(db, 'agenda_item_files', snapshot.agenda_item_files ?? []);
-  // Answers of accounts deleted meanwhile are left out, as roles deleted meanwhile are.
+  // Rows of accounts deleted meanwhile are left out, as roles deleted meanwhile are.
   const answers = snapshot.attendance ?? [];
+  const confirmations = snapshot.acknowledgements ?? [];
+  const reads = snapshot.file_reads ?? [];
+  const users = await existingUsers(db, [...answers, ...confirmations, ...reads]);
+  const kept = <T extends { user_id: number }>(rows: readonly T[]) =>
+    rows.filter((row) => users.has(row.user_id));
+  await insertInBatches(db, 'event_attendance', kept(answers));
+  await insertInBatches(db, 'acknowledgements', kept(confirmations));
+  await insertInBatches(db, 'file_reads', kept(reads));
+}
+
+/** Which of the rows' accounts still exist. */
+async function existingUsers(db: Executor, rows: readonly { user_id: number }[]): Promise<Set<number>> {
+  const ids = [...new Set(rows.map((row) => row.user_id))];
   const users = new Set<number>();
-  for (let start = 0; start < answers.length; start += 500) {
-    const ids = answers.slice(start, start + 500).map((answer) => answer.user_id);
-    for (const row of await db.selectFrom('users').select('id').where('id', 'in', ids).execute()) {
+  for (let start = 0; start < ids.length; start += 500) {
+    const batch = ids.slice(start, start + 500);
+    for (const row of await db.selectFrom('users').select('id').where('id', 'in', batch).execute()) {
       users.add(row.id);
     }
   }
-  await insertInBatches(
-    db,
-    'event_attendance',
-    answers.filter((answer) => users.has(answer.user_id)),
-  );
+  return users;
 }

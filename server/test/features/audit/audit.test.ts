@@ -259,8 +259,10 @@ describe('GET /audit: entries, filters and pages', () => {
       'event.book_downloaded': 'Sitzungsmappe heruntergeladen',
       'account.calendar_feed_created': 'Kalender-Abonnement eingerichtet',
       'account.calendar_feed_revoked': 'Kalender-Abonnement beendet',
+      'file.acknowledged': 'Kenntnisnahme bestätigt',
+      'file.acknowledgement_reminded': 'Erinnerung zur Kenntnisnahme gesendet',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(47);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(49);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

@@ -18,6 +18,7 @@ const folder = (id: number, title: string, updated_at = '2026-01-10T09:00:00.000
   parent_id: 4,
   children: 0,
   files: 0,
+  new_count: 0,
   updated_at,
 });
 

@@ -57,6 +57,7 @@ const folderRecord = (overrides: Record<string, unknown> = {}) => ({
   parent_id: 10,
   children: 0,
   files: 0,
+  new_count: 0,
   updated_at: '2026-11-21T10:00:00.000Z',
   ...overrides,
 });

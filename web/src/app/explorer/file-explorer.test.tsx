@@ -12,6 +12,7 @@ const node = (id: number, breadcrumb: string, roles: string[], children: TreeNod
   title: breadcrumb === '/' ? '/' : breadcrumb.split('/').pop()!,
   breadcrumb,
   roles,
+  new_count: 0,
   children,
   files: [],
 });

@@ -11,6 +11,7 @@ describe('toFolderTree', () => {
       title: '/',
       breadcrumb: '/',
       roles: [],
+      new_count: 0,
       files: [],
       children: [
         {
@@ -18,6 +19,7 @@ describe('toFolderTree', () => {
           title: 'Mitgliedervertreter',
           breadcrumb: '/Mitgliedervertreter',
           roles: ['Vertreter'],
+          new_count: 0,
           files: [file(10), file(11)],
           children: [
             {
@@ -25,6 +27,7 @@ describe('toFolderTree', () => {
               title: 'Satzung',
               breadcrumb: '/Mitgliedervertreter/Satzung',
               roles: ['Vertreter'],
+              new_count: 0,
               files: [file(12)],
               children: [],
             },
@@ -38,6 +41,7 @@ describe('toFolderTree', () => {
       title: '/',
       breadcrumb: '/',
       roles: [],
+      new_count: 0,
       fileCount: 0,
       children: [
         {
@@ -45,6 +49,7 @@ describe('toFolderTree', () => {
           title: 'Mitgliedervertreter',
           breadcrumb: '/Mitgliedervertreter',
           roles: ['Vertreter'],
+          new_count: 0,
           fileCount: 2,
           children: [
             {
@@ -52,6 +57,7 @@ describe('toFolderTree', () => {
               title: 'Satzung',
               breadcrumb: '/Mitgliedervertreter/Satzung',
               roles: ['Vertreter'],
+              new_count: 0,
               fileCount: 1,
               children: [],
             },

@@ -15,6 +15,7 @@ const node = (id: number, breadcrumb: string, children: TreeNode[] = [], roles: 
   title: breadcrumb === '/' ? '/' : breadcrumb.split('/').pop()!,
   breadcrumb,
   roles,
+  new_count: 0,
   children,
   files: [],
 });

@@ -9,6 +9,7 @@ const node = (id: number, breadcrumb: string, children: TreeNode[] = []): TreeNo
   title: breadcrumb === '/' ? '/' : breadcrumb.split('/').pop()!,
   breadcrumb,
   roles: [],
+  new_count: 0,
   children,
   files: [],
 });

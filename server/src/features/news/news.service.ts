@@ -1,0 +1,58 @@
+import { NEWS_EVENTS_LIMIT, NEWS_FILES_LIMIT, type News } from '@gremienportal/contracts/news';
+import type { AppContext } from '../../context.ts';
+import type { Principal } from '../../plugins/auth.ts';
+import { canSeeFile, fileFilter } from '../../policies/files.policy.ts';
+import { compareTitles } from '../../policies/folders.policy.ts';
+import { viewerOf } from '../../policies/principal.ts';
+import { eventsService } from '../events/events.service.ts';
+import { memberFieldsOf } from '../files/files.service.ts';
+import { loadFiles, readStateService, toStoredFile, type ReadCache } from '../folders/folders.service.ts';
+
+/** "Neu für Sie" (issue 21, decision 131): new documents, pending confirmations, next events. */
+export function newsService(ctx: AppContext, cache: ReadCache) {
+  const db = () => ctx.db.kysely;
+  const reads = readStateService(ctx, cache);
+  const events = eventsService(ctx);
+
+  return {
+    async get(principal: Principal): Promise<News> {
+      const view = await cache.view();
+      const tree = await view.folderTree(viewerOf(principal));
+      const news = await cache.reads.news(view, principal);
+      const newest = news.files.slice(0, NEWS_FILES_LIMIT).map((file) => file.id);
+      const [newFiles, required, portalEvents] = await Promise.all([
+        loadFiles(db(), { ids: newest }),
+        loadFiles(db(), { acknowledgementRequired: true, visible: fileFilter(tree) }),
+        events.list(principal),
+      ]);
+      const visibleNew = newFiles.filter((file) => canSeeFile(tree, file));
+      const visibleRequired = required.filter((file) => canSeeFile(tree, file));
+      const member = await memberFieldsOf(ctx, news, principal, [...visibleNew, ...visibleRequired]);
+      const present = (file: (typeof newFiles)[number]) =>
+        toStoredFile(file, tree.byId.get(file.folder_id), member.get(file.id));
+      const order = new Map(newest.map((id, index) => [id, index]));
+      const now = ctx.clock.now().toISOString();
+      return {
+        files: visibleNew.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(present),
+        files_total: news.files.length,
+        acknowledgements: visibleRequired
+          .filter((file) => member.get(file.id)?.acknowledgedAt === null)
+          .sort(
+            (a, b) =>
+              (a.acknowledgement_due ?? '9999').localeCompare(b.acknowledgement_due ?? '9999') ||
+              compareTitles(a, b),
+          )
+          .map(present),
+        events: portalEvents
+          .filter((event) => event.end >= now)
+          .sort((a, b) => a.start.localeCompare(b.start) || a.id - b.id)
+          .slice(0, NEWS_EVENTS_LIMIT),
+      };
+    },
+
+    /** "Alle als gelesen markieren": a folder with everything below it, or everything. */
+    markRead(principal: Principal, folderId?: number): Promise<number> {
+      return reads.markRead(principal, folderId);
+    },
+  };
+}
