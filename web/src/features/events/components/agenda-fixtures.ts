@@ -81,6 +81,7 @@ export function makeFolderEntry(id: number, title: string, breadcrumb = `/${titl
     parent_id: 1,
     children: 0,
     files: 1,
+    new_count: 0,
     updated_at: '2026-01-01T10:00:00.000Z',
   };
 }
