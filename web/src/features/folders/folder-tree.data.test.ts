@@ -11,7 +11,6 @@ describe('toFolderTree', () => {
       title: '/',
       breadcrumb: '/',
       roles: [],
-      new_count: 0,
       files: [],
       children: [
         {
@@ -19,7 +18,6 @@ describe('toFolderTree', () => {
           title: 'Mitgliedervertreter',
           breadcrumb: '/Mitgliedervertreter',
           roles: ['Vertreter'],
-          new_count: 0,
           files: [file(10), file(11)],
           children: [
             {
@@ -27,7 +25,6 @@ describe('toFolderTree', () => {
               title: 'Satzung',
               breadcrumb: '/Mitgliedervertreter/Satzung',
               roles: ['Vertreter'],
-              new_count: 0,
               files: [file(12)],
               children: [],
             },
@@ -41,7 +38,6 @@ describe('toFolderTree', () => {
       title: '/',
       breadcrumb: '/',
       roles: [],
-      new_count: 0,
       fileCount: 0,
       children: [
         {
@@ -49,7 +45,6 @@ describe('toFolderTree', () => {
           title: 'Mitgliedervertreter',
           breadcrumb: '/Mitgliedervertreter',
           roles: ['Vertreter'],
-          new_count: 0,
           fileCount: 2,
           children: [
             {
@@ -57,7 +52,6 @@ describe('toFolderTree', () => {
               title: 'Satzung',
               breadcrumb: '/Mitgliedervertreter/Satzung',
               roles: ['Vertreter'],
-              new_count: 0,
               fileCount: 1,
               children: [],
             },
