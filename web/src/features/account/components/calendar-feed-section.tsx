@@ -151,6 +151,7 @@ export function CalendarFeedSection() {
                   Neue Adresse erzeugen
                 </Button>
                 <Button
+                  data-wrap
                   color="red.9"
                   variant="outline"
                   leftSection={<IconCalendarOff size={18} aria-hidden />}
@@ -163,6 +164,7 @@ export function CalendarFeedSection() {
               </>
             ) : (
               <Button
+                data-wrap
                 leftSection={<IconCalendarPlus size={18} aria-hidden />}
                 onClick={() => handleCreate(false)}
                 loading={create.isPending}
