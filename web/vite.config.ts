@@ -65,6 +65,22 @@ function preloadFirstRoute(moduleSuffix: string): Plugin {
   };
 }
 
+/** Chunks whose dynamic import carries no preload list (see `build.modulePreload` below). */
+const WITHOUT_PRELOAD_LIST = new RegExp(
+  `(^|/)(${[
+    'header-search-box',
+    'event-agenda',
+    'file-new',
+    'file-update',
+    'folder-update',
+    'event-update',
+    'users',
+    'user-update',
+    'audit',
+    'trash',
+  ].join('|')})-[\\w-]+\\.js$`,
+);
+
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
@@ -126,12 +142,11 @@ export default defineConfig({
     // bench/src/check-bundle.ts follows the chunk graph in .vite/manifest.json (decision 024).
     manifest: true,
     modulePreload: {
-      // The header search loads on its first use (decision 129), the agenda editor only for admins
-      // (decision 130). Their imports name only their own chunk and style sheets, not the dozens of
-      // chunks below them: that list would sit in the app shell that /login and /files load first.
-      // The browser finds them when it runs the chunk.
-      resolveDependencies: (file, deps) =>
-        /(^|\/)(header-search-box|event-agenda)-[\w-]+\.js$/.test(file) ? [] : deps,
+      // The header search loads on its first use (decision 129), the agenda editor and the other
+      // pages only admins open on demand (decision 130). Their imports name only their own chunk
+      // and style sheets, not the dozens of chunks below them: those lists would sit in the app
+      // shell that /login and /files load first. The browser finds them when it runs the chunk.
+      resolveDependencies: (file, deps) => (WITHOUT_PRELOAD_LIST.test(file) ? [] : deps),
     },
     rolldownOptions: {
       output: {
