@@ -11,6 +11,7 @@ describe('toFolderTree', () => {
       title: '/',
       breadcrumb: '/',
       roles: [],
+      new_count: 0,
       files: [],
       children: [
         {
@@ -18,6 +19,7 @@ describe('toFolderTree', () => {
           title: 'Mitgliedervertreter',
           breadcrumb: '/Mitgliedervertreter',
           roles: ['Vertreter'],
+          new_count: 0,
           files: [file(10), file(11)],
           children: [
             {
@@ -25,6 +27,7 @@ describe('toFolderTree', () => {
               title: 'Satzung',
               breadcrumb: '/Mitgliedervertreter/Satzung',
               roles: ['Vertreter'],
+              new_count: 0,
               files: [file(12)],
               children: [],
             },
