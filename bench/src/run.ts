@@ -21,11 +21,13 @@ import { lighthouseScenario } from './scenarios/lighthouse.ts';
 import { countersScenario } from './scenarios/counters.ts';
 import { searchScenario } from './scenarios/search.ts';
 import { bookScenario } from './scenarios/book.ts';
+import { readStateScenario } from './scenarios/read-state.ts';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   health: healthScenario,
   tree: treeScenario,
   folder: folderListingScenario,
+  readstate: readStateScenario,
   search: searchScenario,
   login: loginScenario,
   download: downloadScenario,

@@ -280,6 +280,7 @@ export async function createDataset(dataDir: string, size: DatasetSize, quick: b
           download_key: newKey(),
           created_at: stamp,
           updated_at: stamp,
+          content_at: stamp,
         },
         roles: folder.roles,
       });
@@ -297,6 +298,7 @@ export async function createDataset(dataDir: string, size: DatasetSize, quick: b
         download_key: newKey(),
         created_at: stamp,
         updated_at: stamp,
+        content_at: stamp,
       },
       roles: [roleId('Vertreter'), roleId('Aufsichtsrat')],
     });

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -63,6 +66,20 @@ export async function load(options: {
 
 const REPORT_SCRIPT = fileURLToPath(new URL('./report.lua', import.meta.url));
 
+/** A wrk script that sends each request as the next of several members, then reports as usual. */
+function rotatingScript(tokens: readonly string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'rotate.lua');
+  const list = tokens.map((token) => `"${token.replace(/[^\w.-]/g, '')}"`).join(',');
+  writeFileSync(
+    file,
+    `local tokens = {${list}}\nlocal turn = 0\n` +
+      'request = function()\n  turn = turn % #tokens + 1\n' +
+      '  wrk.headers["Authorization"] = "Bearer " .. tokens[turn]\n  return wrk.format()\nend\n' +
+      readFileSync(REPORT_SCRIPT, 'utf8'),
+  );
+  return file;
+}
+
 /**
  * HTTP load with wrk (Debian): a C client that keeps up with the portal even when answers are
  * hundreds of kilobytes, where autocannon itself became the limit. Latencies from wrk's
@@ -73,16 +90,11 @@ export function wrk(options: {
   connections: number;
   seconds: number;
   headers?: Record<string, string>;
+  /** Bearer tokens to take turns with, one request each (the script's own `request`). */
+  tokens?: readonly string[];
 }): Promise<LoadResult> {
-  const args = [
-    '-t1',
-    `-c${options.connections}`,
-    `-d${options.seconds}s`,
-    '--timeout',
-    '30s',
-    '-s',
-    REPORT_SCRIPT,
-  ];
+  const script = options.tokens ? rotatingScript(options.tokens) : REPORT_SCRIPT;
+  const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '30s', '-s', script];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   args.push(options.url);
   return new Promise((resolve, reject) => {
