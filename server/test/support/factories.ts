@@ -97,7 +97,7 @@ export async function chooseNotifications(
   users: readonly { id: number }[],
   settings: { files?: 'sofort' | 'taeglich' | 'woechentlich' | 'nie'; events?: 'sofort' | 'taeglich' | 'woechentlich' | 'nie' },
 ): Promise<void> {
-  if (users.length === 0) return;
+  if (users.length === 0 || (!settings.files && !settings.events)) return;
   await t.db.kysely
     .updateTable('users')
     .set({
