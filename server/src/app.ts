@@ -61,13 +61,14 @@ import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { searchRoutes } from './features/search/search.routes.ts';
 import { SearchCounter } from './features/search/search-counter.ts';
 import { SearchIndexer } from './search/indexer.ts';
-import { DigestJob } from './features/notifications/notifications.service.ts';
+import { DigestJob, digestTasks } from './features/notifications/notifications.service.ts';
 
 /** What the daily maintenance runs, in this order: each feature's task for its own data, then housekeeping. */
 export const DAILY_TASKS: readonly DailyTask[] = [
   ...auditRetentionTasks,
   ...trashTasks,
   ...versionTasks,
+  ...digestTasks,
   housekeepingTask,
 ];
 

@@ -102,7 +102,10 @@ describe('backup and restore of read state, Kenntnisnahme and notifications', ()
       .insertInto('acknowledgements')
       .values({ file_id: file.id, user_id: admin.id, confirmed_at: now })
       .execute();
-    await db.kysely.insertInto('acknowledgement_reminders').values({ file_id: file.id, sent_at: now }).execute();
+    await db.kysely
+      .insertInto('acknowledgement_reminders')
+      .values({ file_id: file.id, sent_at: now })
+      .execute();
     await db.kysely
       .insertInto('notification_queue')
       .values({ user_id: admin.id, kind: 'file', object_id: file.id, action: 'created', queued_at: now })

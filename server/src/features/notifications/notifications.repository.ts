@@ -36,7 +36,10 @@ export async function writeSettings(
 }
 
 /** The settings of many members at once (the recipients of one notification). */
-export async function settingsOf(db: Executor, userIds: readonly number[]): Promise<Map<number, StoredSettings>> {
+export async function settingsOf(
+  db: Executor,
+  userIds: readonly number[],
+): Promise<Map<number, StoredSettings>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('users')
@@ -222,4 +225,13 @@ export async function eventsByIds(db: Executor, ids: readonly number[]): Promise
     rows.map((row) => row.id),
   );
   return rows.map((row) => ({ ...row, roles: roles.get(row.id) ?? [] }));
+}
+
+/** Forgets the claims of digests made before `before`; only the latest period of each cadence can be due. */
+export async function deleteDigestsBefore(db: Executor, before: string): Promise<number> {
+  const result = await db
+    .deleteFrom('notification_digests')
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -5,6 +5,8 @@ import {
   type NotificationSettings,
 } from '@gremienportal/contracts/notifications';
 import type { AppContext } from '../../context.ts';
+import { DAY } from '../../clock.ts';
+import type { DailyTask } from '../../maintenance/daily-job.ts';
 import type { Database } from '../../db/schema.ts';
 import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/auth.ts';
@@ -124,7 +126,9 @@ function kindsFor(member: StoredSettings, cadence: Cadence) {
 }
 
 /** Each queued object once; a document both added and replaced within the period counts as new. */
-function latestActions(rows: readonly { kind: NotificationKind; object_id: number; action: NotificationAction }[]) {
+function latestActions(
+  rows: readonly { kind: NotificationKind; object_id: number; action: NotificationAction }[],
+) {
   const byKind = { file: new Map<number, boolean>(), event: new Map<number, boolean>() };
   for (const row of rows) {
     const updated = row.action === 'updated' && (byKind[row.kind].get(row.object_id) ?? true);
@@ -235,6 +239,21 @@ export async function sendDueDigests(ctx: DigestContext, at: Date = ctx.clock.no
   }
   return sent;
 }
+
+/** How long a digest's claim is kept: far beyond the week in which it could be built again. */
+const DIGEST_CLAIM_DAYS = 35;
+
+/** The daily maintenance's part: claims of digests long past are removed. */
+export const digestTasks: readonly DailyTask[] = [
+  {
+    name: 'digest-claims',
+    run: async (ctx) => {
+      const before = new Date(ctx.clock.now().getTime() - DIGEST_CLAIM_DAYS * DAY).toISOString();
+      const removed = await repo.deleteDigestsBefore(ctx.db.kysely, before);
+      if (removed > 0) ctx.logger.info({ removed }, 'Alte Zusammenfassungs-Vermerke entfernt');
+    },
+  },
+];
 
 /**
  * Looks for due digests every `intervalMs` (a minute) on the injected clock. Cheap when nothing is

@@ -2,9 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATION_MESSAGES } from '@gremienportal/contracts/notifications';
 import { buildApp } from '../../../src/app.ts';
 import { duePeriods } from '../../../src/features/notifications/digest-periods.ts';
+import { digestTasks } from '../../../src/features/notifications/notifications.service.ts';
 import { spawnServerScript } from '../../reliability/portal-process.ts';
 import { buildTestApp, MemoryTransport, type TestApp } from '../../support/build-test-app.ts';
-import { chooseNotifications, createUser, roleIds, sessionFor, type TestUser } from '../../support/factories.ts';
+import {
+  chooseNotifications,
+  createUser,
+  roleIds,
+  sessionFor,
+  type TestUser,
+} from '../../support/factories.ts';
 import { createFolder, uploadFile } from '../../support/files.fixtures.ts';
 
 /*
@@ -65,7 +72,8 @@ describe('notification settings and digests', () => {
     expect(mails.filter((mail) => mail.subject.includes('Zusammenfassung'))).toHaveLength(sent);
     return mails;
   };
-  const mailsTo = (mails: { to: string }[], user: TestUser) => mails.filter((mail) => mail.to === user.email);
+  const mailsTo = <M extends { to: string }>(mails: M[], user: TestUser) =>
+    mails.filter((mail) => mail.to === user.email);
   /** Everybody so far stops getting documents, and nothing waits: the next counts are this test's own. */
   const quietOthers = async () => {
     await t.db.kysely.deleteFrom('notification_queue').execute();
@@ -230,7 +238,10 @@ describe('notification settings and digests', () => {
         'http://portal.test/account',
       ];
       const positions = order.map((line) => text.indexOf(line));
-      expect(positions.every((position) => position >= 0), text).toBe(true);
+      expect(
+        positions.every((position) => position >= 0),
+        text,
+      ).toBe(true);
       expect([...positions].sort((x, y) => x - y)).toEqual(positions);
       expect(text.trimEnd().endsWith('http://portal.test/account')).toBe(true);
       expect(await queued(user)).toEqual([]);
@@ -461,6 +472,26 @@ describe('notification settings and digests', () => {
       }
       expect(mailsTo(transport.sent, user)).toHaveLength(1);
     });
+  });
+
+  it('forgets the claims of digests long past in the daily maintenance', async () => {
+    const user = await member();
+    const now = t.clock.now();
+    const day = (offset: number) => new Date(now.getTime() + offset * 86_400_000).toISOString();
+    await t.db.kysely
+      .insertInto('notification_digests')
+      .values([
+        { user_id: user.id, cadence: 'daily', period: '2020-01-01', items: 1, created_at: day(-40) },
+        { user_id: user.id, cadence: 'weekly', period: '2020-01-06', items: 1, created_at: day(-8) },
+      ])
+      .execute();
+    for (const task of digestTasks) await task.run(t.app.context);
+    const left = await t.db.kysely
+      .selectFrom('notification_digests')
+      .select('period')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(left).toEqual([{ period: '2020-01-06' }]);
   });
 
   it('has a command line command that sends what is due at a given time', { timeout: 60_000 }, async () => {
