@@ -95,7 +95,10 @@ export async function createRoleUsers(t: TestApp) {
 export async function chooseNotifications(
   t: TestApp,
   users: readonly { id: number }[],
-  settings: { files?: 'sofort' | 'taeglich' | 'woechentlich' | 'nie'; events?: 'sofort' | 'taeglich' | 'woechentlich' | 'nie' },
+  settings: {
+    files?: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+    events?: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+  },
 ): Promise<void> {
   if (users.length === 0 || (!settings.files && !settings.events)) return;
   await t.db.kysely

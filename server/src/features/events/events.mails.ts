@@ -18,7 +18,6 @@ export interface AnnouncedEvent {
   location: string;
 }
 
-
 /** The event page in the web app. */
 export const eventPageUrl = (publicUrl: string, eventId: number) => `${publicUrl}/events/show/${eventId}`;
 

@@ -43,7 +43,8 @@ type Executor = Kysely<Database> | Transaction<Database>;
 
 const REMINDER_INTERVAL_MS = ACKNOWLEDGEMENT_REMINDER_HOURS * HOUR;
 /** "27.11.2026 14:05": Berlin time, rounded up to the minute (never earlier than allowed). */
-const berlinMinute = (instant: Date) => formatBerlinDateTime(roundUpToMinute(instant).toISOString()).slice(0, 16);
+const berlinMinute = (instant: Date) =>
+  formatBerlinDateTime(roundUpToMinute(instant).toISOString()).slice(0, 16);
 
 /**
  * Kenntnisnahme (issue 21, decision 131): members confirm documents they opened; admins see who

@@ -16,7 +16,6 @@ export interface AnnouncedFile {
   folder: string;
 }
 
-
 /**
  * "Benachrichtigung an" (product.md P7.3): one mail per recipient about a new or replaced document,
  * with a link to its page. The link opens nothing without signing in and the right role.

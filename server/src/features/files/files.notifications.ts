@@ -37,18 +37,23 @@ export async function queueNotifications(
   const recipients = (await usersWithAnyRole(trx, notifyRoleIds)).filter((user) =>
     canSeeFile(treeOf(viewerOfRoles(user.roles)), { folder_id: file.folder_id, roles: fileRoles }),
   );
-  await deliverNotifications(ctx, trx, { kind: 'file', objectId: file.id, action: kind }, recipients, (user) =>
-    fileNotificationMail(
-      user,
-      {
-        id: file.id,
-        title: file.title,
-        format: file.format,
-        sizeBytes: file.size_bytes,
-        folder: folder.breadcrumb,
-      },
-      kind,
-      ctx.config.PUBLIC_URL,
-    ),
+  await deliverNotifications(
+    ctx,
+    trx,
+    { kind: 'file', objectId: file.id, action: kind },
+    recipients,
+    (user) =>
+      fileNotificationMail(
+        user,
+        {
+          id: file.id,
+          title: file.title,
+          format: file.format,
+          sizeBytes: file.size_bytes,
+          folder: folder.breadcrumb,
+        },
+        kind,
+        ctx.config.PUBLIC_URL,
+      ),
   );
 }
