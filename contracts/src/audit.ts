@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS = {
   'account.passkey_removed': 'Passkey entfernt',
   'account.calendar_feed_created': 'Kalender-Abonnement eingerichtet',
   'account.calendar_feed_revoked': 'Kalender-Abonnement beendet',
+  'account.notifications_updated': 'Benachrichtigungen geändert',
   'search.performed': 'Gesucht',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -61,12 +61,14 @@ import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { searchRoutes } from './features/search/search.routes.ts';
 import { SearchCounter } from './features/search/search-counter.ts';
 import { SearchIndexer } from './search/indexer.ts';
+import { DigestJob, digestTasks } from './features/notifications/notifications.service.ts';
 
 /** What the daily maintenance runs, in this order: each feature's task for its own data, then housekeeping. */
 export const DAILY_TASKS: readonly DailyTask[] = [
   ...auditRetentionTasks,
   ...trashTasks,
   ...versionTasks,
+  ...digestTasks,
   housekeepingTask,
 ];
 
@@ -96,6 +98,8 @@ declare module 'fastify' {
     /** Reads the text of documents for the search; tests call `drain()` themselves. */
     searchIndexer: SearchIndexer;
     searchCounter: SearchCounter;
+    /** Daily and weekly notification digests (issue 21); tests call `run()` themselves. */
+    digests: DigestJob;
   }
 }
 
@@ -204,6 +208,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const books = new BookBuilder({ concurrency: config.BOOK_CONCURRENCY, ...options.bookLimits });
   app.decorate('searchIndexer', indexer);
   app.decorate('searchCounter', searchCounter);
+  const digests = new DigestJob(context);
+  app.decorate('digests', digests);
   // Demo content only on the empty database this start has just set up.
   app.decorate(
     'demoAccounts',
@@ -301,12 +307,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       retention.start();
       indexer.start();
       searchCounter.start();
+      digests.start();
     }
   });
   app.addHook('onClose', async () => {
     await indexer.stop();
     await books.close();
     await searchCounter.stop();
+    await digests.stop();
     await retention.stop();
     await mailSender.stop();
     transport.close();

@@ -13,6 +13,7 @@ import { reindex } from './ops/reindex.ts';
 import { restrictUmask } from './private-files.ts';
 import { clearSecondFactor, endAllSessions } from './features/auth/auth.service.ts';
 import { recordAudit } from './features/audit/audit-log.service.ts';
+import { sendDueDigests } from './features/notifications/notifications.service.ts';
 
 const USAGE = `Verwendung:
   npm run cli -- create-user --email <adresse> --firstname <vorname> --lastname <nachname>
@@ -27,6 +28,11 @@ const USAGE = `Verwendung:
   npm run cli -- reindex
       Liest den Text aller Dokumente und Event-Informationsdateien für die Suche neu ein, mit
       Fortschritt. Ein abgebrochener Lauf wird beim nächsten Aufruf fortgesetzt.
+  npm run cli -- digests [--at <zeitpunkt>]
+      Versendet die Zusammenfassungen (täglich 7 Uhr, montags die wöchentlichen), die zum
+      Zeitpunkt fällig sind (ISO 8601, z. B. 2026-11-28T07:05:00+01:00; ohne --at: jetzt), über die
+      Warteschlange, die der laufende Server zustellt. Jede geht je Mitglied und Zeitraum nur einmal
+      hinaus, auch wenn der Server sie schon versandt hat.
   npm run backup -- <verzeichnis>
       Sichert das laufende Portal (SQLite-Datenbank und Dateien, mit Prüfsummen) in ein leeres
       Verzeichnis außerhalb von DATA_DIR. Mit PostgreSQL: pg_dump (siehe README).
@@ -169,12 +175,41 @@ async function reindexCommand(): Promise<void> {
   }
 }
 
+/**
+ * Sends the digests due at `--at` (issue 21). The mails are stamped with the real time, so the
+ * running server's sender delivers them at once; `--at` only decides which periods are due.
+ */
+async function digestsCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { at: { type: 'string' } } });
+  const at = values.at === undefined ? systemClock.now() : new Date(values.at);
+  if (Number.isNaN(at.getTime())) throw new Error(`--at: kein gültiger Zeitpunkt: ${values.at}`);
+  const { config, db } = await openPortalDatabase();
+  try {
+    const sent = await sendDueDigests(
+      {
+        config,
+        db,
+        clock: systemClock,
+        logger: {
+          error: (details, message) =>
+            process.stderr.write(`${message}: ${String((details as { err?: unknown }).err)}\n`),
+        },
+      },
+      at,
+    );
+    process.stdout.write(`${sent} ${sent === 1 ? 'Zusammenfassung' : 'Zusammenfassungen'} versandt\n`);
+  } finally {
+    await db.close();
+  }
+}
+
 class UsageError extends Error {}
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   'create-user': createUser,
   'reset-2fa': resetTwoFactor,
   reindex: reindexCommand,
+  digests: digestsCommand,
   backup: backupCommand,
   restore: restoreCommand,
 };

@@ -1,4 +1,22 @@
 /** Pieces every German mail of the portal shares. */
+import { EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
+
+const sizeFormat = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** "1,25 MB" as everywhere in the portal (1 MB = 1024 × 1024 bytes). */
+export const formatSize = (bytes: number) => `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
+
+const dateTime = new Intl.DateTimeFormat('de-DE', {
+  timeZone: EVENT_TIME_ZONE,
+  weekday: 'long',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** "Mittwoch, 15.07.2026, 18:00 Uhr" in Europe/Berlin. */
+export const formatEventTime = (iso: string) => `${dateTime.format(new Date(iso))} Uhr`;
 
 /** "Sehr geehrte Frau Muster," / "Sehr geehrter Herr Muster," — else a neutral greeting. */
 function salutation(user: { title: string; lastname: string }): string {

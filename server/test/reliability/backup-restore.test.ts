@@ -122,6 +122,14 @@ describe('backup and restore under write load (SQLite)', () => {
         roles: [ROLE],
       });
       expect(invited.status).toBe(201);
+      // Viktor chose a mail per document ("sofort", issue 21): the check below reads those mails.
+      const settings = openInspector({ sqliteFile: join(dataDir, 'portal.sqlite') }, true);
+      await settings.kysely
+        .updateTable('users')
+        .set({ notify_files: 'sofort' })
+        .where('email', '=', 'viktor.vertreter@example.org')
+        .execute();
+      await settings.close();
       // Documents nobody touches during the backup: they must come back exactly.
       const untouched: Known[] = [];
       for (let i = 0; i < PRELOADED; i += 1) {

@@ -122,6 +122,14 @@ describe(`crash safety: SIGKILL during uploads, replacements, deletes, restores 
       roles: [ROLE],
     });
     expect(invited.status, await invited.clone().text()).toBe(201);
+    // Vera chose a mail per document ("sofort", issue 21): the single notification mails are checked.
+    const settings = openInspector(target, true);
+    await settings.kysely
+      .updateTable('users')
+      .set({ notify_files: 'sofort' })
+      .where('email', '=', 'vera.vertreterin@example.org')
+      .execute();
+    await settings.close();
 
     const files = new Map<number, FileModel>();
     const stats: Stats = {

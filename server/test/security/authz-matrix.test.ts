@@ -232,6 +232,16 @@ const ENTRIES: Record<string, Entry> = {
   },
   // An empty change answers the account and changes nothing (decision 013).
   'PUT /api/v1/account': { access: 'user', request: () => ({ payload: {} }) },
+  // One's own notification settings (issue 21): every signed-in user, for their own account only.
+  'GET /api/v1/account/notifications': {
+    access: 'user',
+    check: (_c, res) => expect(Object.keys(res.json().data).sort()).toEqual(['events', 'files']),
+  },
+  'PUT /api/v1/account/notifications': {
+    access: 'user',
+    request: () => ({ payload: { files: 'taeglich', events: 'sofort' } }),
+    check: (_c, res) => expect(res.json().data).toEqual({ files: 'taeglich', events: 'sofort' }),
+  },
   'GET /api/v1/roles': { access: 'user' },
   'GET /api/v1/settings': { access: 'user' },
   'GET /api/v1/audit/my-logins': { access: 'user' },
@@ -1346,6 +1356,16 @@ describe('authorization matrix', () => {
   });
 
   it('mails notifications only to those who may see the item, and nothing after a role is gone', async () => {
+    // The stripped principal chose the daily digest: the next morning's run must mail it nothing
+    // of what it was told about while it still held its roles (issue 21).
+    const queuedForStripped = await t.db.kysely
+      .selectFrom('notification_queue')
+      .select('id')
+      .where('user_id', '=', w.users.stripped.id)
+      .execute();
+    expect(queuedForStripped.length).toBeGreaterThan(0);
+    t.clock.set(new Date(t.clock.now().getTime() + 24 * 60 * 60_000));
+    await t.app.digests.run();
     const sent = await t.flushMail();
     for (const p of ['vertreter', 'aufsichtsrat', 'stripped'] as const) {
       const mails = sent

@@ -42,6 +42,7 @@ import {
 import { searchQuerySchema, suggestQuerySchema } from '@gremienportal/contracts/search';
 import { minutesUploadBodySchema, putAttendanceBodySchema } from '@gremienportal/contracts/meetings';
 import { markReadBodySchema } from '@gremienportal/contracts/news';
+import { putNotificationSettingsBodySchema } from '@gremienportal/contracts/notifications';
 import {
   addPasskey,
   challengeOf,
@@ -843,6 +844,12 @@ const ENTRIES: Record<string, Spec> = {
       await fresh.trashed('file');
       return {};
     },
+  },
+  // --- Benachrichtigungen (issue 21); last, so the seeds of the routes above stay as they were --
+  'GET /api/v1/account/notifications': { weight: 0.2, valid: () => ({}) },
+  'PUT /api/v1/account/notifications': {
+    body: { schema: putNotificationSettingsBodySchema },
+    valid: () => ({ payload: { files: 'woechentlich', events: 'taeglich' } }),
   },
 };
 

@@ -5,7 +5,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { RoleName } from '@gremienportal/contracts/common';
 import type { TestApp } from '../support/build-test-app.ts';
-import { createUser, sessionFor, type TestUser } from '../support/factories.ts';
+import { chooseNotifications, createUser, sessionFor, type TestUser } from '../support/factories.ts';
 import { pdfWithPages } from '../support/documents.fixtures.ts';
 import { dataUrl } from '../support/files.fixtures.ts';
 
@@ -126,6 +126,11 @@ export async function buildWorld(t: TestApp): Promise<World> {
     // Starts with every role it will lose; stripped below, after it has used them.
     stripped: await make('stripped', ['Admin', 'Aufsichtsrat', 'Vertreter']),
   };
+  // The single notification mails are what the matrix reads (issue 21: documents default to a
+  // daily digest); the stripped principal keeps the default, so its digest is checked too.
+  await chooseNotifications(t, [users.vertreter, users.aufsichtsrat, users.admin, users.superAdmin], {
+    files: 'sofort',
+  });
   const headers = (p: PrincipalKey): Record<string, string> =>
     p === 'anonymous' ? {} : { ...users[p].headers };
   const inject = (p: PrincipalKey, options: InjectOptions) =>

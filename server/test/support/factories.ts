@@ -87,3 +87,30 @@ export async function createRoleUsers(t: TestApp) {
     vertreter: await createUser(t, { roles: ['Vertreter'] }),
   };
 }
+
+/**
+ * The members' own notification choices (issue 21; new accounts get "täglich" for documents and
+ * "sofort" for events). Tests of the single notification mails let their recipients choose "sofort".
+ */
+export async function chooseNotifications(
+  t: TestApp,
+  users: readonly { id: number }[],
+  settings: {
+    files?: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+    events?: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+  },
+): Promise<void> {
+  if (users.length === 0 || (!settings.files && !settings.events)) return;
+  await t.db.kysely
+    .updateTable('users')
+    .set({
+      ...(settings.files ? { notify_files: settings.files } : {}),
+      ...(settings.events ? { notify_events: settings.events } : {}),
+    })
+    .where(
+      'id',
+      'in',
+      users.map((user) => user.id),
+    )
+    .execute();
+}

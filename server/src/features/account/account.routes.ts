@@ -10,6 +10,12 @@ import { principalOf } from '../../plugins/auth.ts';
 import { accountOf, accountService } from './account.service.ts';
 import { twoFactorService } from './two-factor.service.ts';
 import { twoFactorStatusSchema } from '@gremienportal/contracts/two-factor';
+import {
+  notificationSettingsResponseSchema,
+  putNotificationSettingsBodySchema,
+  putNotificationSettingsResponseSchema,
+} from '@gremienportal/contracts/notifications';
+import { notificationSettingsService } from '../notifications/notifications.service.ts';
 
 /** A few short fields; the app-wide JSON limit is sized for data-URL uploads. */
 const BODY_LIMIT = 16 * 1024;
@@ -19,6 +25,7 @@ export const accountRoutes =
   async (app) => {
     const account = accountService(ctx);
     const twoFactor = twoFactorService(ctx);
+    const notifications = notificationSettingsService(ctx);
     app.get(
       '/account',
       {
@@ -58,5 +65,35 @@ export const accountRoutes =
       async (request) => ({
         user: await account.updateAccount(principalOf(request), request.body, { ip: request.ip }),
       }),
+    );
+
+    app.get(
+      '/account/notifications',
+      {
+        schema: {
+          tags: ['Account'],
+          summary: 'Wie oft das eigene Konto über neue Dokumente und Events benachrichtigt wird',
+          response: { 200: notificationSettingsResponseSchema, 401: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await notifications.get(principalOf(request)) }),
+    );
+
+    app.put(
+      '/account/notifications',
+      {
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          tags: ['Account'],
+          summary: 'Benachrichtigungen wählen: sofort, täglich, wöchentlich oder nie',
+          body: putNotificationSettingsBodySchema,
+          response: {
+            200: putNotificationSettingsResponseSchema,
+            401: errorBodySchema,
+            422: errorBodySchema,
+          },
+        },
+      },
+      async (request) => notifications.update(principalOf(request), request.body, { ip: request.ip }),
     );
   };

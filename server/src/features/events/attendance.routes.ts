@@ -9,7 +9,7 @@ import {
 } from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
-import { contentDisposition, downloadName } from '../../http/send-download.ts';
+import { sendCsv } from '../../http/csv-reply.ts';
 import { attendanceService } from './attendance.service.ts';
 
 const tags = ['Events'];
@@ -63,15 +63,8 @@ export const attendanceRoutes =
           response: { 200: z.any().describe('CSV-Datei'), ...adminErrors },
         },
       },
-      async (request, reply) => {
-        const { title, body } = await attendance.exportCsv(principalOf(request), request.params.id);
-        return reply
-          .header('Content-Type', 'text/csv; charset=utf-8')
-          .header('Content-Disposition', contentDisposition('attachment', downloadName(title, 'csv')))
-          .header('Cache-Control', 'private, no-store')
-          .header('X-Content-Type-Options', 'nosniff')
-          .send(body);
-      },
+      async (request, reply) =>
+        sendCsv(reply, await attendance.exportCsv(principalOf(request), request.params.id)),
     );
 
     app.post(

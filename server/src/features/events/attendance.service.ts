@@ -17,6 +17,13 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { MINUTE } from '../../clock.ts';
 import { toCsv } from '../../http/csv.ts';
+import {
+  compareByName,
+  listedPerson,
+  personColumns,
+  reminderAvailableAt,
+  roundUpToMinute,
+} from '../../member-lists.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor, Principal } from '../../plugins/auth.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
@@ -56,31 +63,14 @@ export async function myAttendanceTo(db: Executor, eventId: number, userId: numb
   return row ? toMyAttendance(row) : null;
 }
 
-/** When the next reminder may go out, or null if now. */
-function reminderAvailableAt(sentAt: string | null, now: Date): Date | null {
-  if (!sentAt) return null;
-  const available = new Date(new Date(sentAt).getTime() + REMINDER_INTERVAL_MS);
-  return available > now ? available : null;
-}
-
 /** "14:05": Berlin wall-clock time, rounded up to the full minute (never earlier than allowed). */
 function berlinTimeOfDay(instant: Date): string {
-  const roundedUp = new Date(Math.ceil(instant.getTime() / MINUTE) * MINUTE);
-  return toBerlinLocal(roundedUp).slice(11, 16);
+  return toBerlinLocal(roundUpToMinute(instant)).slice(11, 16);
 }
-
-const byName = new Intl.Collator('de', { sensitivity: 'base' });
 
 function toEntry(user: AttendeeRecord, answer: AnswerRow | undefined): AttendanceEntry {
   return {
-    user: {
-      id: user.id,
-      title: user.title,
-      firstname: user.firstname,
-      lastname: user.lastname,
-      email: user.email,
-      roles: user.roles.map((role) => role.name),
-    },
+    user: listedPerson(user),
     status: answer?.status ?? null,
     comment: answer?.comment ?? '',
     answered_at: answer?.answered_at ?? null,
@@ -130,15 +120,10 @@ export function attendanceService(ctx: AppContext) {
     const entries = people
       .filter((user) => user.active || answers.has(user.id))
       .map((user) => toEntry(user, answers.get(user.id)))
-      .sort(
-        (a, b) =>
-          byName.compare(a.user.lastname, b.user.lastname) ||
-          byName.compare(a.user.firstname, b.user.firstname) ||
-          a.user.id - b.user.id,
-      );
+      .sort((a, b) => compareByName(a.user, b.user));
     const count = (status: AttendanceEntry['status']) =>
       entries.filter((entry) => entry.status === status).length;
-    const available = reminderAvailableAt(event.reminder_sent_at, ctx.clock.now());
+    const available = reminderAvailableAt(event.reminder_sent_at, ctx.clock.now(), REMINDER_INTERVAL_MS);
     return {
       event,
       list: {
@@ -191,10 +176,7 @@ export function attendanceService(ctx: AppContext) {
     async exportCsv(principal: Principal, id: number): Promise<{ title: string; body: string }> {
       const { event, list: attendance } = await list(principal, id);
       const rows = attendance.entries.map((entry) => [
-        entry.user.lastname,
-        entry.user.firstname,
-        entry.user.email,
-        entry.user.roles.join(', '),
+        ...personColumns(entry.user),
         entry.status ? ATTENDANCE_LABELS[entry.status] : ATTENDANCE_OPEN_LABEL,
         entry.comment,
         entry.answered_at ? formatBerlinDateTime(entry.answered_at) : '',
@@ -212,7 +194,7 @@ export function attendanceService(ctx: AppContext) {
         await lockEvent(trx, ctx.db.dialect, id);
         const event = await visibleEvent(trx, actor.principal, id);
         const now = ctx.clock.now();
-        const available = reminderAvailableAt(event.reminder_sent_at, now);
+        const available = reminderAvailableAt(event.reminder_sent_at, now, REMINDER_INTERVAL_MS);
         if (available) {
           throw new AppError('conflict', MEETING_MESSAGES.reminderTooSoon(berlinTimeOfDay(available)));
         }

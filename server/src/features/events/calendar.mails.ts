@@ -1,6 +1,6 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { mailText, oneLine } from '../../mail/text.ts';
-import { formatEventTime, type AnnouncedEvent, type NotificationRecipient } from './events.mails.ts';
+import { formatEventTime, mailText, oneLine } from '../../mail/text.ts';
+import type { AnnouncedEvent, NotificationRecipient } from './events.mails.ts';
 
 /**
  * "abgesagt": to a member who said Zusage, when the event goes to the Papierkorb. `calendar` is

@@ -1,7 +1,6 @@
-import { EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
 import { ATTENDANCE_LABELS, ATTENDANCE_STATUSES } from '@gremienportal/contracts/meetings';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { notificationText, oneLine } from '../../mail/text.ts';
+import { formatEventTime, notificationText, oneLine } from '../../mail/text.ts';
 
 export interface NotificationRecipient {
   title: string;
@@ -18,19 +17,6 @@ export interface AnnouncedEvent {
   end: string;
   location: string;
 }
-
-const dateTime = new Intl.DateTimeFormat('de-DE', {
-  timeZone: EVENT_TIME_ZONE,
-  weekday: 'long',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** "Mittwoch, 15.07.2026, 18:00 Uhr" in Europe/Berlin. */
-export const formatEventTime = (iso: string) => `${dateTime.format(new Date(iso))} Uhr`;
 
 /** The event page in the web app. */
 export const eventPageUrl = (publicUrl: string, eventId: number) => `${publicUrl}/events/show/${eventId}`;

@@ -35,6 +35,7 @@ import {
   type RoleRow,
 } from './events.repository.ts';
 import { usersWithAnyRole } from '../users/users.service.ts';
+import { deliverNotifications } from '../notifications/notifications.service.ts';
 import { trashEvent } from '../trash/move-to-trash.service.ts';
 import { agendaCounts } from './agenda.service.ts';
 import { myAttendanceByEvent, myAttendanceTo } from './attendance.service.ts';
@@ -187,23 +188,25 @@ export function eventsService(ctx: AppContext) {
           roles.map((role) => role.id),
         );
         // product.md P7.3: holders of the chosen roles who may see the event (the chosen roles are
-        // among the event's roles, so that is every holder); one mail per person.
+        // among the event's roles, so that is every holder).
         const recipients = (
           await usersWithAnyRole(
             trx,
             notified.map((role) => role.id),
           )
         ).filter((user) => canSeeEvent(viewerOfRoles(user.roles), { roles }));
-        await enqueueMail(
+        // Issue 21: each recipient's own setting decides between a mail now, a digest and nothing.
+        await deliverNotifications(
+          ctx,
           trx,
-          ctx.clock,
-          recipients.map((user) =>
+          { kind: 'event', objectId: eventId, action: 'created' },
+          recipients,
+          (user) =>
             eventNotificationMail(
               user,
               { id: eventId, title: body.title, start: body.start, end: body.end, location: body.location },
               ctx.config.PUBLIC_URL,
             ),
-          ),
         );
         await recordAudit(trx, ctx.clock, {
           ...auditBy(actor),

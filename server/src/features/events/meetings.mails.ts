@@ -1,9 +1,8 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { mailText, oneLine } from '../../mail/text.ts';
+import { formatEventTime, mailText, oneLine } from '../../mail/text.ts';
 import {
   answerLinkLines,
   eventPageUrl,
-  formatEventTime,
   type AnnouncedEvent,
   type NotificationRecipient,
 } from './events.mails.ts';

@@ -8,7 +8,7 @@ import {
 } from '@gremienportal/contracts/acknowledgements';
 import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
-import { contentDisposition, downloadName } from '../../http/send-download.ts';
+import { sendCsv } from '../../http/csv-reply.ts';
 import { acknowledgementsService } from './acknowledgements.service.ts';
 
 const tags = ['Dateien'];
@@ -66,15 +66,8 @@ export const acknowledgementsRoutes =
           response: { 200: z.any().describe('CSV-Datei'), ...adminErrors },
         },
       },
-      async (request, reply) => {
-        const { title, body } = await acknowledgements.exportCsv(principalOf(request), request.params.id);
-        return reply
-          .header('Content-Type', 'text/csv; charset=utf-8')
-          .header('Content-Disposition', contentDisposition('attachment', downloadName(title, 'csv')))
-          .header('Cache-Control', 'private, no-store')
-          .header('X-Content-Type-Options', 'nosniff')
-          .send(body);
-      },
+      async (request, reply) =>
+        sendCsv(reply, await acknowledgements.exportCsv(principalOf(request), request.params.id)),
     );
 
     app.post(

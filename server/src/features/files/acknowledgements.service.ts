@@ -9,9 +9,16 @@ import { formatBerlinDateTime } from '@gremienportal/contracts/audit';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { HOUR, MINUTE } from '../../clock.ts';
+import { HOUR } from '../../clock.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { toCsv } from '../../http/csv.ts';
+import {
+  compareByName,
+  listedPerson,
+  personColumns,
+  reminderAvailableAt,
+  roundUpToMinute,
+} from '../../member-lists.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor, Principal } from '../../plugins/auth.ts';
 import { canSeeFile, fileRoleFilter, seesFileAsMember } from '../../policies/files.policy.ts';
@@ -35,11 +42,9 @@ import * as repo from './files.repository.ts';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 const REMINDER_INTERVAL_MS = ACKNOWLEDGEMENT_REMINDER_HOURS * HOUR;
-const byName = new Intl.Collator('de', { sensitivity: 'base' });
-
 /** "27.11.2026 14:05": Berlin time, rounded up to the minute (never earlier than allowed). */
 const berlinMinute = (instant: Date) =>
-  formatBerlinDateTime(new Date(Math.ceil(instant.getTime() / MINUTE) * MINUTE).toISOString()).slice(0, 16);
+  formatBerlinDateTime(roundUpToMinute(instant).toISOString()).slice(0, 16);
 
 /**
  * Kenntnisnahme (issue 21, decision 131): members confirm documents they opened; admins see who
@@ -80,17 +85,7 @@ export function acknowledgementsService(ctx: AppContext) {
   }
 
   function toEntry(member: MemberRecord, confirmedAt: string | null): AcknowledgementEntry {
-    return {
-      user: {
-        id: member.id,
-        title: member.title,
-        firstname: member.firstname,
-        lastname: member.lastname,
-        email: member.email,
-        roles: member.roles.map((role) => role.name),
-      },
-      confirmed_at: confirmedAt,
-    };
+    return { user: listedPerson(member), confirmed_at: confirmedAt };
   }
 
   async function list(principal: Principal, id: number): Promise<AcknowledgementList> {
@@ -102,13 +97,11 @@ export function acknowledgementsService(ctx: AppContext) {
         (a, b) =>
           (a.confirmed_at === null ? 1 : 0) - (b.confirmed_at === null ? 1 : 0) ||
           (a.confirmed_at ?? '').localeCompare(b.confirmed_at ?? '') ||
-          byName.compare(a.user.lastname, b.user.lastname) ||
-          byName.compare(a.user.firstname, b.user.firstname) ||
-          a.user.id - b.user.id,
+          compareByName(a.user, b.user),
       );
     const confirmed = entries.filter((entry) => entry.confirmed_at !== null).length;
     const sentAt = await reminderSentAt(db, id);
-    const available = sentAt ? new Date(new Date(sentAt).getTime() + REMINDER_INTERVAL_MS) : null;
+    const available = reminderAvailableAt(sentAt, ctx.clock.now(), REMINDER_INTERVAL_MS);
     return {
       file: {
         id: file.id,
@@ -122,7 +115,7 @@ export function acknowledgementsService(ctx: AppContext) {
       counts: { confirmed, pending: entries.length - confirmed, total: entries.length },
       percent: entries.length === 0 ? 0 : Math.floor((confirmed * 100) / entries.length),
       reminder_sent_at: sentAt,
-      reminder_available_at: available && available > ctx.clock.now() ? available.toISOString() : null,
+      reminder_available_at: available?.toISOString() ?? null,
     };
   }
 
@@ -165,10 +158,7 @@ export function acknowledgementsService(ctx: AppContext) {
     async exportCsv(principal: Principal, id: number): Promise<{ title: string; body: string }> {
       const result = await list(principal, id);
       const rows = result.entries.map((entry) => [
-        entry.user.lastname,
-        entry.user.firstname,
-        entry.user.email,
-        entry.user.roles.join(', '),
+        ...personColumns(entry.user),
         entry.confirmed_at ? ACKNOWLEDGEMENT_MESSAGES.confirmedLabel : ACKNOWLEDGEMENT_MESSAGES.pendingLabel,
         entry.confirmed_at ? formatBerlinDateTime(entry.confirmed_at) : '',
       ]);

@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { notificationText, oneLine } from '../../mail/text.ts';
+import { formatSize, notificationText, oneLine } from '../../mail/text.ts';
 
 export interface FileMailRecipient {
   title: string;
@@ -15,10 +15,6 @@ export interface AnnouncedFile {
   /** Breadcrumb of the folder; the recipient may see it (they may see the file). */
   folder: string;
 }
-
-const sizeFormat = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-/** "1,25 MB" as everywhere in the portal (1 MB = 1024 × 1024 bytes). */
-export const formatSize = (bytes: number) => `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
 
 /**
  * "Benachrichtigung an" (product.md P7.3): one mail per recipient about a new or replaced document,

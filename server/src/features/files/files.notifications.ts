@@ -1,18 +1,19 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { enqueueMail } from '../../mail/outbox.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import type { FilesTree } from '../folders/folders.service.ts';
+import { deliverNotifications } from '../notifications/notifications.service.ts';
 import { usersWithAnyRole } from '../users/users.service.ts';
 import { fileNotificationMail } from './files.mails.ts';
 
 /**
- * "Benachrichtigung an" (product.md P7.3): one mail per user who holds one of the chosen roles and
- * may see the file (its folder chain and the file itself share a role with them, or they are an
- * admin). Queued in the caller's transaction.
+ * "Benachrichtigung an" (product.md P7.3): every user who holds one of the chosen roles and may see
+ * the file (its folder chain and the file itself share a role with them, or they are an admin) is
+ * told, each as they chose (issue 21: one mail now, a digest row, or nothing). In the caller's
+ * transaction.
  */
 export async function queueNotifications(
   ctx: AppContext,
@@ -36,19 +37,23 @@ export async function queueNotifications(
   const recipients = (await usersWithAnyRole(trx, notifyRoleIds)).filter((user) =>
     canSeeFile(treeOf(viewerOfRoles(user.roles)), { folder_id: file.folder_id, roles: fileRoles }),
   );
-  const mails = recipients.map((user) =>
-    fileNotificationMail(
-      user,
-      {
-        id: file.id,
-        title: file.title,
-        format: file.format,
-        sizeBytes: file.size_bytes,
-        folder: folder.breadcrumb,
-      },
-      kind,
-      ctx.config.PUBLIC_URL,
-    ),
+  await deliverNotifications(
+    ctx,
+    trx,
+    { kind: 'file', objectId: file.id, action: kind },
+    recipients,
+    (user) =>
+      fileNotificationMail(
+        user,
+        {
+          id: file.id,
+          title: file.title,
+          format: file.format,
+          sizeBytes: file.size_bytes,
+          folder: folder.breadcrumb,
+        },
+        kind,
+        ctx.config.PUBLIC_URL,
+      ),
   );
-  await enqueueMail(trx, ctx.clock, mails);
 }

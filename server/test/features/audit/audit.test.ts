@@ -261,8 +261,9 @@ describe('GET /audit: entries, filters and pages', () => {
       'account.calendar_feed_revoked': 'Kalender-Abonnement beendet',
       'file.acknowledged': 'Kenntnisnahme bestätigt',
       'file.acknowledgement_reminded': 'Erinnerung zur Kenntnisnahme gesendet',
+      'account.notifications_updated': 'Benachrichtigungen geändert',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(49);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(50);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

@@ -10,7 +10,7 @@ import type {
 } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
-import { createRoleUsers, roleIds, type TestUser } from '../../support/factories.ts';
+import { chooseNotifications, createRoleUsers, roleIds, type TestUser } from '../../support/factories.ts';
 import {
   createFolder,
   dataUrl,
@@ -60,6 +60,8 @@ describe('files', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     users = await createRoleUsers(t);
+    // The single mails about a document are tested here; digests in the notifications tests.
+    await chooseNotifications(t, Object.values(users), { files: 'sofort' });
     admin = users.admin;
     folder = await createFolder(t, admin, { folder_id: 4, title: 'Dokumente' });
     [vertreterId, aufsichtsratId] = (await roleIds(t, ['Vertreter', 'Aufsichtsrat'])) as [number, number];

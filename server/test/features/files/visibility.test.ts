@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
-import { createRoleUsers, createUser, type TestUser } from '../../support/factories.ts';
+import { chooseNotifications, createRoleUsers, createUser, type TestUser } from '../../support/factories.ts';
 import { createFolder, uploadFile } from '../../support/files.fixtures.ts';
 
 interface Node {
@@ -32,6 +32,8 @@ describe('visibility of folders and files', () => {
     t = await buildTestApp();
     users = await createRoleUsers(t);
     both = await createUser(t, { roles: ['Aufsichtsrat', 'Vertreter'] });
+    // The single mails are tested here ("sofort"); digests in the notifications tests.
+    await chooseNotifications(t, [...Object.values(users), both], { files: 'sofort' });
     const admin = users.admin;
     f.arSecret = await createFolder(t, admin, { folder_id: 2, title: 'Vertrauliches' });
     f.vtMeeting = await createFolder(t, admin, { folder_id: 3, title: 'Versammlung' });
