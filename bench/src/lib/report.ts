@@ -10,6 +10,15 @@ export interface Figure {
   goal?: string;
   /** Whether the goal is met; undefined when the figure has no goal of its own. */
   met?: boolean;
+  /** The rounds spread wider than ±15 % around their median: neither met nor missed. */
+  unstable?: boolean;
+}
+
+/** Whether ratios of several rounds spread wider than ±15 % around their median. */
+export function isUnstable(ratios: number[]): boolean {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return sorted[0]! < median * 0.85 || sorted[sorted.length - 1]! > median * 1.15;
 }
 
 export interface ScenarioResult {
@@ -40,7 +49,7 @@ function table(figures: Figure[]): string {
       f.baseline ?? '',
       f.ratio ?? '',
       f.goal ?? '',
-      f.met === undefined ? '' : f.met ? 'erfüllt' : '**verfehlt**',
+      f.unstable ? 'unstabil' : f.met === undefined ? '' : f.met ? 'erfüllt' : '**verfehlt**',
     ]
       .map((cell) => cell.replace(/\|/g, '\\|'))
       .join(' | '),
