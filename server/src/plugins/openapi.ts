@@ -117,13 +117,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as 
 
 /** The error answers a route can give because of what kind of route it is. */
 function standardErrors(method: string, operation: Operation, access: RouteAccess): string[] {
-  const statuses = ['400', '500', '503'];
+  // 422 everywhere: any query or body with a NUL character is refused (plugins/text-input.ts).
+  const statuses = ['400', '422', '500', '503'];
   const parameters = operation.parameters ?? [];
   if (access !== 'public') statuses.push('401', '403');
   if (access === 'admin-hidden' || parameters.some((p) => p.in === 'path')) statuses.push('404');
-  if (operation.requestBody || parameters.some((p) => p.in === 'query')) statuses.push('422');
-  if (operation.requestBody) statuses.push('413', '415');
-  if (method !== 'get') statuses.push('507');
+  // Fastify reads a body sent with any other method, whether or not the route takes one.
+  if (method !== 'get') statuses.push('413', '415', '507');
   return statuses;
 }
 

@@ -1672,6 +1672,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -2222,6 +2231,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -2509,6 +2545,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -2703,6 +2748,24 @@ export interface operations {
       };
       /** @description Konflikt mit dem aktuellen Stand */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2922,6 +2985,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
         headers: {
@@ -3000,6 +3081,33 @@ export interface operations {
       };
       /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -3226,6 +3334,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -3311,6 +3446,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -3387,6 +3549,33 @@ export interface operations {
       };
       /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -3598,6 +3787,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -3658,6 +3856,15 @@ export interface operations {
       };
       /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -3971,6 +4178,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -4170,6 +4386,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -4255,6 +4498,33 @@ export interface operations {
       };
       /** @description Konflikt mit dem aktuellen Stand */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -4349,6 +4619,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
         headers: {
@@ -4427,6 +4715,15 @@ export interface operations {
       };
       /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -4657,6 +4954,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -4853,6 +5159,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
         headers: {
@@ -4949,6 +5273,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -5009,6 +5342,15 @@ export interface operations {
       };
       /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -5175,6 +5517,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -5238,6 +5589,15 @@ export interface operations {
       };
       /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -5665,6 +6025,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -5880,6 +6249,24 @@ export interface operations {
       };
       /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -6349,6 +6736,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
         headers: {
@@ -6450,6 +6855,33 @@ export interface operations {
       };
       /** @description Konflikt mit dem aktuellen Stand */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -6572,6 +7004,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -6641,6 +7082,15 @@ export interface operations {
       };
       /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -6736,6 +7186,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -6810,6 +7287,15 @@ export interface operations {
       };
       /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -7144,6 +7630,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
         headers: {
@@ -7376,6 +7880,24 @@ export interface operations {
       };
       /** @description Konflikt mit dem aktuellen Stand */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -7662,6 +8184,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -7863,6 +8394,15 @@ export interface operations {
       };
       /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -8083,6 +8623,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -8161,6 +8728,15 @@ export interface operations {
       };
       /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -8285,6 +8861,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -8375,6 +8960,15 @@ export interface operations {
       };
       /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -8764,6 +9358,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -8968,6 +9571,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -9049,6 +9661,33 @@ export interface operations {
       };
       /** @description Konflikt mit dem aktuellen Stand */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -9273,6 +9912,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -9399,6 +10065,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -9468,6 +10143,15 @@ export interface operations {
       };
       /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -9546,6 +10230,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -9609,6 +10302,33 @@ export interface operations {
       };
       /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -9688,6 +10408,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -9748,6 +10495,15 @@ export interface operations {
       };
       /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -10149,6 +10905,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -10215,6 +10980,15 @@ export interface operations {
       };
       /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -10297,6 +11071,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Interner Fehler */
       500: {
         headers: {
@@ -10342,6 +11125,15 @@ export interface operations {
       };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
         headers: {
           [name: string]: unknown;
         };
