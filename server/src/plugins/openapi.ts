@@ -118,12 +118,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as 
 /** The error answers a route can give because of what kind of route it is. */
 function standardErrors(method: string, operation: Operation, access: RouteAccess): string[] {
   // 422 everywhere: any query or body with a NUL character is refused (plugins/text-input.ts).
-  const statuses = ['400', '422', '500', '503'];
+  // 507 everywhere: reads write too (sessions, the delivery record of a download).
+  const statuses = ['400', '422', '500', '503', '507'];
   const parameters = operation.parameters ?? [];
   if (access !== 'public') statuses.push('401', '403');
   if (access === 'admin-hidden' || parameters.some((p) => p.in === 'path')) statuses.push('404');
   // Fastify reads a body sent with any other method, whether or not the route takes one.
-  if (method !== 'get') statuses.push('413', '415', '507');
+  if (method !== 'get') statuses.push('413', '415');
   return statuses;
 }
 

@@ -1699,6 +1699,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postAuthLogin: {
@@ -2565,6 +2574,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -3814,6 +3832,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getUser: {
@@ -3883,6 +3910,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -4198,6 +4234,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -4749,6 +4794,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postFolders: {
@@ -4974,6 +5028,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -5300,6 +5363,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRootFiles: {
@@ -5369,6 +5441,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -5447,6 +5528,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -5544,6 +5634,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFileBreadcrumbs: {
@@ -5616,6 +5715,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -5814,6 +5922,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -6045,6 +6162,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -6438,6 +6564,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFilesByIdVersions: {
@@ -6530,6 +6665,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -6659,6 +6803,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -7031,6 +7184,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFilesByIdAcknowledgementsCsv: {
@@ -7109,6 +7271,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -7314,6 +7485,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -7554,6 +7734,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -8048,6 +8237,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getSearchSuggest: {
@@ -8135,6 +8333,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getEvents: {
@@ -8204,6 +8411,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -8421,6 +8637,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -8762,6 +8987,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getInfoByKey: {
@@ -8888,6 +9122,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getEventsByIdAgenda: {
@@ -8987,6 +9230,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -9385,6 +9637,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   putEventsByIdAttendance: {
@@ -9591,6 +9852,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -10092,6 +10362,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getEventsByIdBookPdf: {
@@ -10177,6 +10456,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAccountCalendarFeed: {
@@ -10250,6 +10538,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -10538,6 +10835,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAudit: {
@@ -10643,6 +10949,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuditCsv: {
@@ -10718,6 +11033,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -10835,6 +11159,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuditVisibleToByTypeById: {
@@ -10932,6 +11265,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuditMyLogins: {
@@ -11007,6 +11349,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
@@ -11098,6 +11449,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLegalLinks: {
@@ -11152,6 +11512,15 @@ export interface operations {
       };
       /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
         headers: {
           [name: string]: unknown;
         };
