@@ -3,9 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -19,6 +17,7 @@ import { textInputPlugin } from './plugins/text-input.ts';
 import { loggerOptions, RequestLog } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
 import { makePrivateDir } from './private-files.ts';
 import { S3Storage } from './storage/s3-storage.ts';
 import { storageFromConfig } from './storage/from-config.ts';
@@ -219,15 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   registerSecurityHeaders(app);
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Gremienportal API', version: '1.0.0', description: 'REST-API des Gremienportals' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await registerOpenApi(app, config);
 
   await app.register(
     async (api) => {

@@ -9,6 +9,7 @@ import { configSchema, type Config } from '../../src/config.ts';
 import { TestClock } from '../../src/clock.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import type { MailMessage, MailTransport } from '../../src/mail/transport.ts';
+import { checkAnswersAgainstDescription } from './api-conformance.ts';
 
 /** Collects sent mails in memory. */
 export class MemoryTransport implements MailTransport {
@@ -90,6 +91,25 @@ export async function buildTestApp(
     clock,
     db,
   });
+  // Every answer is checked against the API description (issue 22); an `inject` that received an
+  // undocumented one fails, answers over a real port fail `close()`.
+  const violations = checkAnswersAgainstDescription(app);
+  const reportViolations = () => {
+    if (violations.length === 0) return;
+    const found = violations.splice(0);
+    throw new Error(`Antwort entspricht nicht der API-Beschreibung:\n${found.join('\n')}`);
+  };
+  const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
+  app.inject = ((...args: unknown[]) => {
+    const result = inject(...args);
+    // Only `inject(options)` promises an answer; the chain (no options) and callback forms are
+    // reported at `close()`.
+    if (args.length !== 1 || typeof args[0] !== 'object') return result;
+    return (result as Promise<unknown>).then((response) => {
+      reportViolations();
+      return response;
+    });
+  }) as typeof app.inject;
   await app.ready();
   return {
     app,
@@ -110,6 +130,7 @@ export async function buildTestApp(
       await db.close();
       await postgres?.drop();
       await rm(dataDir, { recursive: true, force: true });
+      reportViolations();
     },
   };
 }

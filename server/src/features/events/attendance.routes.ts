@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
 import {
   attendanceListResponseSchema,
@@ -11,6 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
 import { sendCsv } from '../../http/csv-reply.ts';
 import { attendanceService } from './attendance.service.ts';
+import { csvAnswer } from '../../http/text-answers.ts';
 
 const tags = ['Events'];
 const adminErrors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -59,8 +59,7 @@ export const attendanceRoutes =
           tags,
           summary: 'Teilnahmeliste als CSV (Excel, Semikolon, UTF-8 mit BOM)',
           params: idParamsSchema,
-          produces: ['text/csv'],
-          response: { 200: z.any().describe('CSV-Datei'), ...adminErrors },
+          response: { 200: csvAnswer, ...adminErrors },
         },
       },
       async (request, reply) =>

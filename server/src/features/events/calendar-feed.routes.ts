@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
 import { calendarFeedService } from './calendar-feed.service.ts';
+import { calendarAnswer } from '../../http/text-answers.ts';
 
 const tags = ['Kalender'];
 
@@ -78,7 +79,7 @@ export const calendarFeedRoutes =
           security: [],
           params: calendarTokenParamsSchema,
           response: {
-            200: z.string().describe('text/calendar'),
+            200: calendarAnswer,
             404: errorBodySchema,
             429: errorBodySchema.describe('Zu viele unbekannte Adressen; siehe Retry-After'),
           },

@@ -21,6 +21,7 @@ import {
 } from '../../http/send-download.ts';
 import { discardUpload, multipartOptions, readUpload, type UploadSource } from '../../http/upload-source.ts';
 import { eventsService } from './events.service.ts';
+import { calendarAnswer } from '../../http/text-answers.ts';
 
 const tags = ['Events'];
 
@@ -113,7 +114,7 @@ export const eventsRoutes =
           tags,
           summary: 'Das Event als iCalendar-Datei (RFC 5545) zum Übernehmen in einen Kalender',
           params: idParamsSchema,
-          response: { 200: z.string().describe('text/calendar'), 404: errorBodySchema },
+          response: { 200: calendarAnswer, 404: errorBodySchema },
         },
       },
       async (request, reply) => {
@@ -175,6 +176,7 @@ export const eventsRoutes =
             tags,
             summary: 'Event anlegen (mit Informationsdatei und Benachrichtigungen)',
             description: PAYLOAD_DESCRIPTION,
+            upload: { body: createEventBodySchema, dataUrlFields: ['data'] },
             response: { 201: eventWriteResponseSchema, 413: errorBodySchema, 422: errorBodySchema },
           },
         },
@@ -195,6 +197,7 @@ export const eventsRoutes =
             tags,
             summary: 'Event ändern; eine neue Datei ersetzt die bisherige',
             description: `${PAYLOAD_DESCRIPTION} Ohne \`roles\` bleiben die Rollen unverändert.`,
+            upload: { body: updateEventBodySchema, dataUrlFields: ['data'] },
             params: idParamsSchema,
             response: {
               200: eventWriteResponseSchema,

@@ -93,6 +93,7 @@ export const minutesRoutes =
               'JSON `{ data }` mit dem Protokoll als Data-URL, oder `multipart/form-data` mit der Datei ' +
               'als Teil `file`. Dieselben Formate und Größen wie die Informationsdatei. Die erste ' +
               'Veröffentlichung benachrichtigt alle, die zugesagt haben und das Event sehen.',
+            upload: { body: minutesUploadBodySchema, dataUrlFields: ['data', 'file'] },
             params: idParamsSchema,
             response: {
               200: minutesResponseSchema,

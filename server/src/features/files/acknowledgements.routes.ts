@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
 import {
   acknowledgementListResponseSchema,
@@ -10,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
 import { sendCsv } from '../../http/csv-reply.ts';
 import { acknowledgementsService } from './acknowledgements.service.ts';
+import { csvAnswer } from '../../http/text-answers.ts';
 
 const tags = ['Dateien'];
 const adminErrors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -62,8 +62,7 @@ export const acknowledgementsRoutes =
           tags,
           summary: 'Kenntnisnahme als CSV (Excel, Semikolon, UTF-8 mit BOM)',
           params: idParamsSchema,
-          produces: ['text/csv'],
-          response: { 200: z.any().describe('CSV-Datei'), ...adminErrors },
+          response: { 200: csvAnswer, ...adminErrors },
         },
       },
       async (request, reply) =>

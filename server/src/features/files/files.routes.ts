@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
 import {
+  createFileBodySchema,
+  updateFileBodySchema,
   downloadKeyParamsSchema,
   downloadQuerySchema,
   FILE_LIST_FIELDS,
@@ -135,7 +137,7 @@ export const filesRoutes =
             tags: fileTags,
             summary: 'Datei hochladen',
             description: `${FILE_PAYLOAD} Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; \`notifications\` müssen unter den Rollen der Datei sein.`,
-            consumes: ['multipart/form-data', 'application/json'],
+            upload: { body: createFileBodySchema, dataUrlFields: ['data', 'file'] },
             response: { 201: fileResponseSchema, ...errors, 413: errorBodySchema },
           },
         },
@@ -154,7 +156,7 @@ export const filesRoutes =
             tags: fileTags,
             summary: 'Datei ändern; eine neue Datei ersetzt den Inhalt',
             description: `${FILE_PAYLOAD} Alles ist optional: was fehlt, bleibt unverändert.`,
-            consumes: ['multipart/form-data', 'application/json'],
+            upload: { body: updateFileBodySchema, dataUrlFields: ['data', 'file'] },
             params: idParamsSchema,
             response: { 200: fileResponseSchema, ...errors, 413: errorBodySchema },
           },

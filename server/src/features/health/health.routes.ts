@@ -11,7 +11,11 @@ export const healthRoutes =
         config: { access: 'public' },
         // Load balancers ask every few seconds; their probes would bury the real requests.
         logLevel: 'warn',
-        schema: { tags: ['System'], response: { 200: z.object({ status: z.literal('ok') }) } },
+        schema: {
+          tags: ['System'],
+          summary: 'Betriebsbereitschaft für Load Balancer und Überwachung',
+          response: { 200: z.object({ status: z.literal('ok') }) },
+        },
       },
       async () => ({ status: 'ok' as const }),
     );
