@@ -188,6 +188,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/account/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Wie oft das eigene Konto über neue Dokumente und Events benachrichtigt wird
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     */
+    get: operations['getAccountNotifications'];
+    /**
+     * Benachrichtigungen wählen: sofort, täglich, wöchentlich oder nie
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     */
+    put: operations['putAccountNotifications'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/account/two-factor/totp': {
     parameters: {
       query?: never;
@@ -2651,6 +2675,214 @@ export interface operations {
         };
       };
       /** @description Titel, Namen oder E-Mail ohne Berechtigung geändert */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAccountNotifications: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @enum {string} */
+              files: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+              /** @enum {string} */
+              events: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putAccountNotifications: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          files: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+          /** @enum {string} */
+          events: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            data: {
+              /** @enum {string} */
+              files: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+              /** @enum {string} */
+              events: 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
       403: {
         headers: {
           [name: string]: unknown;
