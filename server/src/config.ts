@@ -112,6 +112,11 @@ const variablesSchema = z.object({
     ),
   /** Sitzungsmappen built or being sent at the same time; more are answered 503 (decision 130). */
   BOOK_CONCURRENCY: positiveInt(2),
+  /**
+   * Seconds a SIGTERM/SIGINT waits for running requests, mail sends and log writes before the
+   * process ends anyway, so that a rolling restart never stalls (issue 23).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: positiveInt(10),
   /** Papierkorb entries older than this many days are removed for good (issue 17). */
   TRASH_DAYS: positiveInt(30),
   /** Old versions kept per document; empty keeps all (issue 17). */

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { ConfigError, loadConfig, readDotEnv } from './config.ts';
 import { buildApp } from './app.ts';
+import { loggerOptions } from './plugins/logging.ts';
 import { restrictUmask } from './private-files.ts';
 
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -9,7 +11,10 @@ async function main(): Promise<void> {
   restrictUmask();
   readDotEnv();
   const config = loadConfig();
-  const app = await buildApp({ config, webRoot });
+  // The log's own destination, so that shutdown can end it: pino's default one flushes
+  // synchronously at exit and blocks for ever on a pipe nobody drains (issue 23, item 6).
+  const logDestination = pino.destination({ dest: 1, sync: false });
+  const app = await buildApp({ config, webRoot, logger: pino(loggerOptions(config), logDestination) });
 
   if (app.initialAdmin) {
     const { email, generatedPassword } = app.initialAdmin;
@@ -35,16 +40,34 @@ async function main(): Promise<void> {
   }
 
   let closing = false;
+  /** Exits once the log is written out, or at once if `abandonLog` (it may never drain). */
+  const exit = (code: number, abandonLog: boolean) => {
+    if (abandonLog) {
+      logDestination.destroy();
+      process.exit(code);
+    }
+    logDestination.once('close', () => process.exit(code));
+    logDestination.end();
+  };
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    // A hanging request, mail send or log write must not keep a restart waiting: after the
+    // deadline the process ends whatever is still pending (unref'd: it never keeps it alive).
+    setTimeout(() => {
+      app.log.error(
+        { signal, timeoutSeconds: config.SHUTDOWN_TIMEOUT_SECONDS },
+        'Herunterfahren dauert zu lange; Prozess wird beendet',
+      );
+      exit(1, true);
+    }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
     app.log.info({ signal }, 'Fahre herunter; laufende Anfragen werden beendet');
     try {
       await app.close();
-      process.exit(0);
+      exit(0, false);
     } catch (error) {
       app.log.error({ err: error }, 'Fehler beim Herunterfahren');
-      process.exit(1);
+      exit(1, false);
     }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,4 +1,5 @@
-import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { LoggerOptions } from 'pino';
 import type { Config } from '../config.ts';
 
 /**
@@ -18,7 +19,7 @@ export function loggedPath(url: string): string {
  * Request logs without secrets: the Authorization header and cookies are redacted, and URLs are
  * logged as `loggedPath` shows them.
  */
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config): LoggerOptions {
   return {
     level: config.LOG_LEVEL,
     redact: {

@@ -37,6 +37,7 @@ describe('configuration', () => {
       CONTACT_VERTRETER: 'vertreter@example.org',
       IMPRINT_URL: 'https://www.example.org/impressum',
       PRIVACY_URL: 'https://www.example.org/datenschutz',
+      SHUTDOWN_TIMEOUT_SECONDS: 10,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.SMTP_URL).toBeUndefined();
@@ -111,6 +112,8 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'laut'],
     ['CONTACT_VERTRETER', 'keine-adresse'],
     ['SESSION_IDLE_MINUTES', '-5'],
+    ['SHUTDOWN_TIMEOUT_SECONDS', '0'],
+    ['SHUTDOWN_TIMEOUT_SECONDS', 'zehn'],
   ])('refuses %s=%s', (name, value) => {
     expect(configError({ [name]: value })).toContain(`${name}: `);
   });

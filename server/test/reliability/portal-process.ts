@@ -31,7 +31,11 @@ export async function freePort(): Promise<number> {
  * Every variable the portal reads, set explicitly: a developer's `.env` must not leak in (set
  * variables win over the file, also empty ones).
  */
-function portalEnv(options: { dataDir: string; port: number; databaseUrl?: string }): NodeJS.ProcessEnv {
+export function portalEnv(options: {
+  dataDir: string;
+  port: number;
+  databaseUrl?: string;
+}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.TEST_DATABASE_URL;
   return {
@@ -56,11 +60,15 @@ function portalEnv(options: { dataDir: string; port: number; databaseUrl?: strin
   };
 }
 
-/** Runs a TypeScript entry of the server package (`src/server.ts`, `src/cli.ts`) with tsx. */
+/**
+ * Runs a TypeScript entry of the server package (`src/server.ts`, `src/cli.ts`) with tsx.
+ * `readStdout: false` leaves its standard output pipe unread, as a careless supervisor would.
+ */
 export function spawnServerScript(
   entry: string,
   args: string[],
   env: NodeJS.ProcessEnv,
+  { readStdout = true }: { readStdout?: boolean } = {},
 ): { child: ChildProcess; output(): string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', entry, ...args], {
     cwd: SERVER_DIR,
@@ -71,7 +79,7 @@ export function spawnServerScript(
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-20_000);
   };
-  child.stdout?.on('data', keep);
+  if (readStdout) child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code));
