@@ -1,6 +1,6 @@
 // Over 300 lines because multipart and data-URL uploads share one field and size handling and the same storage streaming; formats live in file-formats.ts.
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Config } from '../config.ts';
 import { AppError, GERMAN, invalidField } from '../errors.ts';
@@ -43,6 +43,12 @@ export interface ReadUploadOptions {
   listFields?: readonly string[];
   /** Size limit in bytes; default `MAX_UPLOAD_MB`. */
   maxBytes?: number;
+  /**
+   * Multipart: called with the fields read so far when the file part begins. What it throws
+   * refuses the upload before a byte of the file is stored (issue 23); with
+   * `closeWhenBodyUnread` the connection then ends instead of reading the rest.
+   */
+  checkFieldsBeforeFile?: (fields: Record<string, unknown>) => Promise<void>;
 }
 
 type UploadContext = Pick<AppContext, 'storage' | 'config' | 'logger'>;
@@ -91,6 +97,21 @@ function addField(
   }
 }
 
+/**
+ * `onSend` hook of the upload routes: an answer sent before the request body was read to its end
+ * (an early refusal, the access check's 403, a 413) closes the connection, since Node would
+ * otherwise read and discard the rest of the upload, however large, to keep it open.
+ */
+export function closeWhenBodyUnread(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
+  if (request.raw.complete === false) reply.header('connection', 'close');
+  done(null, payload);
+}
+
 /** Deletes a stored upload; used when anything fails after `storage.put`. Never throws. */
 export async function discardUpload(ctx: Pick<AppContext, 'storage' | 'logger'>, upload?: UploadSource) {
   const key = upload?.stored?.key;
@@ -130,7 +151,9 @@ export async function readUpload(
   const maxBytes = options.maxBytes ?? ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
   const fileFields = options.fileFields ?? ['file', 'data'];
   const listFields = options.listFields ?? [];
-  if (request.isMultipart()) return readMultipart(request, ctx, maxBytes, listFields);
+  if (request.isMultipart()) {
+    return readMultipart(request, ctx, maxBytes, listFields, options.checkFieldsBeforeFile);
+  }
 
   const body = request.body;
   if (body === undefined || body === null) return { fields: {} };
@@ -155,6 +178,7 @@ async function readMultipart(
   ctx: UploadContext,
   maxBytes: number,
   listFields: readonly string[],
+  checkFieldsBeforeFile: ReadUploadOptions['checkFieldsBeforeFile'],
 ): Promise<UploadSource> {
   const result: UploadSource = { fields: {} };
   try {
@@ -189,6 +213,7 @@ async function readMultipart(
         // The plugin allows one file; a second one would be a FST_FILES_LIMIT, this is a guard.
         throw new AppError('payload_too_large', 'Es kann nur eine Datei hochgeladen werden.');
       }
+      await checkFieldsBeforeFile?.(result.fields);
       let sourceError: unknown;
       part.file.on('error', (error) => {
         sourceError ??= error;

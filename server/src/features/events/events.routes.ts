@@ -19,7 +19,13 @@ import {
   downloadResponses,
   sendDownload,
 } from '../../http/send-download.ts';
-import { discardUpload, multipartOptions, readUpload, type UploadSource } from '../../http/upload-source.ts';
+import {
+  closeWhenBodyUnread,
+  discardUpload,
+  multipartOptions,
+  readUpload,
+  type UploadSource,
+} from '../../http/upload-source.ts';
 import { eventsService } from './events.service.ts';
 import { calendarAnswer } from '../../http/text-answers.ts';
 
@@ -166,6 +172,7 @@ export const eventsRoutes =
     // Multipart only where documents arrive: its hooks would otherwise run on every request.
     await app.register(async (scope) => {
       await scope.register(multipart, multipartOptions(ctx.config));
+      scope.addHook('onSend', closeWhenBodyUnread);
       const uploads = scope.withTypeProvider<ZodTypeProvider>();
 
       uploads.post(

@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../errors.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import { downloadResponses, sendDownload } from '../../http/send-download.ts';
-import { multipartOptions, readUpload } from '../../http/upload-source.ts';
+import { closeWhenBodyUnread, multipartOptions, readUpload } from '../../http/upload-source.ts';
 import { parseFields, withUpload } from './events.routes.ts';
 import { minutesService } from './minutes.service.ts';
 
@@ -80,6 +80,7 @@ export const minutesRoutes =
     // Multipart only where the document arrives (decision 112).
     await app.register(async (scope) => {
       await scope.register(multipart, multipartOptions(ctx.config));
+      scope.addHook('onSend', closeWhenBodyUnread);
       const uploads = scope.withTypeProvider<ZodTypeProvider>();
 
       uploads.post(

@@ -21,6 +21,26 @@ export function parseFields<S extends z.ZodType>(
   return (result as { data: z.output<S> }).data;
 }
 
+/**
+ * The fields of a multipart upload that arrived before its file part (issue 23), by the same
+ * schema as `parseFields`. A field not sent yet may still follow the file, so only an issue of a
+ * field already present refuses the upload now; then the answer is the full check's, every issue
+ * at once. Returns the parsed fields when they are complete and valid.
+ */
+export function parseFieldsSoFar<S extends z.ZodType>(
+  schema: S,
+  fields: Record<string, unknown>,
+): z.output<S> | undefined {
+  const result = schema.safeParse(fields);
+  if (result.success) return result.data as z.output<S>;
+  const final = result.error.issues.some((issue) => {
+    const field = issue.path[0];
+    return typeof field === 'string' && field in fields;
+  });
+  if (final) parseFields(schema, fields);
+  return undefined;
+}
+
 /** Which of the two payload readings of product.md P10.6 a request used, for errors under its own names. */
 export function normalize(body: {
   roles?: (string | number)[];

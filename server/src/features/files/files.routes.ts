@@ -16,7 +16,12 @@ import {
 import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
 import { downloadResponses, sendDownload } from '../../http/send-download.ts';
-import { multipartOptions, readUpload, type ReadUploadOptions } from '../../http/upload-source.ts';
+import {
+  closeWhenBodyUnread,
+  multipartOptions,
+  readUpload,
+  type ReadUploadOptions,
+} from '../../http/upload-source.ts';
 import type { ReadCache } from '../folders/folders.service.ts';
 import { filesService } from './files.service.ts';
 
@@ -127,6 +132,7 @@ export const filesRoutes =
     // Multipart only where documents arrive: its hooks would otherwise run on every request.
     await app.register(async (scope) => {
       await scope.register(multipart, multipartOptions(ctx.config));
+      scope.addHook('onSend', closeWhenBodyUnread);
       const uploads = scope.withTypeProvider<ZodTypeProvider>();
 
       uploads.post(
@@ -142,8 +148,12 @@ export const filesRoutes =
           },
         },
         async (request, reply) => {
-          const upload = await readUpload(request, ctx, uploadOptions);
-          const file = await files.create(actorOf(request), upload);
+          const actor = actorOf(request);
+          const upload = await readUpload(request, ctx, {
+            ...uploadOptions,
+            checkFieldsBeforeFile: (fields) => files.checkCreateFields(actor, fields),
+          });
+          const file = await files.create(actor, upload);
           return reply.status(201).send({ file });
         },
       );
@@ -162,8 +172,12 @@ export const filesRoutes =
           },
         },
         async (request) => {
-          const upload = await readUpload(request, ctx, uploadOptions);
-          return { file: await files.update(actorOf(request), request.params.id, upload) };
+          const actor = actorOf(request);
+          const upload = await readUpload(request, ctx, {
+            ...uploadOptions,
+            checkFieldsBeforeFile: (fields) => files.checkUpdateFields(actor, request.params.id, fields),
+          });
+          return { file: await files.update(actor, request.params.id, upload) };
         },
       );
     });

@@ -24,7 +24,14 @@ import { canSeeFile, fileFilter, fileRoleFilter } from '../../policies/files.pol
 import { FolderTree } from '../../policies/folders.policy.ts';
 import { fileTextState } from '../search/search.service.ts';
 import { viewerOf, type Viewer } from '../../policies/principal.ts';
-import { checkNotifications, fileFieldOf, normalize, parseFields, uploadFolder } from './files.input.ts';
+import {
+  checkNotifications,
+  fileFieldOf,
+  normalize,
+  parseFields,
+  parseFieldsSoFar,
+  uploadFolder,
+} from './files.input.ts';
 import { queueNotifications } from './files.notifications.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
@@ -156,6 +163,39 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       );
       // Any delivery of the current content: no longer new, and a Kenntnisnahme may follow.
       await reads.opened(actor.principal, file);
+    },
+
+    /**
+     * The checks of `create` that the fields sent before the file part of a multipart upload
+     * allow, run before a byte of the file is stored (issue 23): the fields' rules, the folder,
+     * the roles. Whether the notified roles are among the file's waits for the full check, as a
+     * `permissions` part after the file could still add the missing role.
+     */
+    async checkCreateFields(actor: Actor, fields: Record<string, unknown>): Promise<void> {
+      const body = parseFieldsSoFar(createFileBodySchema, fields);
+      if (!body) return;
+      const input = normalize(body);
+      const tree = new FolderTree(await allFolders(db()), viewerOf(actor.principal));
+      uploadFolder(tree, input.folderId!, input.folderField);
+      const roles = await allRoles(db());
+      resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
+      resolveRoles(roles, input.notifications, 'notifications');
+    },
+
+    /** `checkCreateFields` for a replacement: also the document itself must be visible (else 404). */
+    async checkUpdateFields(actor: Actor, id: number, fields: Record<string, unknown>): Promise<void> {
+      const body = parseFieldsSoFar(updateFileBodySchema, fields);
+      if (!body) return;
+      const input = normalize(body);
+      const tree = new FolderTree(await allFolders(db()), viewerOf(actor.principal));
+      const [file] = await loadFiles(db(), { id });
+      if (!file || !canSeeFile(tree, file)) throw notFound();
+      if (input.folderId !== undefined && input.folderId !== file.folder_id) {
+        uploadFolder(tree, input.folderId, input.folderField);
+      }
+      const roles = await allRoles(db());
+      if (input.roleRefs) resolveRoles(roles, input.roleRefs, input.rolesField);
+      resolveRoles(roles, input.notifications, 'notifications');
     },
 
     /**
