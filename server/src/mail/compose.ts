@@ -130,6 +130,7 @@ function blockHtml(block: MailBlock): string {
         '</dl>',
       ].join('\n');
     case 'action':
+      if (!isWebUrl(block.url)) return `<p style="${P}">${escapeHtml(block.label)}</p>`;
       return [
         `<p style="margin:0 0 24px 0;">${link(block.url, block.label, BUTTON)}</p>`,
         `<p style="${P}${SMALL}">Falls die Schaltfläche nicht funktioniert, öffnen Sie diese Adresse:<br>${link(block.url, block.url)}</p>`,

@@ -227,7 +227,7 @@ describe('SMTP delivery', () => {
     expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });
     expect(parsed.html).toContain('href="http://portal.test/reset-password?id=3&amp;token=abc"');
     expect(parsed.html).toContain('Sehr geehrte Frau Müller,');
-    expect(parsed.headers.has('list-unsubscribe')).toBe(false);
+    expect(parsed.headers.has('list')).toBe(false);
   });
 
   it('retries when the server refuses a recipient for now', async () => {
