@@ -1,6 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config.ts';
+import { loggerOptions } from '../../src/plugins/logging.ts';
 import { buildTestApp } from '../support/build-test-app.ts';
 import { createUser } from '../support/factories.ts';
 import { findLeakedTokens, LOG_CAPTURE_ENV } from '../support/log-capture.ts';
@@ -44,6 +48,25 @@ describe('the search for tokens in the log', () => {
   it('refuses secrets it could not find reliably', () => {
     expect(() => findLeakedTokens(['kurz'], [])).toThrow('Zu kurzes Geheimnis');
     expect(() => findLeakedTokens(['kein base64 mit Leerzeichen'], [])).toThrow('URL-sicheres Base64');
+  });
+
+  it('redacts the headers a plugin logs at trace level (the busboy options of an upload)', () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString('utf8'));
+        callback();
+      },
+    });
+    const options = loggerOptions(configSchema.parse({ LOG_LEVEL: 'trace' })) as pino.LoggerOptions;
+    const logger = pino(options, stream);
+    logger.trace(
+      { busboyOptions: { headers: { authorization: `Bearer ${token}`, cookie: `device=${other}` } } },
+      'Providing options to busboy',
+    );
+    logger.info({ device_token: other }, 'Gerät');
+    expect(lines).toHaveLength(2);
+    expect(findLeakedTokens([token, other], lines)).toEqual([]);
   });
 
   it('captures the log of test apps and the tokens they issue', async () => {
