@@ -84,6 +84,10 @@ export interface OutboxTable {
   to_address: string;
   subject: string;
   text_body: string;
+  /** The HTML alternative (migration 0010); null for a mail queued before it, sent as text only. */
+  html_body: string | null;
+  /** A notification's `List-Unsubscribe` address (the notification settings page). */
+  list_unsubscribe: string | null;
   /** An iCalendar part (text/calendar) the mail carries, with its METHOD. */
   calendar: string | null;
   calendar_method: CalendarMethod | null;

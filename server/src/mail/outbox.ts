@@ -6,6 +6,10 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML alternative of `text` (compose.ts renders both from the same content). */
+  html: string;
+  /** A notification's `List-Unsubscribe` target: the notification settings page. */
+  listUnsubscribe?: string;
   /** An iCalendar part (an invitation's update or cancellation), sent as text/calendar. */
   calendar?: { method: CalendarMethod; content: string };
 }
@@ -29,6 +33,8 @@ export async function enqueueMail(
         to_address: mail.to,
         subject: mail.subject,
         text_body: mail.text,
+        html_body: mail.html,
+        list_unsubscribe: mail.listUnsubscribe ?? null,
         calendar: mail.calendar?.content ?? null,
         calendar_method: mail.calendar?.method ?? null,
         created_at: now,

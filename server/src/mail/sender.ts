@@ -117,6 +117,8 @@ export class MailSender {
             to: mail.to_address,
             subject: mail.subject,
             text: mail.text_body,
+            ...(mail.html_body ? { html: mail.html_body } : {}),
+            ...(mail.list_unsubscribe ? { listUnsubscribe: mail.list_unsubscribe } : {}),
             ...(mail.calendar && mail.calendar_method
               ? { calendar: { method: mail.calendar_method, content: mail.calendar } }
               : {}),

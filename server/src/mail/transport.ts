@@ -11,16 +11,26 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The HTML alternative; absent only for a mail queued before it existed (migration 0010). */
+  html?: string;
+  /** A notification's settings page, sent as `List-Unsubscribe: <…>`. */
+  listUnsubscribe?: string;
   calendar?: { method: CalendarMethod; content: string };
 }
 
-/** nodemailer's fields of one message: the text and, if any, its iCalendar part. */
+/**
+ * nodemailer's fields of one message: text and HTML as `multipart/alternative`, and if any, its
+ * iCalendar part. `List-Unsubscribe` names the settings page only: one-click unsubscribe (RFC 8058)
+ * is not offered, since changing the settings needs a signed-in member (decision 133).
+ */
 function mailFields(message: MailMessage) {
   return {
     from: message.from,
     to: message.to,
     subject: message.subject,
     text: message.text,
+    ...(message.html ? { html: message.html } : {}),
+    ...(message.listUnsubscribe ? { list: { unsubscribe: message.listUnsubscribe } } : {}),
     ...(message.calendar
       ? {
           icalEvent: {
@@ -49,19 +59,18 @@ export function smtpTransport(url: string): MailTransport {
   };
 }
 
-const LINK = /https?:\/\/\S+/g;
-
 /**
  * Without SMTP: one `.eml` file per message in `dir`, written under a temporary name and renamed,
- * so a reader never sees half a mail. Links are logged for the operator (they are one-time links
- * meant for the recipient; the log is the operator's own).
+ * so a reader never sees half a mail. The file is the message as it would go over SMTP, CRLF line
+ * endings included. The log names the file and the message, never its links: they carry one-time
+ * tokens, and a log travels further than the mail folder (decision 133).
  */
 export function fileTransport(dir: string, logger: Logger): MailTransport {
-  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     async send(message) {
       const info = await builder.sendMail(mailFields(message));
-      // Each file holds a set-password link: owner-only (private-files.ts).
+      // Each file may hold a set-password link: owner-only (private-files.ts).
       await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.id}.eml`;
       const tmp = join(dir, `.${name}.tmp`);
@@ -74,7 +83,7 @@ export function fileTransport(dir: string, logger: Logger): MailTransport {
         throw error;
       }
       logger.info(
-        { mailFile: name, to: message.to, links: message.text.match(LINK) ?? [] },
+        { mailFile: name, mailId: message.id, messageId: info.messageId, recipients: 1 },
         'E-Mail als Datei abgelegt',
       );
     },

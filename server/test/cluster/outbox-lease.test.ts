@@ -50,6 +50,7 @@ describe('outbox leases across instances', () => {
       to: 'langsam@example.org',
       subject: 'Einladung – Gremienportal',
       text: 'Guten Tag,\n\nbitte legen Sie Ihr Passwort fest.',
+      html: '<p>Guten Tag,</p><p>bitte legen Sie Ihr Passwort fest.</p>',
     });
     await senderWith(slow, 20).flush();
 
@@ -77,7 +78,12 @@ describe('outbox leases across instances', () => {
     await enqueueMail(
       t.db.kysely,
       t.clock,
-      recipients.map((to) => ({ to, subject: 'Neues Event – Gremienportal', text: 'Guten Tag' })),
+      recipients.map((to) => ({
+        to,
+        subject: 'Neues Event – Gremienportal',
+        text: 'Guten Tag',
+        html: '<p>Guten Tag</p>',
+      })),
     );
     await Promise.all(senders.map((sender) => sender.flush()));
     const delivered = transports.flatMap((transport) => transport.sent.map((m) => m.to));

@@ -7,16 +7,23 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, MemoryTransport, type TestApp } from '../support/build-test-app.ts';
+import { composeMail } from '../../src/mail/compose.ts';
 import { enqueueMail, type OutgoingMail } from '../../src/mail/outbox.ts';
 import { MailSender } from '../../src/mail/sender.ts';
 import { fileTransport } from '../../src/mail/transport.ts';
 import { HOUR, MINUTE } from '../../src/clock.ts';
+import { passwordResetMail } from '../../src/features/auth/auth.mails.ts';
 
-const mail = (n: number, to = `empfaenger${n}@example.org`): OutgoingMail => ({
-  to,
-  subject: `Neue Datei ${n} – Gremienportal`,
-  text: `Guten Tag,\n\nes gibt eine neue Datei: http://portal.test/files/show/${n}\n\nMit freundlichen Grüßen`,
-});
+const mail = (n: number, to = `empfaenger${n}@example.org`): OutgoingMail =>
+  composeMail({
+    to,
+    subject: `Neue Datei ${n} – Gremienportal`,
+    recipient: { title: '', lastname: 'Empfänger' },
+    blocks: [
+      { kind: 'paragraph', lines: ['es gibt eine neue Datei:'] },
+      { kind: 'action', label: 'Datei öffnen', url: `http://portal.test/files/show/${n}` },
+    ],
+  });
 
 const outboxRow = (t: TestApp, to: string) =>
   t.db.kysely.selectFrom('outbox').selectAll().where('to_address', '=', to).executeTakeFirstOrThrow();
@@ -202,9 +209,10 @@ describe('SMTP delivery', () => {
 
   it('delivers a German mail with umlauts intact', async () => {
     await enqueueMail(t.db.kysely, t.clock, {
-      to: 'erika.muster@example.org',
-      subject: 'Passwort zurücksetzen – Gremienportal',
-      text: 'Sehr geehrte Frau Müller,\n\nhttp://portal.test/reset-password?id=3&token=abc\n\nMit freundlichen Grüßen',
+      ...passwordResetMail(
+        { title: 'Frau', lastname: 'Müller', email: 'erika.muster@example.org' },
+        'http://portal.test/reset-password?id=3&token=abc',
+      ),
     });
     expect(await t.app.context.mailSender.flush()).toBe(1);
     expect(received).toHaveLength(1);
@@ -215,6 +223,11 @@ describe('SMTP delivery', () => {
     expect(parsed.text).toContain('Sehr geehrte Frau Müller,');
     expect(parsed.text).toContain('http://portal.test/reset-password?id=3&token=abc');
     expect(parsed.text).toContain('Mit freundlichen Grüßen');
+    // Both parts arrive over SMTP as one multipart/alternative message.
+    expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });
+    expect(parsed.html).toContain('href="http://portal.test/reset-password?id=3&amp;token=abc"');
+    expect(parsed.html).toContain('Sehr geehrte Frau Müller,');
+    expect(parsed.headers.has('list')).toBe(false);
   });
 
   it('retries when the server refuses a recipient for now', async () => {
@@ -261,7 +274,7 @@ describe('file transport (no SMTP_URL)', () => {
     }
   });
 
-  it('logs the file name and the links for the operator', async () => {
+  it('logs the file name and the message id, never a link or its token', async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk: Buffer, _encoding, callback) {
@@ -271,19 +284,34 @@ describe('file transport (no SMTP_URL)', () => {
     });
     const t = await buildTestApp();
     try {
-      const transport = fileTransport(join(t.dataDir, 'eigene-mails'), pino({ level: 'info' }, stream));
-      await transport.send({ id: 77, from: t.config.MAIL_FROM, ...mail(11) });
+      const token = 'Geheim-Token-0123456789abcdefghijklmnopqrstuv';
+      const transport = fileTransport(join(t.dataDir, 'eigene-mails'), pino({ level: 'trace' }, stream));
+      await transport.send({
+        id: 77,
+        from: t.config.MAIL_FROM,
+        ...passwordResetMail(
+          { title: 'Frau', lastname: 'Muster', email: 'empfaenger11@example.org' },
+          `http://portal.test/reset-password?id=11&token=${token}`,
+        ),
+      });
       transport.close();
       const names = await readdir(join(t.dataDir, 'eigene-mails'));
       expect(names).toHaveLength(1);
       expect(names[0]).toMatch(/-77\.eml$/);
+      // The file itself carries the link: it is the mail.
+      expect(await readFile(join(t.dataDir, 'eigene-mails', names[0]!), 'utf8')).toContain(token);
+      expect(lines).toHaveLength(1);
       const entry = JSON.parse(lines[0]!);
       expect(entry).toMatchObject({
         mailFile: names[0],
-        to: 'empfaenger11@example.org',
-        links: ['http://portal.test/files/show/11'],
+        mailId: 77,
+        recipients: 1,
         msg: 'E-Mail als Datei abgelegt',
       });
+      expect(entry.messageId).toMatch(/^<.+@.+>$/);
+      expect(lines[0]).not.toContain(token);
+      expect(lines[0]).not.toContain('reset-password');
+      expect(lines[0]).not.toContain('empfaenger11@example.org');
     } finally {
       await t.close();
     }

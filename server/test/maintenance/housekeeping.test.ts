@@ -17,9 +17,19 @@ describe('housekeeping', () => {
   it('removes expired sessions, spent tokens and old sent mails, and keeps the rest', async () => {
     const stale = await createUser(t, { roles: ['Vertreter'] });
     await issuePasswordLink(t.db.kysely, t, stale.id, 'reset');
-    await enqueueMail(t.db.kysely, t.clock, { to: 'a@example.org', subject: 'Alt', text: 'x' });
+    await enqueueMail(t.db.kysely, t.clock, {
+      to: 'a@example.org',
+      subject: 'Alt',
+      text: 'x',
+      html: '<p>x</p>',
+    });
     await t.flushMail();
-    await enqueueMail(t.db.kysely, t.clock, { to: 'b@example.org', subject: 'Nie gesendet', text: 'x' });
+    await enqueueMail(t.db.kysely, t.clock, {
+      to: 'b@example.org',
+      subject: 'Nie gesendet',
+      text: 'x',
+      html: '<p>x</p>',
+    });
     t.mail.failNext = 100;
 
     t.clock.advance(2 * HOUR);

@@ -10,6 +10,7 @@ import { TestClock } from '../../src/clock.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import type { MailMessage, MailTransport } from '../../src/mail/transport.ts';
 import { checkAnswersAgainstDescription } from './api-conformance.ts';
+import { capturedLogger } from './log-capture.ts';
 
 /** Collects sent mails in memory. */
 export class MemoryTransport implements MailTransport {
@@ -83,7 +84,8 @@ export async function buildTestApp(
     openDatabase({ databaseUrl: config.DATABASE_URL, sqliteFile: join(dataDir, 'portal.sqlite') });
   const mail = new MemoryTransport();
   const app = await buildApp({
-    logger: false,
+    // Captured for the suite's search for tokens in the log (log-capture.ts).
+    logger: capturedLogger(config) ?? false,
     startBackgroundJobs: false,
     mailTransport: mail,
     ...options,

@@ -9,6 +9,7 @@ import { migration0006 } from './0006_two_factor.ts';
 import { migration0007 } from './0007_search.ts';
 import { migration0008 } from './0008_meetings.ts';
 import { migration0009 } from './0009_news.ts';
+import { migration0010 } from './0010_mail_html.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -22,5 +23,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0007_search': migration0007(dialect),
     '0008_meetings': migration0008(dialect),
     '0009_news': migration0009(dialect),
+    '0010_mail_html': migration0010(dialect),
   };
 }

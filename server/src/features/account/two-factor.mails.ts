@@ -1,5 +1,5 @@
+import { composeMail } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { mailText } from '../../mail/text.ts';
 
 interface Recipient {
   title: string;
@@ -17,15 +17,17 @@ const WHAT = {
 
 /** Every change of the second factor is mailed: a member notices one they did not make. */
 export function twoFactorChangedMail(user: Recipient, what: keyof typeof WHAT): OutgoingMail {
-  return {
+  return composeMail({
     to: user.email,
     subject: 'Zwei-Faktor-Anmeldung geändert – Gremienportal',
-    text: mailText(user, [
-      WHAT[what],
-      '',
-      'Alle anderen Sitzungen Ihres Kontos wurden beendet.',
-      '',
-      'Wenn Sie das nicht selbst waren, wenden Sie sich bitte sofort an die Geschäftsstelle.',
-    ]),
-  };
+    recipient: user,
+    blocks: [
+      { kind: 'paragraph', lines: [WHAT[what]] },
+      { kind: 'paragraph', lines: ['Alle anderen Sitzungen Ihres Kontos wurden beendet.'] },
+      {
+        kind: 'paragraph',
+        lines: ['Wenn Sie das nicht selbst waren, wenden Sie sich bitte sofort an die Geschäftsstelle.'],
+      },
+    ],
+  });
 }

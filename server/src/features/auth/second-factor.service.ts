@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.ts';
 import { DAY, MINUTE } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { mailText } from '../../mail/text.ts';
+import { composeMail } from '../../mail/compose.ts';
 import { hashRecoveryCode } from '../../second-factor/recovery-codes.ts';
 import { totpStep } from '../../second-factor/totp.ts';
 import {
@@ -81,15 +81,29 @@ export function secondFactorService(ctx: AppContext) {
     const user = await authRepo.findUserById(k(), userId);
     if (!user) return;
     ctx.logger.warn({ userId }, 'Zweiter Faktor nach falschen Codes gesperrt');
-    await enqueueMail(k(), ctx.clock, {
-      to: user.email,
-      subject: 'Falsche Bestätigungscodes – Gremienportal',
-      text: mailText(user, [
-        'Jemand hat mehrfach einen falschen Bestätigungscode für Ihr Konto im Gremienportal eingegeben. Die Anmeldung ist deshalb für 15 Minuten gesperrt.',
-        '',
-        'Wenn Sie das nicht selbst waren, kennt möglicherweise jemand Ihr Passwort: Bitte ändern Sie es nach der Sperre unter „Mein Account“ und wenden Sie sich an die Geschäftsstelle.',
-      ]),
-    });
+    await enqueueMail(
+      k(),
+      ctx.clock,
+      composeMail({
+        to: user.email,
+        subject: 'Falsche Bestätigungscodes – Gremienportal',
+        recipient: user,
+        blocks: [
+          {
+            kind: 'paragraph',
+            lines: [
+              'Jemand hat mehrfach einen falschen Bestätigungscode für Ihr Konto im Gremienportal eingegeben. Die Anmeldung ist deshalb für 15 Minuten gesperrt.',
+            ],
+          },
+          {
+            kind: 'paragraph',
+            lines: [
+              'Wenn Sie das nicht selbst waren, kennt möglicherweise jemand Ihr Passwort: Bitte ändern Sie es nach der Sperre unter „Mein Account“ und wenden Sie sich an die Geschäftsstelle.',
+            ],
+          },
+        ],
+      }),
+    );
   }
 
   const rp = relyingParty(ctx.config.PUBLIC_URL);

@@ -1,6 +1,7 @@
+import { composeMail } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { formatEventTime, mailText, oneLine } from '../../mail/text.ts';
-import type { AnnouncedEvent, NotificationRecipient } from './events.mails.ts';
+import { oneLine } from '../../mail/text.ts';
+import { eventFacts, type AnnouncedEvent, type NotificationRecipient } from './events.mails.ts';
 
 /**
  * "abgesagt": to a member who said Zusage, when the event goes to the Papierkorb. `calendar` is
@@ -11,20 +12,20 @@ export function eventCancelledMail(
   event: AnnouncedEvent,
   calendar: string,
 ): OutgoingMail {
-  return {
+  return composeMail({
     to: user.email,
     subject: `Abgesagt: ${oneLine(event.title)}`,
-    text: mailText(user, [
-      'das folgende Event, zu dem Sie zugesagt hatten, wurde abgesagt:',
-      '',
-      oneLine(event.title),
-      `Beginn: ${formatEventTime(event.start)}`,
-      `Ende:   ${formatEventTime(event.end)}`,
-      `Ort:    ${oneLine(event.location)}`,
-      '',
-      'Der beigefügte Kalendereintrag nimmt den Termin aus Ihrem Kalender, wenn Ihr Kalender ihn',
-      'von hier übernommen hat.',
-    ]),
+    recipient: user,
+    blocks: [
+      { kind: 'paragraph', lines: ['das folgende Event, zu dem Sie zugesagt hatten, wurde abgesagt:'] },
+      eventFacts(event),
+      {
+        kind: 'paragraph',
+        lines: [
+          'Der beigefügte Kalendereintrag nimmt den Termin aus Ihrem Kalender, wenn Ihr Kalender ihn von hier übernommen hat.',
+        ],
+      },
+    ],
     calendar: { method: 'CANCEL', content: calendar },
-  };
+  });
 }

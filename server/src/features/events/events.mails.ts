@@ -1,6 +1,7 @@
 import { ATTENDANCE_LABELS, ATTENDANCE_STATUSES } from '@gremienportal/contracts/meetings';
+import { composeMail, type MailBlock } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { formatEventTime, notificationText, oneLine } from '../../mail/text.ts';
+import { formatEventTime, oneLine } from '../../mail/text.ts';
 
 export interface NotificationRecipient {
   title: string;
@@ -21,19 +22,37 @@ export interface AnnouncedEvent {
 /** The event page in the web app. */
 export const eventPageUrl = (publicUrl: string, eventId: number) => `${publicUrl}/events/show/${eventId}`;
 
+/** The event's title, then when and where. */
+export const eventFacts = (event: AnnouncedEvent): MailBlock => ({
+  kind: 'facts',
+  title: oneLine(event.title),
+  rows: [
+    ['Beginn', formatEventTime(event.start)],
+    ['Ende', formatEventTime(event.end)],
+    ['Ort', oneLine(event.location)],
+  ],
+});
+
 /**
  * One link per answer (decision 130): the page preselects it and saves only when the member
  * confirms, so a mail scanner that follows links answers nothing.
  */
-export function answerLinkLines(publicUrl: string, eventId: number): string[] {
+export function answerLinkBlocks(publicUrl: string, eventId: number): MailBlock[] {
   const page = eventPageUrl(publicUrl, eventId);
-  const width = Math.max(...ATTENDANCE_STATUSES.map((status) => ATTENDANCE_LABELS[status].length)) + 2;
   return [
-    'Ihre Zu- oder Absage geben Sie über einen dieser Links (nach der Anmeldung bestätigen Sie sie mit einem Klick):',
-    '',
-    ...ATTENDANCE_STATUSES.map(
-      (status) => `${`${ATTENDANCE_LABELS[status]}:`.padEnd(width)}${page}?antwort=${status}`,
-    ),
+    {
+      kind: 'paragraph',
+      lines: [
+        'Ihre Zu- oder Absage geben Sie über einen dieser Links (nach der Anmeldung bestätigen Sie sie mit einem Klick):',
+      ],
+    },
+    {
+      kind: 'links',
+      links: ATTENDANCE_STATUSES.map((status) => ({
+        label: ATTENDANCE_LABELS[status],
+        url: `${page}?antwort=${status}`,
+      })),
+    },
   ];
 }
 
@@ -43,26 +62,20 @@ export function eventNotificationMail(
   event: AnnouncedEvent,
   publicUrl: string,
 ): OutgoingMail {
-  return {
+  return composeMail({
     to: user.email,
     subject: `Neues Event im Gremienportal: ${oneLine(event.title)}`,
-    text: notificationText(
-      user,
-      [
-        'im Gremienportal wurde ein neues Event für Sie veröffentlicht:',
-        '',
-        oneLine(event.title),
-        `Beginn: ${formatEventTime(event.start)}`,
-        `Ende:   ${formatEventTime(event.end)}`,
-        `Ort:    ${oneLine(event.location)}`,
-        '',
-        'Alle Angaben, die Beschreibung und gegebenenfalls eine Informationsdatei finden Sie hier:',
-        '',
-        `${publicUrl}/events/show/${event.id}`,
-        '',
-        ...answerLinkLines(publicUrl, event.id),
-      ],
-      publicUrl,
-    ),
-  };
+    recipient: user,
+    blocks: [
+      { kind: 'paragraph', lines: ['im Gremienportal wurde ein neues Event für Sie veröffentlicht:'] },
+      eventFacts(event),
+      {
+        kind: 'paragraph',
+        lines: ['Alle Angaben, die Beschreibung und gegebenenfalls eine Informationsdatei finden Sie hier:'],
+      },
+      { kind: 'action', label: 'Event ansehen', url: eventPageUrl(publicUrl, event.id) },
+      ...answerLinkBlocks(publicUrl, event.id),
+    ],
+    notification: { publicUrl },
+  });
 }

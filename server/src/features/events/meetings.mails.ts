@@ -1,18 +1,13 @@
+import { composeMail } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { formatEventTime, mailText, oneLine } from '../../mail/text.ts';
+import { oneLine } from '../../mail/text.ts';
 import {
-  answerLinkLines,
+  answerLinkBlocks,
+  eventFacts,
   eventPageUrl,
   type AnnouncedEvent,
   type NotificationRecipient,
 } from './events.mails.ts';
-
-const eventLines = (event: AnnouncedEvent) => [
-  oneLine(event.title),
-  `Beginn: ${formatEventTime(event.start)}`,
-  `Ende:   ${formatEventTime(event.end)}`,
-  `Ort:    ${oneLine(event.location)}`,
-];
 
 /** "Erinnerung senden": to a holder of the event's roles who has not answered yet. */
 export function attendanceReminderMail(
@@ -20,21 +15,21 @@ export function attendanceReminderMail(
   event: AnnouncedEvent,
   publicUrl: string,
 ): OutgoingMail {
-  return {
+  return composeMail({
     to: user.email,
     subject: `Erinnerung: Bitte sagen Sie zu oder ab – ${oneLine(event.title)}`,
-    text: mailText(user, [
-      'für das folgende Event im Gremienportal liegt von Ihnen noch keine Zu- oder Absage vor:',
-      '',
-      ...eventLines(event),
-      '',
-      ...answerLinkLines(publicUrl, event.id),
-      '',
-      'Alle Angaben zum Event finden Sie hier:',
-      '',
-      eventPageUrl(publicUrl, event.id),
-    ]),
-  };
+    recipient: user,
+    blocks: [
+      {
+        kind: 'paragraph',
+        lines: ['für das folgende Event im Gremienportal liegt von Ihnen noch keine Zu- oder Absage vor:'],
+      },
+      eventFacts(event),
+      ...answerLinkBlocks(publicUrl, event.id),
+      { kind: 'paragraph', lines: ['Alle Angaben zum Event finden Sie hier:'] },
+      { kind: 'action', label: 'Event ansehen', url: eventPageUrl(publicUrl, event.id) },
+    ],
+  });
 }
 
 /**
@@ -46,17 +41,20 @@ export function minutesPublishedMail(
   event: AnnouncedEvent,
   publicUrl: string,
 ): OutgoingMail {
-  return {
+  return composeMail({
     to: user.email,
     subject: `Protokoll veröffentlicht: ${oneLine(event.title)}`,
-    text: mailText(user, [
-      'für das folgende Event, zu dem Sie zugesagt hatten, wurde das Protokoll der Sitzung veröffentlicht:',
-      '',
-      ...eventLines(event),
-      '',
-      'Sie finden es nach der Anmeldung auf der Seite des Events:',
-      '',
-      eventPageUrl(publicUrl, event.id),
-    ]),
-  };
+    recipient: user,
+    blocks: [
+      {
+        kind: 'paragraph',
+        lines: [
+          'für das folgende Event, zu dem Sie zugesagt hatten, wurde das Protokoll der Sitzung veröffentlicht:',
+        ],
+      },
+      eventFacts(event),
+      { kind: 'paragraph', lines: ['Sie finden es nach der Anmeldung auf der Seite des Events:'] },
+      { kind: 'action', label: 'Protokoll ansehen', url: eventPageUrl(publicUrl, event.id) },
+    ],
+  });
 }

@@ -1,5 +1,6 @@
+import { composeMail } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { formatSize, notificationText, oneLine } from '../../mail/text.ts';
+import { formatSize, oneLine } from '../../mail/text.ts';
 
 export interface FileMailRecipient {
   title: string;
@@ -27,27 +28,29 @@ export function fileNotificationMail(
   publicUrl: string,
 ): OutgoingMail {
   const title = oneLine(file.title);
-  return {
+  return composeMail({
     to: user.email,
     subject:
       kind === 'created'
         ? `Neues Dokument im Gremienportal: ${title}`
         : `Aktualisiertes Dokument im Gremienportal: ${title}`,
-    text: notificationText(
-      user,
-      [
-        kind === 'created'
-          ? 'im Gremienportal wurde ein neues Dokument für Sie bereitgestellt:'
-          : 'im Gremienportal wurde ein Dokument für Sie aktualisiert:',
-        '',
-        `${title}.${file.format} (${formatSize(file.sizeBytes)})`,
-        `Ordner: ${oneLine(file.folder)}`,
-        '',
-        'Sie finden das Dokument nach der Anmeldung hier:',
-        '',
-        `${publicUrl}/files/show/${file.id}`,
-      ],
-      publicUrl,
-    ),
-  };
+    recipient: user,
+    blocks: [
+      {
+        kind: 'paragraph',
+        lines: [
+          kind === 'created'
+            ? 'im Gremienportal wurde ein neues Dokument für Sie bereitgestellt:'
+            : 'im Gremienportal wurde ein Dokument für Sie aktualisiert:',
+        ],
+      },
+      {
+        kind: 'paragraph',
+        lines: [`${title}.${file.format} (${formatSize(file.sizeBytes)})`, `Ordner: ${oneLine(file.folder)}`],
+      },
+      { kind: 'paragraph', lines: ['Sie finden das Dokument nach der Anmeldung hier:'] },
+      { kind: 'action', label: 'Dokument öffnen', url: `${publicUrl}/files/show/${file.id}` },
+    ],
+    notification: { publicUrl },
+  });
 }

@@ -1,5 +1,6 @@
+import { composeMail, type MailBlock } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { formatEventTime, formatSize, notificationText, oneLine } from '../../mail/text.ts';
+import { formatEventTime, formatSize, oneLine } from '../../mail/text.ts';
 import type { Cadence } from './digest-periods.ts';
 
 export interface DigestRecipient {
@@ -63,34 +64,51 @@ export function digestMail(
   publicUrl: string,
 ): OutgoingMail {
   const summary = digestSummary(folders, events);
-  const lines: string[] = [
-    `seit Ihrer letzten ${cadence === 'daily' ? 'täglichen' : 'wöchentlichen'} Zusammenfassung gibt es im Gremienportal für Sie ${summary}:`,
+  const blocks: MailBlock[] = [
+    {
+      kind: 'paragraph',
+      lines: [
+        `seit Ihrer letzten ${cadence === 'daily' ? 'täglichen' : 'wöchentlichen'} Zusammenfassung gibt es im Gremienportal für Sie ${summary}:`,
+      ],
+    },
   ];
   if (folders.length > 0) {
-    lines.push('', 'Dokumente');
+    blocks.push({ kind: 'heading', text: 'Dokumente' });
     for (const folder of folders) {
-      lines.push('', `Ordner ${oneLine(folder.breadcrumb)}`);
-      for (const file of folder.files) {
-        lines.push(
-          `- ${oneLine(file.title)}.${file.format} (${formatSize(file.sizeBytes)})${file.updated ? ', aktualisiert' : ''}`,
-          `  ${publicUrl}/files/show/${file.id}`,
-        );
-      }
+      blocks.push({
+        kind: 'list',
+        title: `Ordner ${oneLine(folder.breadcrumb)}`,
+        items: folder.files.map((file) => ({
+          text: `${oneLine(file.title)}.${file.format} (${formatSize(file.sizeBytes)})${file.updated ? ', aktualisiert' : ''}`,
+          url: `${publicUrl}/files/show/${file.id}`,
+        })),
+      });
     }
   }
   if (events.length > 0) {
-    lines.push('', 'Events', '');
-    for (const event of events) {
-      lines.push(
-        `- ${oneLine(event.title)}${event.updated ? ' (geändert)' : ''}: ${formatEventTime(event.start)}, ${oneLine(event.location)}`,
-        `  ${publicUrl}/events/show/${event.id}`,
-      );
-    }
+    blocks.push(
+      { kind: 'heading', text: 'Events' },
+      {
+        kind: 'list',
+        items: events.map((event) => ({
+          text: `${oneLine(event.title)}${event.updated ? ' (geändert)' : ''}: ${formatEventTime(event.start)}, ${oneLine(event.location)}`,
+          url: `${publicUrl}/events/show/${event.id}`,
+        })),
+      },
+    );
   }
-  lines.push('', 'Nach der Anmeldung finden Sie alles auch unter „Neu für Sie“ auf der Startseite.');
-  return {
+  blocks.push(
+    {
+      kind: 'paragraph',
+      lines: ['Nach der Anmeldung finden Sie alles auch unter „Neu für Sie“ auf der Startseite:'],
+    },
+    { kind: 'action', label: 'Gremienportal öffnen', url: `${publicUrl}/` },
+  );
+  return composeMail({
     to: user.email,
     subject: `${cadence === 'daily' ? 'Tägliche' : 'Wöchentliche'} Zusammenfassung aus dem Gremienportal: ${summary}`,
-    text: notificationText(user, lines, publicUrl),
-  };
+    recipient: user,
+    blocks,
+    notification: { publicUrl },
+  });
 }

@@ -2,7 +2,7 @@ import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { mailText } from '../../mail/text.ts';
+import { composeMail } from '../../mail/compose.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { clearSecondFactor, endAllSessions, secondFactorOf } from '../auth/auth.service.ts';
@@ -28,16 +28,34 @@ export async function resetSecondFactor(ctx: AppContext, actor: Actor, id: numbe
       objectId: id,
       objectLabel: `${target.firstname} ${target.lastname} <${target.email}>`,
     });
-    await enqueueMail(trx, ctx.clock, {
-      to: target.email,
-      subject: 'Zwei-Faktor-Anmeldung zurückgesetzt – Gremienportal',
-      text: mailText(target, [
-        'die Geschäftsstelle hat die Zwei-Faktor-Anmeldung Ihres Kontos zurückgesetzt, etwa weil Ihr Telefon verloren ging. Ihre Sitzungen wurden beendet.',
-        '',
-        'Bitte melden Sie sich neu an und richten Sie die Zwei-Faktor-Anmeldung unter „Mein Account“ wieder ein.',
-        '',
-        'Wenn Sie das nicht veranlasst haben, wenden Sie sich bitte sofort an die Geschäftsstelle.',
-      ]),
-    });
+    await enqueueMail(
+      trx,
+      ctx.clock,
+      composeMail({
+        to: target.email,
+        subject: 'Zwei-Faktor-Anmeldung zurückgesetzt – Gremienportal',
+        recipient: target,
+        blocks: [
+          {
+            kind: 'paragraph',
+            lines: [
+              'die Geschäftsstelle hat die Zwei-Faktor-Anmeldung Ihres Kontos zurückgesetzt, etwa weil Ihr Telefon verloren ging. Ihre Sitzungen wurden beendet.',
+            ],
+          },
+          {
+            kind: 'paragraph',
+            lines: [
+              'Bitte melden Sie sich neu an und richten Sie die Zwei-Faktor-Anmeldung unter „Mein Account“ wieder ein.',
+            ],
+          },
+          {
+            kind: 'paragraph',
+            lines: [
+              'Wenn Sie das nicht veranlasst haben, wenden Sie sich bitte sofort an die Geschäftsstelle.',
+            ],
+          },
+        ],
+      }),
+    );
   });
 }

@@ -184,7 +184,11 @@ describe('notification settings and digests', () => {
       expect(mailsTo(mails, now).map((mail) => mail.subject)).toEqual([
         'Neues Dokument im Gremienportal: Einladung Dezember',
       ]);
-      expect(mailsTo(mails, now)[0]!.text).toMatch(/stellen Sie hier ein:\nhttp:\/\/portal\.test\/account$/);
+      expect(mailsTo(mails, now)[0]!.text).toMatch(
+        /stellen Sie hier ein:\nhttp:\/\/portal\.test\/account#benachrichtigungen$/,
+      );
+      // Notifications name the settings page in List-Unsubscribe too (issue 22).
+      expect(mailsTo(mails, now)[0]!.listUnsubscribe).toBe('http://portal.test/account#benachrichtigungen');
       for (const user of [daily, weekly, never]) expect(mailsTo(mails, user)).toEqual([]);
       expect(await queued(daily)).toEqual([{ kind: 'file', object_id: file.id, action: 'created' }]);
       expect(await queued(weekly)).toEqual([{ kind: 'file', object_id: file.id, action: 'created' }]);
@@ -198,7 +202,10 @@ describe('notification settings and digests', () => {
       expect(mailsTo(eventMails, daily).map((mail) => mail.subject)).toEqual([
         'Neues Event im Gremienportal: Vertreterversammlung Dezember',
       ]);
-      expect(mailsTo(eventMails, daily)[0]!.text).toContain('http://portal.test/account');
+      expect(mailsTo(eventMails, daily)[0]!.text).toContain('http://portal.test/account#benachrichtigungen');
+      expect(mailsTo(eventMails, daily)[0]!.listUnsubscribe).toBe(
+        'http://portal.test/account#benachrichtigungen',
+      );
       expect(mailsTo(eventMails, dailyEvents)).toEqual([]);
       expect(await queued(dailyEvents)).toEqual([{ kind: 'event', object_id: event.id, action: 'created' }]);
     });
@@ -235,7 +242,7 @@ describe('notification settings and digests', () => {
         'Events',
         '- Klausurtagung: Donnerstag, 10.12.2026, 18:00 Uhr, Saal 1, Hauptstraße 5',
         `http://portal.test/events/show/${event.id}`,
-        'http://portal.test/account',
+        'http://portal.test/account#benachrichtigungen',
       ];
       const positions = order.map((line) => text.indexOf(line));
       expect(
@@ -243,7 +250,8 @@ describe('notification settings and digests', () => {
         text,
       ).toBe(true);
       expect([...positions].sort((x, y) => x - y)).toEqual(positions);
-      expect(text.trimEnd().endsWith('http://portal.test/account')).toBe(true);
+      expect(text.trimEnd().endsWith('http://portal.test/account#benachrichtigungen')).toBe(true);
+      expect(mail.listUnsubscribe).toBe('http://portal.test/account#benachrichtigungen');
       expect(await queued(user)).toEqual([]);
 
       // Later the same morning, and the next morning with nothing queued: no mail.
