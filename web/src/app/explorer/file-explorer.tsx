@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   Alert,
@@ -29,13 +29,18 @@ import type { ActiveFolder, ExplorerModalState } from './explorer-modal.types';
 import { ExplorerModals } from './explorer-modals';
 import { ContentSkeleton, TreeSkeleton } from './explorer-skeletons';
 import { ExplorerToolbar, type ToolbarAction } from './explorer-toolbar';
-import { FileDialog } from '../../features/files/components/file-dialog';
 import { FolderTree, type FolderTreeItem } from '../../features/folders/components/folder-tree';
 import { PathBar } from '../../features/folders/components/path-bar';
 import { showFailureToast } from '../../components/toasts';
 import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
 import type { RowActionHandler } from './explorer-row-menu';
 import touch from './touch.module.css';
+
+// The file dialog (loaded right after the first paint) and "Neu für Sie" with "Alle als gelesen
+// markieren" (issue 21) stay out of the page's first load (decision 024).
+const loadFileDialog = () => import('../../features/files/components/file-dialog');
+const FileDialog = lazy(() => loadFileDialog().then((module) => ({ default: module.FileDialog })));
+const ExplorerNews = lazy(() => import('./explorer-news'));
 
 /** The explorer's address parameter: `/files?folder=12` (decision 070). */
 export const FOLDER_PARAM = 'folder';
@@ -88,6 +93,9 @@ export function FileExplorer() {
   const [selectedFile, setSelectedFile] = useState<StoredFile | null>(null);
   const [modal, setModal] = useState<ExplorerModalState | null>(null);
   const [treeOpened, treeDrawer] = useDisclosure(false);
+  useEffect(() => {
+    if (painted) void loadFileDialog();
+  }, [painted]);
 
   const openFolder = useCallback(
     (id: number, options: { replace?: boolean } = {}) => navigate({ search: folderSearch(id) }, options),
@@ -184,6 +192,11 @@ export function FileExplorer() {
           Übersicht aktueller Dateien
         </Anchor>
       </Group>
+      {searchParams.has(FOLDER_PARAM) ? null : (
+        <Suspense>
+          <ExplorerNews onOpenFile={setSelectedFile} />
+        </Suspense>
+      )}
       <Group align="flex-start" gap="lg" wrap="nowrap">
         <Box visibleFrom="md" w={290} style={{ flexShrink: 0 }}>
           <Stack gap="md">
@@ -227,6 +240,11 @@ export function FileExplorer() {
                 </Alert>
               ) : (
                 <>
+                  {activeNode && activeNode.id !== ROOT_FOLDER_ID && activeNode.new_count > 0 ? (
+                    <Suspense>
+                      <ExplorerNews folder={activeNode} />
+                    </Suspense>
+                  ) : null}
                   {isAdmin ? (
                     <ExplorerToolbar folderId={shownId} onAction={handleAction} deleting={deleting} />
                   ) : null}
@@ -283,19 +301,21 @@ export function FileExplorer() {
           >
             {treePanel(treeDrawer.close)}
           </Drawer>
-          <FileDialog
-            file={selectedFile}
-            isAdmin={isAdmin}
-            onClose={() => setSelectedFile(null)}
-            onEdit={(file) => {
-              setSelectedFile(null);
-              setModal({ kind: 'edit-file', file });
-            }}
-            onDelete={(file) => {
-              setSelectedFile(null);
-              confirmDeleteFile(file);
-            }}
-          />
+          <Suspense>
+            <FileDialog
+              file={selectedFile}
+              isAdmin={isAdmin}
+              onClose={() => setSelectedFile(null)}
+              onEdit={(file) => {
+                setSelectedFile(null);
+                setModal({ kind: 'edit-file', file });
+              }}
+              onDelete={(file) => {
+                setSelectedFile(null);
+                confirmDeleteFile(file);
+              }}
+            />
+          </Suspense>
           {isAdmin && activeFolder ? (
             <ExplorerModals modal={modal} folder={activeFolder} onClose={() => setModal(null)} />
           ) : null}

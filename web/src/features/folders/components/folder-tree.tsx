@@ -2,6 +2,7 @@ import { memo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'rea
 import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@tabler/icons-react';
 import { expandedFor, treeKeyEffect, treeLabel, visibleRows, type FolderTreeItem } from './folder-tree.keys';
 import classes from './folder-tree.module.css';
+import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
 
 export type { FolderTreeItem } from './folder-tree.keys';
 
@@ -35,12 +36,13 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
   const active = node.id === activeId;
   const FolderGlyph = open ? IconFolderOpen : IconFolder;
   const Chevron = open ? IconChevronDown : IconChevronRight;
+  const newCount = node.new_count ?? 0;
 
   return (
     <li
       className={classes.item}
       role="treeitem"
-      aria-label={treeLabel(node)}
+      aria-label={newCount > 0 ? `${treeLabel(node)}, ${NEWS_MESSAGES.newCount(newCount)}` : treeLabel(node)}
       aria-level={level + 1}
       aria-posinset={position}
       aria-setsize={siblings}
@@ -62,6 +64,11 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
         </span>
         <FolderGlyph size={18} aria-hidden className={classes.folderIcon} />
         <span className={classes.label}>{treeLabel(node)}</span>
+        {newCount > 0 ? (
+          <span className={classes.newCount} aria-hidden>
+            {newCount}
+          </span>
+        ) : null}
       </div>
       {open ? (
         <ul className={classes.list} role="group">
