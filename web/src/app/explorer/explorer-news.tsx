@@ -93,7 +93,7 @@ function NewFiles({
   return (
     <section aria-labelledby={headingId} className={classes.group}>
       <Title order={3} size="h5" id={headingId}>
-        {NEWS_MESSAGES.newDocuments}: {NEWS_MESSAGES.newCount(total)}
+        {NEWS_MESSAGES.newCount(total)}
       </Title>
       <ul className={classes.list}>
         {list.map((file) => (

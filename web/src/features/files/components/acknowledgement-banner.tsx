@@ -48,7 +48,14 @@ export function AcknowledgementBanner({ file, opened }: AcknowledgementBannerPro
   const canConfirm = opened || current.new === false;
   const due = current.acknowledgement_due;
   return (
-    <Alert color="yellow" variant="light" icon={<IconEyeCheck aria-hidden />} aria-label="Kenntnisnahme">
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconEyeCheck aria-hidden />}
+      // A request to act, not an alarm: a named region rather than Mantine's role "alert".
+      role="region"
+      aria-label="Kenntnisnahme"
+    >
       <Stack gap="xs" align="flex-start">
         <Text size="sm" fw={600}>
           {due ? ACKNOWLEDGEMENT_MESSAGES.bannerDue(formatDay(due)) : ACKNOWLEDGEMENT_MESSAGES.banner}
