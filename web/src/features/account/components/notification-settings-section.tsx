@@ -9,6 +9,7 @@ import {
   type NotificationFrequency,
 } from '@gremienportal/contracts/notifications';
 import { ErrorState } from '../../../components/error-state';
+import touch from '../../../components/touch-choice.module.css';
 import { LoadingState } from '../../../components/loading-state';
 import { errorMessage } from '../../../lib/api-client';
 import {
@@ -60,6 +61,7 @@ function NotificationForm({ saved }: { saved: NotificationSettings }) {
                     value={frequency}
                     label={NOTIFICATION_FREQUENCY_LABELS[frequency]}
                     disabled={save.isPending}
+                    classNames={{ root: touch.choice }}
                   />
                 ))}
               </Stack>

@@ -54,7 +54,7 @@ export function AcknowledgementBanner({ file, opened }: AcknowledgementBannerPro
       icon={<IconEyeCheck aria-hidden />}
       // A request to act, not an alarm: a named region rather than Mantine's role "alert".
       role="region"
-      aria-label="Kenntnisnahme"
+      aria-label="Bitte um Kenntnisnahme"
     >
       <Stack gap="xs" align="flex-start">
         <Text size="sm" fw={600}>

@@ -1,6 +1,7 @@
 import { Checkbox, Group, TextInput } from '@mantine/core';
 import type { FieldValues, Path, PathValue } from 'react-hook-form';
 import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/acknowledgements';
+import touch from '../../../components/touch-choice.module.css';
 import type { SpecForm } from '../../../lib/forms';
 
 /** The Kenntnisnahme fields as the upload and edit forms hold them. */
@@ -63,6 +64,7 @@ export function AcknowledgementResetField<
     <Checkbox
       {...form.field('acknowledgement_reset' as Path<TValues>)}
       label={ACKNOWLEDGEMENT_MESSAGES.reset}
+      classNames={{ root: touch.choice }}
       description="Mit der neuen Datei bestätigen alle erneut; frühere Bestätigungen zählen dann nicht mehr."
     />
   );
