@@ -68,7 +68,7 @@ function DocumentEntry({
         <UnstyledButton className={classes.link} aria-haspopup="dialog" onClick={() => onOpen(file)}>
           {file.title}.{file.format}
         </UnstyledButton>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" truncate="end" title={detail}>
           {detail}
         </Text>
       </div>
@@ -101,7 +101,7 @@ function NewFiles({
             key={file.id}
             file={file}
             onOpen={onOpen}
-            detail={`${file.folder?.breadcrumb ?? '/'} · ${formatDateTime(file.updated_at)}`}
+            detail={file.folder?.breadcrumb ?? '/'}
           />
         ))}
       </ul>
