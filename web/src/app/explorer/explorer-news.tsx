@@ -97,12 +97,7 @@ function NewFiles({
       </Title>
       <ul className={classes.list}>
         {list.map((file) => (
-          <DocumentEntry
-            key={file.id}
-            file={file}
-            onOpen={onOpen}
-            detail={file.folder?.breadcrumb ?? '/'}
-          />
+          <DocumentEntry key={file.id} file={file} onOpen={onOpen} detail={file.folder?.breadcrumb ?? '/'} />
         ))}
       </ul>
       <Group gap="xs">
