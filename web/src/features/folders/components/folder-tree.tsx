@@ -42,7 +42,9 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
     <li
       className={classes.item}
       role="treeitem"
-      aria-label={newCount > 0 ? `${treeLabel(node)}, ${NEWS_MESSAGES.newCount(newCount)}` : treeLabel(node)}
+      aria-label={treeLabel(node)}
+      // The count is said after the name, which stays the folder's own (issue 21).
+      aria-describedby={newCount > 0 ? `tree-new-${node.id}` : undefined}
       aria-level={level + 1}
       aria-posinset={position}
       aria-setsize={siblings}
@@ -65,8 +67,9 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
         <FolderGlyph size={18} aria-hidden className={classes.folderIcon} />
         <span className={classes.label}>{treeLabel(node)}</span>
         {newCount > 0 ? (
-          <span className={classes.newCount} aria-hidden>
-            {newCount}
+          <span className={classes.newCount} id={`tree-new-${node.id}`}>
+            <span aria-hidden>{newCount}</span>
+            <span className={classes.srOnly}>{NEWS_MESSAGES.newCount(newCount)}</span>
           </span>
         ) : null}
       </div>
