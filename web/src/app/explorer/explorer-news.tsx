@@ -68,7 +68,7 @@ function DocumentEntry({
         <UnstyledButton className={classes.link} aria-haspopup="dialog" onClick={() => onOpen(file)}>
           {file.title}.{file.format}
         </UnstyledButton>
-        <Text size="xs" c="dimmed" truncate="end" title={detail}>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {detail}
         </Text>
       </div>
