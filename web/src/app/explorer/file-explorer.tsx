@@ -36,7 +36,7 @@ import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
 import type { RowActionHandler } from './explorer-row-menu';
 import touch from './touch.module.css';
 
-// The file dialog (loaded right after the first paint) and "Neu für Sie" with "Alle als gelesen
+// The file dialog (loaded once the grid has its rows) and "Neu für Sie" with "Alle als gelesen
 // markieren" (issue 21) stay out of the page's first load (decision 024).
 const loadFileDialog = () => import('../../features/files/components/file-dialog');
 const FileDialog = lazy(() => loadFileDialog().then((module) => ({ default: module.FileDialog })));
@@ -90,12 +90,14 @@ export function FileExplorer() {
   const painted = usePaintedOnce();
   const tree = useQuery({ ...treeQueryOptions(), enabled: painted });
   const items = useQuery({ ...folderItemsQueryOptions(folderId), enabled: painted });
+  // The dialog's code follows the grid's rows, so it never competes with the tree and the items.
+  const itemsLoaded = items.data !== undefined;
+  useEffect(() => {
+    if (itemsLoaded) void loadFileDialog();
+  }, [itemsLoaded]);
   const [selectedFile, setSelectedFile] = useState<StoredFile | null>(null);
   const [modal, setModal] = useState<ExplorerModalState | null>(null);
   const [treeOpened, treeDrawer] = useDisclosure(false);
-  useEffect(() => {
-    if (painted) void loadFileDialog();
-  }, [painted]);
 
   const openFolder = useCallback(
     (id: number, options: { replace?: boolean } = {}) => navigate({ search: folderSearch(id) }, options),
