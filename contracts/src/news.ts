@@ -3,6 +3,9 @@ import { dataOf, idSchema } from './common.ts';
 import { portalEventSchema } from './events.ts';
 import { storedFileSchema } from './files.ts';
 
+// The texts live apart from the schemas, so the explorer's first load carries them without zod's.
+export { NEWS_MESSAGES } from './news-messages.ts';
+
 /*
  * "Neu für Sie" (issue 21, decision 131): what is new for the signed-in member, what waits for
  * their Kenntnisnahme and the next meetings. A document is new until the member opens or
@@ -14,23 +17,6 @@ import { storedFileSchema } from './files.ts';
 export const NEWS_FILES_LIMIT = 10;
 /** The next events the start page lists. */
 export const NEWS_EVENTS_LIMIT = 3;
-
-export const NEWS_MESSAGES = {
-  title: 'Neu für Sie',
-  newBadge: 'Neu',
-  newDocuments: 'Neue Dokumente',
-  showAll: 'alle anzeigen',
-  pendingAcknowledgements: 'Warten auf Ihre Kenntnisnahme',
-  nextEvents: 'Nächste Termine',
-  markFolderRead: 'Alle als gelesen markieren',
-  markAllRead: 'Alle als gelesen markieren',
-  markedFolder: 'Alle Dokumente in diesem Ordner wurden als gelesen markiert.',
-  markedAll: 'Alle Dokumente wurden als gelesen markiert.',
-  markFailed: 'Die Dokumente konnten nicht als gelesen markiert werden.',
-  loadFailed: 'Neuigkeiten konnten nicht geladen werden.',
-  /** "3 neue Dokumente" / "1 neues Dokument" (a folder's badge, the list's heading). */
-  newCount: (count: number) => (count === 1 ? '1 neues Dokument' : `${count} neue Dokumente`),
-} as const;
 
 /**
  * `GET /news`: up to ten newest new documents (newest content first) with the number of all new

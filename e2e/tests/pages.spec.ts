@@ -85,6 +85,10 @@ async function prepare(request: APIRequestContext): Promise<Ids> {
       title: `Niederschrift der Vertreterversammlung vom 12. Juni ${stamp}`,
       permissions: 'Vertreter',
       folder_id: String(folderId),
+      // Issue 21: the document asks for a Kenntnisnahme, so the tour shows the member's banner,
+      // the admins' list and "Neu für Sie" on /files (it is new for everyone).
+      acknowledgement_required: 'true',
+      acknowledgement_due: '2031-04-20',
       file: { name: 'niederschrift.pdf', mimeType: 'application/pdf', buffer: pdf },
     },
   });

@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, openBlobInNewTab, saveBlob } from './api-client';
+import { refreshDocumentArea } from './document-area';
 
 /**
  * A document's content, fetched with the bearer header and never with a token in the address
@@ -13,7 +15,12 @@ export interface DocumentRef {
   external: string;
   title: string;
   format: string;
+  /** Issue 21: whether it is new for the member; opening it makes it read. */
+  new?: boolean;
 }
+
+/** Documents opened or saved on this page since it loaded, by download key (Kenntnisnahme). */
+const opened = new Set<string>();
 
 const downloadPath = (file: Pick<DocumentRef, 'external'>) =>
   `/download/${encodeURIComponent(file.external)}`;
@@ -39,17 +46,23 @@ export const fileNameOf = (file: Pick<DocumentRef, 'title' | 'format'>) =>
  * download shows no message (product.md P12).
  */
 export function useOpenDocument(file: DocumentRef | null) {
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState<'view' | 'download' | null>(null);
   const run = async (kind: 'view' | 'download') => {
     if (!file) return;
     setBusy(kind);
     try {
       await (kind === 'view' ? viewDocument(file) : downloadDocument(file));
+      // Read on the render that `finally` causes.
+      opened.add(file.external);
+      // Issue 21: the server now counts it as read; its "Neu" badge and counts go away.
+      if (file.new !== false) void refreshDocumentArea(queryClient);
     } catch {
       // product.md P12: a failed download shows no message.
     } finally {
       setBusy(null);
     }
   };
-  return { busy, run };
+  /** Whether the member opened or saved it here: a Kenntnisnahme needs that first. */
+  return { busy, run, opened: file !== null && opened.has(file.external) };
 }

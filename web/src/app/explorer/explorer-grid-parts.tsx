@@ -2,6 +2,7 @@ import { lazy, memo, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
 import { FileIcon } from '../../components/file-icon';
 import { formatDateTime } from '../../lib/format';
 import type { ExplorerItem } from '../../features/files/files.api';
@@ -105,15 +106,25 @@ export const GridRow = memo(function GridRow({ item, href, onAction, isAdmin, me
         <div className={classes.nameCell}>
           <FileIcon format={item.type === 'folder' ? 'folder' : item.format} />
           <div className={classes.nameStack}>
-            {href !== undefined ? (
-              <Link to={href} className={classes.name}>
-                {item.title}
-              </Link>
-            ) : (
-              <button type="button" className={classes.name} aria-haspopup="dialog">
-                {item.title}
-              </button>
-            )}
+            <div className={classes.nameLine}>
+              {href !== undefined ? (
+                <Link to={href} className={classes.name}>
+                  {item.title}
+                </Link>
+              ) : (
+                <button type="button" className={classes.name} aria-haspopup="dialog">
+                  {item.title}
+                </button>
+              )}
+              {/* Issue 21: what is new for the member. */}
+              {item.type === 'file' ? (
+                item.new ? (
+                  <span className={classes.newBadge}>{NEWS_MESSAGES.newBadge}</span>
+                ) : null
+              ) : item.new_count > 0 ? (
+                <span className={classes.newBadge}>{NEWS_MESSAGES.newCount(item.new_count)}</span>
+              ) : null}
+            </div>
             <p className={`${classes.meta} ${classes.narrowOnly}`}>
               {[type, size, changed].filter(Boolean).join(' · ')}
             </p>

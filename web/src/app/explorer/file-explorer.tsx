@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   Alert,
@@ -29,13 +29,18 @@ import type { ActiveFolder, ExplorerModalState } from './explorer-modal.types';
 import { ExplorerModals } from './explorer-modals';
 import { ContentSkeleton, TreeSkeleton } from './explorer-skeletons';
 import { ExplorerToolbar, type ToolbarAction } from './explorer-toolbar';
-import { FileDialog } from '../../features/files/components/file-dialog';
 import { FolderTree, type FolderTreeItem } from '../../features/folders/components/folder-tree';
 import { PathBar } from '../../features/folders/components/path-bar';
 import { showFailureToast } from '../../components/toasts';
 import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
 import type { RowActionHandler } from './explorer-row-menu';
 import touch from './touch.module.css';
+
+// The file dialog (loaded once the grid has its rows) and "Neu für Sie" with "Alle als gelesen
+// markieren" (issue 21) stay out of the page's first load (decision 024).
+const loadFileDialog = () => import('../../features/files/components/file-dialog');
+const FileDialog = lazy(() => loadFileDialog().then((module) => ({ default: module.FileDialog })));
+const ExplorerNews = lazy(() => import('./explorer-news'));
 
 /** The explorer's address parameter: `/files?folder=12` (decision 070). */
 export const FOLDER_PARAM = 'folder';
@@ -85,6 +90,11 @@ export function FileExplorer() {
   const painted = usePaintedOnce();
   const tree = useQuery({ ...treeQueryOptions(), enabled: painted });
   const items = useQuery({ ...folderItemsQueryOptions(folderId), enabled: painted });
+  // The dialog's code follows the grid's rows, so it never competes with the tree and the items.
+  const itemsLoaded = items.data !== undefined;
+  useEffect(() => {
+    if (itemsLoaded) void loadFileDialog();
+  }, [itemsLoaded]);
   const [selectedFile, setSelectedFile] = useState<StoredFile | null>(null);
   const [modal, setModal] = useState<ExplorerModalState | null>(null);
   const [treeOpened, treeDrawer] = useDisclosure(false);
@@ -184,6 +194,11 @@ export function FileExplorer() {
           Übersicht aktueller Dateien
         </Anchor>
       </Group>
+      {searchParams.has(FOLDER_PARAM) ? null : (
+        <Suspense>
+          <ExplorerNews onOpenFile={setSelectedFile} />
+        </Suspense>
+      )}
       <Group align="flex-start" gap="lg" wrap="nowrap">
         <Box visibleFrom="md" w={290} style={{ flexShrink: 0 }}>
           <Stack gap="md">
@@ -227,6 +242,11 @@ export function FileExplorer() {
                 </Alert>
               ) : (
                 <>
+                  {activeNode && activeNode.id !== ROOT_FOLDER_ID && activeNode.new_count > 0 ? (
+                    <Suspense>
+                      <ExplorerNews folder={activeNode} />
+                    </Suspense>
+                  ) : null}
                   {isAdmin ? (
                     <ExplorerToolbar folderId={shownId} onAction={handleAction} deleting={deleting} />
                   ) : null}
@@ -283,19 +303,21 @@ export function FileExplorer() {
           >
             {treePanel(treeDrawer.close)}
           </Drawer>
-          <FileDialog
-            file={selectedFile}
-            isAdmin={isAdmin}
-            onClose={() => setSelectedFile(null)}
-            onEdit={(file) => {
-              setSelectedFile(null);
-              setModal({ kind: 'edit-file', file });
-            }}
-            onDelete={(file) => {
-              setSelectedFile(null);
-              confirmDeleteFile(file);
-            }}
-          />
+          <Suspense>
+            <FileDialog
+              file={selectedFile}
+              isAdmin={isAdmin}
+              onClose={() => setSelectedFile(null)}
+              onEdit={(file) => {
+                setSelectedFile(null);
+                setModal({ kind: 'edit-file', file });
+              }}
+              onDelete={(file) => {
+                setSelectedFile(null);
+                confirmDeleteFile(file);
+              }}
+            />
+          </Suspense>
           {isAdmin && activeFolder ? (
             <ExplorerModals modal={modal} folder={activeFolder} onClose={() => setModal(null)} />
           ) : null}

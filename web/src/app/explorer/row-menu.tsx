@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Menu } from '@mantine/core';
 import { IconDownload, IconEye, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { ExplorerItem } from '../../features/files/files.api';
-import { downloadDocument, viewDocument } from '../../lib/document-content';
+import { useOpenDocument } from '../../lib/document-content';
 import { RowMenuTrigger, type RowAction, type RowActionHandler } from './explorer-row-menu';
 
 interface RowMenuProps {
@@ -14,6 +14,8 @@ interface RowMenuProps {
 /** A row's "⋮" menu (as in Nextcloud or Drive); opened at once when it first replaces the trigger. */
 export default function RowMenu({ item, actions, onAction }: RowMenuProps) {
   const file = item.type === 'file' ? item : undefined;
+  // Opening marks the document read (issue 21); a failed download shows no message (product.md P12).
+  const { run } = useOpenDocument(file ?? null);
   return (
     <Menu position="bottom-end" defaultOpened withinPortal>
       <Menu.Target>
@@ -21,18 +23,14 @@ export default function RowMenu({ item, actions, onAction }: RowMenuProps) {
       </Menu.Target>
       <Menu.Dropdown>
         {file && actions.includes('view') ? (
-          <Menu.Item
-            leftSection={<IconEye size={18} aria-hidden />}
-            onClick={() => void viewDocument(file).catch(() => undefined)}
-          >
+          <Menu.Item leftSection={<IconEye size={18} aria-hidden />} onClick={() => void run('view')}>
             Ansehen
           </Menu.Item>
         ) : null}
         {file && actions.includes('download') ? (
           <Menu.Item
             leftSection={<IconDownload size={18} aria-hidden />}
-            // product.md P12: a failed download shows no message.
-            onClick={() => void downloadDocument(file).catch(() => undefined)}
+            onClick={() => void run('download')}
           >
             Herunterladen
           </Menu.Item>

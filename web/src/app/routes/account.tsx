@@ -6,6 +6,7 @@ import { PageTitle } from '../../components/page-title';
 import { accountQueryOptions } from '../../features/account/account.api';
 import { AccountForm } from '../../features/account/components/account-form';
 import { CalendarFeedSection } from '../../features/account/components/calendar-feed-section';
+import { NotificationSettingsSection } from '../../features/account/components/notification-settings-section';
 import { TwoFactorSection } from '../../features/account/components/two-factor-section';
 import { MyLogins } from '../../features/audit/components/my-logins';
 import { useAuth } from '../../lib/auth';
@@ -49,6 +50,12 @@ export default function AccountPage() {
           <TwoFactorSection status={account.data.two_factor} />
         </Paper>
       ) : null}
+      {/* Issue 21: how often notification mails come; like the sign-ins, not during a required 2FA setup. */}
+      {setupPending ? null : (
+        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+          <NotificationSettingsSection />
+        </Paper>
+      )}
       {/* Issue 20: the personal calendar feed; like the sign-ins, not during a required 2FA setup. */}
       {setupPending ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>

@@ -6,6 +6,7 @@ import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { AdminAccessAccordion } from '../explorer/admin-access-accordion';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
+import { AcknowledgementAdmin } from '../../features/files/components/acknowledgement-admin';
 import { FileDetails } from '../../features/files/components/file-details';
 import { FileVersions } from '../../features/files/components/file-versions';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
@@ -47,6 +48,9 @@ function FileShow({ id }: { id: number }) {
             deleting={deleting}
             editHref={`/files/update/${file.data.id}`}
           />
+          {isAdmin && file.data.acknowledgement_required ? (
+            <AcknowledgementAdmin fileId={file.data.id} />
+          ) : null}
           {isAdmin ? <FileVersions file={file.data} /> : null}
           {/* Issue 16: editing is behind "Bearbeiten" (/files/update), the long access tables folded. */}
           {isAdmin ? <AdminAccessAccordion type="file" id={file.data.id} /> : null}

@@ -37,6 +37,19 @@ export const recentFilesQueryOptions = (limit: number) =>
       api.get<FileListResponse>(`/files?limit=${limit}`, { signal }).then((body) => body.data),
   });
 
+/**
+ * Every document that is new for the member, newest content first ("Neu für Sie", "alle
+ * anzeigen"): `GET /news` lists ten, `GET /files` carries the marker on each visible document.
+ */
+export const newFilesQueryOptions = () =>
+  queryOptions({
+    queryKey: [...fileKeys.all, 'new'] as const,
+    queryFn: ({ signal }) =>
+      api
+        .get<FileListResponse>('/files', { signal })
+        .then((body) => body.data.filter((file) => file.new === true)),
+  });
+
 export const fileQueryOptions = (id: number) =>
   queryOptions({
     queryKey: fileKeys.file(id),
@@ -69,6 +82,13 @@ export function fileFormData(body: CreateFileBody | UpdateFileBody, file: File |
   appendAll(data, 'permissions', body.permissions);
   appendAll(data, 'notifications', body.notifications);
   if (body.folder_id !== undefined) data.append('folder_id', String(body.folder_id));
+  // Kenntnisnahme (issue 21): an empty "bis" removes the date.
+  if (body.acknowledgement_required !== undefined)
+    data.append('acknowledgement_required', String(body.acknowledgement_required));
+  if (body.acknowledgement_due !== undefined)
+    data.append('acknowledgement_due', body.acknowledgement_due ?? '');
+  if ('acknowledgement_reset' in body && body.acknowledgement_reset !== undefined)
+    data.append('acknowledgement_reset', String(body.acknowledgement_reset));
   if (file) data.append('file', file, file.name);
   return data;
 }

@@ -41,6 +41,7 @@ describe('toFolderTree', () => {
       title: '/',
       breadcrumb: '/',
       roles: [],
+      new_count: 0,
       fileCount: 0,
       children: [
         {
@@ -48,6 +49,7 @@ describe('toFolderTree', () => {
           title: 'Mitgliedervertreter',
           breadcrumb: '/Mitgliedervertreter',
           roles: ['Vertreter'],
+          new_count: 0,
           fileCount: 2,
           children: [
             {
@@ -55,6 +57,7 @@ describe('toFolderTree', () => {
               title: 'Satzung',
               breadcrumb: '/Mitgliedervertreter/Satzung',
               roles: ['Vertreter'],
+              new_count: 0,
               fileCount: 1,
               children: [],
             },

@@ -13,6 +13,8 @@ export interface FolderNode {
   children: FolderNode[];
   /** Visible documents directly in this folder. */
   fileCount: number;
+  /** Documents below this folder (recursively) that are new for the signed-in member. */
+  new_count: number;
 }
 
 /** The folders of a `GET /tree` answer, without the documents. Type imports only: the worker uses it. */
@@ -24,5 +26,6 @@ export function toFolderTree(node: TreeNode): FolderNode {
     roles: node.roles,
     children: node.children.map(toFolderTree),
     fileCount: node.files.length,
+    new_count: node.new_count,
   };
 }

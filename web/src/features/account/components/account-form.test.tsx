@@ -29,6 +29,8 @@ async function openAccount(data: Account, routes: Parameters<typeof mockApi>[0] 
     'GET /api/v1/account/calendar-feed': json(200, {
       data: { active: false, created_at: null, last_used_at: null },
     }),
+    // And how often notification mails come (issue 21).
+    'GET /api/v1/account/notifications': json(200, { data: { files: 'taeglich', events: 'sofort' } }),
     ...routes,
   });
   const app = renderApp('/account');
@@ -161,6 +163,8 @@ describe('account page', () => {
       'GET /api/v1/account/calendar-feed': json(200, {
         data: { active: false, created_at: null, last_used_at: null },
       }),
+      // And how often notification mails come (issue 21).
+      'GET /api/v1/account/notifications': json(200, { data: { files: 'taeglich', events: 'sofort' } }),
     });
     renderApp('/account');
 

@@ -42,6 +42,8 @@ async function openAccount(twoFactor: TwoFactorStatus, routes: Record<string, Mo
     'GET /api/v1/account/calendar-feed': json(200, {
       data: { active: false, created_at: null, last_used_at: null },
     }),
+    // And how often notification mails come (issue 21).
+    'GET /api/v1/account/notifications': json(200, { data: { files: 'taeglich', events: 'sofort' } }),
     ...routes,
   });
   const app = renderApp('/account');

@@ -1,15 +1,13 @@
-import { useEffect, useId, useState } from 'react';
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconFileSpreadsheet, IconBellRinging } from '@tabler/icons-react';
+import { useId, useState } from 'react';
+import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { AttendanceEntry, AttendanceList, AttendanceStatus } from '@gremienportal/contracts/meetings';
-import { openConfirmDialog } from '../../../components/confirm-dialog';
+import { CsvExportButton } from '../../../components/csv-export-button';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { ReminderButton } from '../../../components/reminder-button';
+import { useRefetchAt } from '../../../components/use-refetch-at';
 import { plural } from '../../../lib/plural';
 import { attendanceListQueryOptions, exportAttendanceCsv, useSendReminder } from '../attendance.api';
 import { AttendanceEntries } from './attendance-entries';
@@ -44,111 +42,11 @@ function matches(entry: AttendanceEntry, shown: Shown): boolean {
   return shown === 'offen' ? entry.status === null : entry.status === shown;
 }
 
-/** The list loads again when the next reminder becomes possible, so the button wakes up by itself. */
-function useRefetchAt(iso: string | null, refetch: () => unknown) {
-  useEffect(() => {
-    if (!iso) return;
-    const wait = new Date(iso).getTime() - Date.now();
-    // Timers longer than about 24 days fire at once; no reminder waits that long.
-    if (wait <= 0 || wait > 2 ** 31 - 1) return;
-    const timer = setTimeout(() => void refetch(), wait + 500);
-    return () => clearTimeout(timer);
-  }, [iso, refetch]);
-}
-
-function ReminderButton({ eventId, list }: { eventId: number; list: AttendanceList }) {
-  const noteId = useId();
-  const reminder = useSendReminder(eventId);
-  const [error, setError] = useState<string | null>(null);
-  const waiting =
-    list.reminder_available_at !== null && new Date(list.reminder_available_at).getTime() > Date.now();
-  const nobody = list.counts.offen === 0;
-  const note = waiting
-    ? `Die nächste Erinnerung ist ab ${formatDateTime(list.reminder_available_at)} Uhr möglich.`
-    : nobody
-      ? 'Alle haben geantwortet.'
-      : null;
-
-  const handleClick = () =>
-    openConfirmDialog({
-      title: 'Erinnerung senden?',
-      message: `${plural(list.counts.offen, 'Person', 'Personen')} ohne Antwort ${list.counts.offen === 1 ? 'erhält' : 'erhalten'} eine E-Mail mit der Bitte um Zu- oder Absage.`,
-      confirmLabel: 'Erinnerung senden',
-      danger: false,
-      onConfirm: () => {
-        setError(null);
-        reminder.mutate(undefined, {
-          onSuccess: (res) => notifications.show({ color: 'green', message: res.message }),
-          onError: (failure) =>
-            setError(errorMessage(failure, 'Die Erinnerung konnte nicht gesendet werden.')),
-        });
-      },
-    });
-
-  return (
-    <Stack gap={4}>
-      <Group gap="sm">
-        <Button
-          variant="light"
-          leftSection={<IconBellRinging size={18} aria-hidden />}
-          onClick={handleClick}
-          loading={reminder.isPending}
-          disabled={waiting || nobody}
-          aria-describedby={note ? noteId : undefined}
-        >
-          Erinnerung senden
-        </Button>
-      </Group>
-      {list.reminder_sent_at ? (
-        <Text size="sm" c="dimmed">
-          Letzte Erinnerung: {formatDateTime(list.reminder_sent_at)} Uhr.
-        </Text>
-      ) : null}
-      {note ? (
-        <Text size="sm" c="dimmed" id={noteId}>
-          {note}
-        </Text>
-      ) : null}
-      {error ? (
-        <Alert color="red" variant="light" role="alert">
-          {error}
-        </Alert>
-      ) : null}
-    </Stack>
-  );
-}
-
-function ExportButton({ eventId }: { eventId: number }) {
-  const [exporting, setExporting] = useState(false);
-  const handleExport = async () => {
-    setExporting(true);
-    try {
-      await exportAttendanceCsv(eventId);
-    } catch (error) {
-      notifications.show({
-        color: 'red',
-        message: errorMessage(error, 'Die Teilnahmeliste konnte nicht exportiert werden.'),
-      });
-    } finally {
-      setExporting(false);
-    }
-  };
-  return (
-    <Button
-      variant="default"
-      leftSection={<IconFileSpreadsheet size={18} aria-hidden />}
-      loading={exporting}
-      onClick={() => void handleExport()}
-    >
-      Als CSV exportieren
-    </Button>
-  );
-}
-
 /** "Teilnahme" on the event page, for admins: counts, the list, CSV export and the reminder. */
 export function AttendanceAdmin({ event }: { event: Pick<PortalEvent, 'id'> }) {
   const headingId = useId();
   const list = useQuery(attendanceListQueryOptions(event.id));
+  const reminder = useSendReminder(event.id);
   const [shown, setShown] = useState<Shown>('alle');
   useRefetchAt(list.data?.reminder_available_at ?? null, list.refetch);
 
@@ -193,8 +91,19 @@ export function AttendanceAdmin({ event }: { event: Pick<PortalEvent, 'id'> }) {
               ))}
             </SimpleGrid>
             <Group gap="sm" align="flex-start">
-              <ExportButton eventId={event.id} />
-              <ReminderButton eventId={event.id} list={list.data} />
+              <CsvExportButton
+                onExport={() => exportAttendanceCsv(event.id)}
+                failureMessage="Die Teilnahmeliste konnte nicht exportiert werden."
+              />
+              <ReminderButton
+                reminder={reminder}
+                sentAt={list.data.reminder_sent_at}
+                availableAt={list.data.reminder_available_at}
+                pending={list.data.counts.offen}
+                nobodyNote="Alle haben geantwortet."
+                question={`${plural(list.data.counts.offen, 'Person', 'Personen')} ohne Antwort ${list.data.counts.offen === 1 ? 'erhält' : 'erhalten'} eine E-Mail mit der Bitte um Zu- oder Absage.`}
+                failureMessage="Die Erinnerung konnte nicht gesendet werden."
+              />
             </Group>
             <Group gap={6} role="group" aria-label="Anzeigen">
               {SHOWN_OPTIONS.map((option) => (

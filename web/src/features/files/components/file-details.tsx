@@ -8,6 +8,7 @@ import { FileIcon, fileKindOf } from '../../../components/file-icon';
 import { fileNameOf, useOpenDocument } from '../../../lib/document-content';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { StoredFile } from '../files.api';
+import { AcknowledgementBanner } from './acknowledgement-banner';
 import { NotSearchableNote } from './text-state';
 import { TEXT_STATE_TEXTS } from './text-state-labels';
 
@@ -39,7 +40,7 @@ interface FileDetailsProps {
  * facts of the file; admins also get "Bearbeiten" and "Löschen".
  */
 export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: FileDetailsProps) {
-  const { busy, run } = useOpenDocument(file);
+  const { busy, run, opened } = useOpenDocument(file);
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
@@ -64,6 +65,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
           </div>
         </Group>
         <NotSearchableNote state={file.text_state} />
+        <AcknowledgementBanner file={file} opened={opened} />
         <Group gap="sm">
           <Button
             leftSection={<IconDownload size={18} aria-hidden />}

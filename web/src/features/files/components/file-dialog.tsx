@@ -7,6 +7,7 @@ import { FileIcon } from '../../../components/file-icon';
 import { useOpenDocument } from '../../../lib/document-content';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import { fileQueryOptions, type StoredFile } from '../files.api';
+import { AcknowledgementBanner } from './acknowledgement-banner';
 import { NotSearchableNote } from './text-state';
 
 interface FileDialogProps {
@@ -25,7 +26,7 @@ interface FileDialogProps {
  * (product.md P12) and nothing about it is logged.
  */
 export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDialogProps) {
-  const { busy, run } = useOpenDocument(file);
+  const { busy, run, opened } = useOpenDocument(file);
   // Listings leave out whether the text can be searched (issue 19); the file itself says so.
   const details = useQuery({
     ...fileQueryOptions(file?.id ?? 0),
@@ -52,6 +53,7 @@ export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDia
             </div>
           </Group>
           <NotSearchableNote state={textState} />
+          <AcknowledgementBanner file={file} opened={opened} />
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
             <Button
               leftSection={<IconEye size={18} aria-hidden />}

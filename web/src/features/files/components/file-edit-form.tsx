@@ -12,6 +12,7 @@ import { useSpecForm } from '../../../lib/forms';
 import type { StoredFile } from '../files.api';
 import { DOCUMENT_EXTENSIONS } from '../files.rules';
 import { roleIdsOf, roleOptionsOf } from '../../../lib/role-ids';
+import { AcknowledgementFields, AcknowledgementResetField } from './acknowledgement-fields';
 import { FileFormFooter, FolderChoice, PermissionsSelect } from './file-form-parts';
 import { useFileSubmission } from './use-file-submission';
 
@@ -19,9 +20,19 @@ export interface FileEditValues {
   title: string;
   permissions: string[];
   folder_id: string;
+  acknowledgement_required: boolean;
+  acknowledgement_due: string;
+  acknowledgement_reset: boolean;
 }
 
-const EDIT_FIELDS = ['title', 'permissions', 'folder_id'] as const;
+const EDIT_FIELDS = [
+  'title',
+  'permissions',
+  'folder_id',
+  'acknowledgement_required',
+  'acknowledgement_due',
+  'acknowledgement_reset',
+] as const;
 
 /** What the edit form sends; a replacement file only when one was chosen. */
 export type EditSubmit = (
@@ -67,6 +78,9 @@ export function FileEditForm({
       title: file.title,
       permissions: roleIdsOf(file.roles, roles),
       folder_id: String(file.folder_id),
+      acknowledgement_required: file.acknowledgement_required ?? false,
+      acknowledgement_due: file.acknowledgement_due ?? '',
+      acknowledgement_reset: true,
     },
   });
   const { control, setValue } = form;
@@ -90,8 +104,10 @@ export function FileEditForm({
     ? folderOptions
     : [{ id: file.folder_id, breadcrumb: file.folder?.breadcrumb ?? file.folder_name }, ...folderOptions];
 
-  const handleSubmit = form.handleSubmit(async (body) => {
+  const handleSubmit = form.handleSubmit(async (parsed) => {
     submission.setGeneralError(null);
+    // Whether to ask again only means something with a new content.
+    const body = replacement ? parsed : { ...parsed, acknowledgement_reset: undefined };
     await submission.submit(
       (onProgress, signal) => onSubmit(body, replacement, onProgress, signal),
       form.setError,
@@ -127,6 +143,7 @@ export function FileEditForm({
             />
           )}
         />
+        <AcknowledgementFields form={form} />
         <UploadDropzone
           extensions={DOCUMENT_EXTENSIONS}
           label="Neue Datei"
@@ -139,6 +156,7 @@ export function FileEditForm({
           disabled={busy}
           emptyNote={`Ohne neue Datei bleibt „${file.title}.${file.format}“ unverändert.`}
         />
+        {replacement ? <AcknowledgementResetField form={form} /> : null}
         <FileFormFooter
           busy={busy}
           progress={submission.progress}

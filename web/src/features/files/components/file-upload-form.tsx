@@ -12,6 +12,7 @@ import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
 import { roleOptionsOf } from '../../../lib/role-ids';
 import { DOCUMENT_EXTENSIONS, defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
+import { AcknowledgementFields } from './acknowledgement-fields';
 import { FileFormFooter, FolderChoice, PermissionsSelect } from './file-form-parts';
 import { useFileSubmission } from './use-file-submission';
 
@@ -22,9 +23,18 @@ export interface FileUploadValues {
   notifications: string[];
   /** The folder id as the select holds it; '' while none is chosen. */
   folder_id: string;
+  acknowledgement_required: boolean;
+  acknowledgement_due: string;
 }
 
-const UPLOAD_FIELDS = ['title', 'permissions', 'notifications', 'folder_id'] as const;
+const UPLOAD_FIELDS = [
+  'title',
+  'permissions',
+  'notifications',
+  'folder_id',
+  'acknowledgement_required',
+  'acknowledgement_due',
+] as const;
 
 export type UploadSubmit = (
   body: CreateFileBody,
@@ -94,6 +104,8 @@ export function FileUploadForm({
       permissions: defaultsFor(initialFolderId),
       notifications: [],
       folder_id: initialFolderId === undefined ? '' : String(initialFolderId),
+      acknowledgement_required: false,
+      acknowledgement_due: '',
     },
   });
   const { control, setValue, watch } = form;
@@ -198,6 +210,7 @@ export function FileUploadForm({
             )}
           />
         </SimpleGrid>
+        <AcknowledgementFields form={form} />
         <UploadDropzone
           extensions={DOCUMENT_EXTENSIONS}
           value={file}

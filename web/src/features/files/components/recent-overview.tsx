@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { FileIcon } from '../../../components/file-icon';
+import { useQueryClient } from '@tanstack/react-query';
 import { downloadDocument } from '../../../lib/document-content';
+import { refreshDocumentArea } from '../../../lib/document-area';
 import { formatDate, formatSizeMb } from '../../../lib/format';
 import type { ExplorerItem } from '../files.api';
 import classes from './recent-overview.module.css';
@@ -50,12 +52,15 @@ function ItemContent({ item }: { item: ExplorerItem }) {
  * on small screens). A file downloads on click, a folder opens /folders/show/{id}.
  */
 export function RecentOverview({ items }: { items: readonly ExplorerItem[] }) {
+  const queryClient = useQueryClient();
   const [busyId, setBusyId] = useState<number | null>(null);
 
   const download = async (item: Extract<ExplorerItem, { type: 'file' }>) => {
     setBusyId(item.id);
     try {
       await downloadDocument(item);
+      // Issue 21: the download made it read.
+      if (item.new !== false) void refreshDocumentArea(queryClient);
     } catch {
       // product.md P12: a failed download shows no message.
     } finally {

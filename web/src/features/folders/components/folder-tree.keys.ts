@@ -6,6 +6,8 @@ export interface FolderTreeItem {
   title: string;
   breadcrumb: string;
   children: readonly FolderTreeItem[];
+  /** Documents below it that are new for the member (issue 21); shown as a count. */
+  new_count?: number;
 }
 
 /** A folder the tree shows now: every folder whose parents are all expanded. */

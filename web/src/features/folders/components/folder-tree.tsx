@@ -2,6 +2,7 @@ import { memo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'rea
 import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@tabler/icons-react';
 import { expandedFor, treeKeyEffect, treeLabel, visibleRows, type FolderTreeItem } from './folder-tree.keys';
 import classes from './folder-tree.module.css';
+import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
 
 export type { FolderTreeItem } from './folder-tree.keys';
 
@@ -35,12 +36,15 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
   const active = node.id === activeId;
   const FolderGlyph = open ? IconFolderOpen : IconFolder;
   const Chevron = open ? IconChevronDown : IconChevronRight;
+  const newCount = node.new_count ?? 0;
 
   return (
     <li
       className={classes.item}
       role="treeitem"
       aria-label={treeLabel(node)}
+      // The count is said after the name, which stays the folder's own (issue 21).
+      aria-describedby={newCount > 0 ? `tree-new-${node.id}` : undefined}
       aria-level={level + 1}
       aria-posinset={position}
       aria-setsize={siblings}
@@ -62,6 +66,12 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
         </span>
         <FolderGlyph size={18} aria-hidden className={classes.folderIcon} />
         <span className={classes.label}>{treeLabel(node)}</span>
+        {newCount > 0 ? (
+          <span className={classes.newCount} id={`tree-new-${node.id}`}>
+            <span aria-hidden>{newCount}</span>
+            <span className={classes.srOnly}>{NEWS_MESSAGES.newCount(newCount)}</span>
+          </span>
+        ) : null}
       </div>
       {open ? (
         <ul className={classes.list} role="group">

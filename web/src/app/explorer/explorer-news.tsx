@@ -1,0 +1,238 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconChecks } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
+import type { PortalEvent } from '@gremienportal/contracts/events';
+import { FileIcon } from '../../components/file-icon';
+import { SMALL_SCREEN_QUERY } from '../../components/data-table-defaults';
+import { showFailureToast, showSuccessToast } from '../../components/toasts';
+import { formatDateTime } from '../../lib/format';
+import { AttendanceBadge } from '../../features/events/components/attendance-badge';
+import { formatDay } from '../../features/files/components/acknowledgement-banner';
+import { newFilesQueryOptions, type StoredFile } from '../../features/files/files.api';
+import { newsQueryOptions, useMarkRead } from '../../features/news/news.api';
+import classes from './explorer-news.module.css';
+
+/** On a phone the list starts shorter; "alle anzeigen" shows the rest. */
+const PHONE_FILES = 3;
+
+/** "Alle als gelesen markieren" for a folder (with everything below it) or, without one, everything. */
+function MarkReadButton({ folderId }: { folderId?: number }) {
+  const markRead = useMarkRead();
+  return (
+    <Button
+      variant="default"
+      size="compact-sm"
+      leftSection={<IconChecks size={16} aria-hidden />}
+      loading={markRead.isPending}
+      onClick={() =>
+        markRead.mutate(folderId, {
+          onSuccess: (result) => showSuccessToast(result.message),
+          onError: (error) => showFailureToast(NEWS_MESSAGES.markFailed, error),
+        })
+      }
+    >
+      {folderId === undefined ? NEWS_MESSAGES.markAllRead : NEWS_MESSAGES.markFolderRead}
+    </Button>
+  );
+}
+
+/** A document of the lists: opens the file dialog (view, download, Kenntnisnahme). */
+function DocumentEntry({
+  file,
+  onOpen,
+  detail,
+}: {
+  file: StoredFile;
+  onOpen: (file: StoredFile) => void;
+  detail: string;
+}) {
+  return (
+    <li className={classes.entry}>
+      <FileIcon format={file.format} size={20} />
+      <div className={classes.entryText}>
+        <UnstyledButton className={classes.link} aria-haspopup="dialog" onClick={() => onOpen(file)}>
+          {file.title}.{file.format}
+        </UnstyledButton>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {detail}
+        </Text>
+      </div>
+    </li>
+  );
+}
+
+function NewFiles({
+  files,
+  total,
+  onOpen,
+}: {
+  files: readonly StoredFile[];
+  total: number;
+  onOpen: (file: StoredFile) => void;
+}) {
+  const headingId = useId();
+  const small = useMediaQuery(SMALL_SCREEN_QUERY);
+  const [all, setAll] = useState(false);
+  const everything = useQuery({ ...newFilesQueryOptions(), enabled: all && total > files.length });
+  const list = all ? (everything.data ?? files) : files.slice(0, small ? PHONE_FILES : files.length);
+  return (
+    <section aria-labelledby={headingId} className={classes.group}>
+      <Title order={3} size="h5" id={headingId}>
+        {NEWS_MESSAGES.newCount(total)}
+      </Title>
+      <ul className={classes.list}>
+        {list.map((file) => (
+          <DocumentEntry key={file.id} file={file} onOpen={onOpen} detail={file.folder?.breadcrumb ?? '/'} />
+        ))}
+      </ul>
+      <Group gap="xs">
+        {!all && total > list.length ? (
+          <Button variant="subtle" size="compact-sm" onClick={() => setAll(true)}>
+            {NEWS_MESSAGES.showAll} ({total})
+          </Button>
+        ) : null}
+        {all && everything.isFetching ? (
+          <Text size="sm" c="dimmed" role="status">
+            Wird geladen …
+          </Text>
+        ) : null}
+        <MarkReadButton />
+      </Group>
+    </section>
+  );
+}
+
+function Acknowledgements({
+  files,
+  onOpen,
+}: {
+  files: readonly StoredFile[];
+  onOpen: (file: StoredFile) => void;
+}) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className={classes.group}>
+      <Title order={3} size="h5" id={headingId}>
+        {NEWS_MESSAGES.pendingAcknowledgements}
+      </Title>
+      <ul className={classes.list}>
+        {files.map((file) => (
+          <DocumentEntry
+            key={file.id}
+            file={file}
+            onOpen={onOpen}
+            detail={file.acknowledgement_due ? `bis ${formatDay(file.acknowledgement_due)}` : 'ohne Frist'}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function NextEvents({ events }: { events: readonly PortalEvent[] }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className={classes.group}>
+      <Title order={3} size="h5" id={headingId}>
+        {NEWS_MESSAGES.nextEvents}
+      </Title>
+      <ul className={classes.list}>
+        {events.map((event) => (
+          <li key={event.id} className={classes.eventEntry}>
+            <Anchor component={Link} to={`/events/show/${event.id}`} className={classes.link}>
+              {event.title}
+            </Anchor>
+            <Text size="xs" c="dimmed">
+              <time dateTime={event.start}>{formatDateTime(event.start)} Uhr</time>
+            </Text>
+            <Group gap={6} wrap="nowrap">
+              <Text size="xs">Ihre Antwort:</Text>
+              <AttendanceBadge status={event.my_attendance?.status} />
+            </Group>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * "Neu für Sie" above the explorer at / and /files without a chosen folder (issue 21): new
+ * documents, those waiting for the member's Kenntnisnahme and the next events with the member's
+ * answer. Nothing while it loads, and nothing when all three are empty.
+ */
+function NewsForYou({ onOpenFile }: { onOpenFile: (file: StoredFile) => void }) {
+  const headingId = useId();
+  const news = useQuery(newsQueryOptions());
+  if (news.isError) {
+    return (
+      <Alert color="yellow" variant="light">
+        {NEWS_MESSAGES.loadFailed}
+      </Alert>
+    );
+  }
+  if (!news.data) return null;
+  const { files, files_total: total, acknowledgements, events } = news.data;
+  if (total === 0 && acknowledgements.length === 0 && events.length === 0) return null;
+  const groups = (total > 0 ? 1 : 0) + (acknowledgements.length > 0 ? 1 : 0) + (events.length > 0 ? 1 : 0);
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'sm', sm: 'md' }}
+      component="section"
+      aria-labelledby={headingId}
+    >
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={headingId}>
+          {NEWS_MESSAGES.title}
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: groups }} spacing={{ base: 'sm', md: 'lg' }}>
+          {total > 0 ? <NewFiles files={files} total={total} onOpen={onOpenFile} /> : null}
+          {acknowledgements.length > 0 ? (
+            <Acknowledgements files={acknowledgements} onOpen={onOpenFile} />
+          ) : null}
+          {events.length > 0 ? <NextEvents events={events} /> : null}
+        </SimpleGrid>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Above a folder's grid: how many documents below it are new, and marking them read. */
+function FolderNews({ folder }: { folder: { id: number; new_count: number } }) {
+  return (
+    <Group gap="sm" className={classes.folderBar}>
+      <Text size="sm" fw={600}>
+        {NEWS_MESSAGES.newCount(folder.new_count)} in diesem Ordner
+      </Text>
+      <MarkReadButton folderId={folder.id} />
+    </Group>
+  );
+}
+
+interface ExplorerNewsProps {
+  /** A chosen folder with new documents below it; without it, "Neu für Sie". */
+  folder?: { id: number; new_count: number };
+  onOpenFile?: (file: StoredFile) => void;
+}
+
+/** The explorer's parts of issue 21, loaded apart from the page (decision 024). */
+export default function ExplorerNews({ folder, onOpenFile = () => undefined }: ExplorerNewsProps) {
+  return folder ? <FolderNews folder={folder} /> : <NewsForYou onOpenFile={onOpenFile} />;
+}
