@@ -110,7 +110,7 @@ async function compare(
 ) {
   const coldPlain = await firstAnswers(ctx, path, groups.plain);
   const coldReading = await firstAnswers(ctx, path, groups.reading);
-  const seconds = ctx.quick ? 1 : 4;
+  const seconds = ctx.quick ? 1 : 8;
   const run = (tokens: string[]) =>
     wrk({
       url: ctx.portal.url + path,
