@@ -59,6 +59,8 @@ export const AUDIT_ACTIONS = {
   'account.calendar_feed_revoked': 'Kalender-Abonnement beendet',
   'account.notifications_updated': 'Benachrichtigungen geändert',
   'search.performed': 'Gesucht',
+  'api_key.created': 'API-Schlüssel angelegt',
+  'api_key.revoked': 'API-Schlüssel widerrufen',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
@@ -92,6 +94,7 @@ export const AUDIT_OBJECT_TYPES = {
   period: 'Amtsperiode',
   session: 'Sitzung',
   trash: 'Papierkorb',
+  api_key: 'API-Schlüssel',
 } as const satisfies Record<string, string>;
 export type AuditObjectType = keyof typeof AUDIT_OBJECT_TYPES;
 export const AUDIT_OBJECT_TYPE_NAMES = Object.keys(AUDIT_OBJECT_TYPES) as AuditObjectType[];

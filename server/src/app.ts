@@ -53,6 +53,7 @@ import { agendaRoutes } from './features/events/agenda.routes.ts';
 import { attendanceRoutes } from './features/events/attendance.routes.ts';
 import { minutesRoutes } from './features/events/minutes.routes.ts';
 import { calendarFeedRoutes } from './features/events/calendar-feed.routes.ts';
+import { apiKeysRoutes } from './features/api-keys/api-keys.routes.ts';
 import { bookRoutes } from './features/events/book.routes.ts';
 import { BookBuilder, type BookLimits } from './book/book-builder.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
@@ -253,6 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(calendarFeedRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(settingsRoutes(context));
+      await api.register(apiKeysRoutes(context));
     },
     { prefix: '/api/v1' },
   );

@@ -305,6 +305,21 @@ export interface CalendarFeedsTable {
   last_used_at: Timestamp | null;
 }
 
+/** An API-Schlüssel (issue 22): acts with its issuer's rights, narrowed to its scopes. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  /** The issuing Super-Admin. */
+  user_id: number;
+  name: string;
+  /** SHA-256 of the token; the token itself is shown once and never stored. */
+  token_hash: string;
+  /** Comma-separated scopes (contracts/api-keys.ts). */
+  scopes: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
 export interface EventRolesTable {
   event_id: number;
   role_id: number;
@@ -421,6 +436,7 @@ export interface Database {
   acknowledgement_reminders: AcknowledgementRemindersTable;
   notification_queue: NotificationQueueTable;
   notification_digests: NotificationDigestsTable;
+  api_keys: ApiKeysTable;
 }
 
 /**

@@ -7,6 +7,8 @@ import { AppError, forbidden, notFound, unauthenticated } from '../errors.ts';
 import { requiresSecondFactor } from '../policies/two-factor.policy.ts';
 import { TWO_FACTOR_MESSAGES, TWO_FACTOR_SETUP_REQUIRED } from '@gremienportal/contracts/two-factor';
 import { hashToken } from '../tokens.ts';
+import { API_KEY_MESSAGES, API_KEY_PREFIX } from '@gremienportal/contracts/api-keys';
+import { keyMayCall } from '../policies/api-key.policy.ts';
 import { adminKind, mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
 
 export type { Principal };
@@ -50,8 +52,9 @@ export interface AuthOptions {
  */
 const touchIntervalMs = (idleMs: number) => Math.min(MINUTE, idleMs / 10);
 
-export const principalLabel = (p: Pick<Principal, 'firstname' | 'lastname' | 'email'>) =>
-  `${p.firstname} ${p.lastname} <${p.email}>`;
+export const principalLabel = (
+  p: Pick<Principal, 'firstname' | 'lastname' | 'email'> & Partial<Pick<Principal, 'apiKey'>>,
+) => `${p.firstname} ${p.lastname} <${p.email}>${p.apiKey ? ` über API-Schlüssel „${p.apiKey.name}“` : ''}`;
 
 /** The signed-in user of a route that required one. */
 export function principalOf(request: FastifyRequest): Principal {
@@ -71,6 +74,20 @@ export const actorOf = (request: FastifyRequest): Actor => ({
   ip: request.ip,
 });
 
+/** The user's columns every request needs, with the session or the API-Schlüssel. */
+const USER_COLUMNS = [
+  'users.id',
+  'users.email',
+  'users.title',
+  'users.firstname',
+  'users.lastname',
+  'users.two_factor_enabled',
+  // The read state (issue 21) comes with the session: "neu" markers cost no extra query.
+  'users.created_at as user_created_at',
+  'users.news_read_at',
+  'users.news_version',
+] as const;
+
 export const authPlugin = fp(async function authPlugin(app: FastifyInstance, options: AuthOptions) {
   const { db, clock } = options;
   const idleMs = options.idleMinutes * MINUTE;
@@ -79,79 +96,108 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
 
   app.decorateRequest('principal', null);
 
-  async function authenticate(request: FastifyRequest): Promise<Principal | null> {
-    const header = request.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!match) return null;
+  /** Writes `last_seen_at`/`last_used_at` at most every `touchMs`; a failed write is only logged. */
+  function touch(request: FastifyRequest, table: 'sessions' | 'api_keys', id: number, last: string | null) {
+    const now = clock.now();
+    if (last && now.getTime() - new Date(last).getTime() <= touchMs) return Promise.resolve();
+    const at = now.toISOString();
+    const update =
+      table === 'sessions'
+        ? db.kysely.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', id)
+        : db.kysely.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id);
+    // Only extends the idle time or notes the use: when it cannot be written (a full disk), the
+    // request goes on.
+    return update
+      .execute()
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        request.log.warn({ err: error }, `${table} konnte nicht aktualisiert werden`),
+      );
+  }
+
+  async function sessionFor(request: FastifyRequest, token: string) {
     const session = await db.kysely
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'sessions.id as session_id',
-        'sessions.created_at',
-        'sessions.last_seen_at',
-        'users.id',
-        'users.email',
-        'users.title',
-        'users.firstname',
-        'users.lastname',
-        'users.two_factor_enabled',
-        // The read state (issue 21) comes with the session: "neu" markers cost no extra query.
-        'users.created_at as user_created_at',
-        'users.news_read_at',
-        'users.news_version',
-      ])
-      .where('sessions.token_hash', '=', hashToken(match[1]!))
+      .select(['sessions.id as session_id', 'sessions.created_at', 'sessions.last_seen_at', ...USER_COLUMNS])
+      .where('sessions.token_hash', '=', hashToken(token))
       .executeTakeFirst();
     if (!session) return null;
-    const now = clock.now();
-    const lastSeen = new Date(session.last_seen_at).getTime();
+    const now = clock.now().getTime();
     if (
-      now.getTime() - lastSeen > idleMs ||
-      now.getTime() - new Date(session.created_at).getTime() > absoluteMs
+      now - new Date(session.last_seen_at).getTime() > idleMs ||
+      now - new Date(session.created_at).getTime() > absoluteMs
     ) {
       await db.kysely.deleteFrom('sessions').where('id', '=', session.session_id).execute();
       return null;
     }
-    if (now.getTime() - lastSeen > touchMs) {
-      // Only extends the idle time: when it cannot be written (a full disk), the request goes on.
-      await db.kysely
-        .updateTable('sessions')
-        .set({ last_seen_at: now.toISOString() })
-        .where('id', '=', session.session_id)
-        .execute()
-        .catch((error: unknown) =>
-          request.log.warn({ err: error }, 'Sitzung konnte nicht verlängert werden'),
-        );
-    }
+    await touch(request, 'sessions', session.session_id, session.last_seen_at);
+    return { user: session, sessionId: session.session_id, apiKey: undefined };
+  }
+
+  /** An API-Schlüssel (issue 22): valid until it expires or is revoked; no idle limit. */
+  async function apiKeyFor(request: FastifyRequest, token: string) {
+    const key = await db.kysely
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select([
+        'api_keys.id as key_id',
+        'api_keys.name as key_name',
+        'api_keys.scopes',
+        'api_keys.expires_at',
+        'api_keys.last_used_at',
+        ...USER_COLUMNS,
+      ])
+      .where('api_keys.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!key || clock.now().toISOString() >= key.expires_at) return null;
+    await touch(request, 'api_keys', key.key_id, key.last_used_at);
+    return {
+      user: key,
+      sessionId: null,
+      apiKey: { id: key.key_id, name: key.key_name, scopes: key.scopes.split(',') },
+    };
+  }
+
+  async function authenticate(request: FastifyRequest): Promise<Principal | null> {
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match) return null;
+    const token = match[1]!;
+    const found = token.startsWith(API_KEY_PREFIX)
+      ? await apiKeyFor(request, token)
+      : await sessionFor(request, token);
+    if (!found) return null;
+    const { user } = found;
     // Roles are read on every request, so a removed role grants nothing from the next request on.
     const roles = await db.kysely
       .selectFrom('user_roles')
       .innerJoin('roles', 'roles.id', 'user_roles.role_id')
       .select(['roles.id', 'roles.name'])
-      .where('user_roles.user_id', '=', session.id)
+      .where('user_roles.user_id', '=', user.id)
       .orderBy('roles.id')
       .execute();
     const roleNames = roles.map((role) => role.name);
     return {
-      id: session.id,
-      sessionId: session.session_id,
-      email: session.email,
-      title: session.title,
-      firstname: session.firstname,
-      lastname: session.lastname,
+      id: user.id,
+      sessionId: found.sessionId,
+      ...(found.apiKey ? { apiKey: found.apiKey } : {}),
+      email: user.email,
+      title: user.title,
+      firstname: user.firstname,
+      lastname: user.lastname,
       roles: roleNames,
       roleIds: roles.map((role) => role.id),
       ...adminKind(roleNames),
       readState: {
         since:
-          session.news_read_at && session.news_read_at > session.user_created_at
-            ? session.news_read_at
-            : session.user_created_at,
-        version: Number(session.news_version),
+          user.news_read_at && user.news_read_at > user.user_created_at
+            ? user.news_read_at
+            : user.user_created_at,
+        version: Number(user.news_version),
       },
       needsTwoFactorSetup:
-        !session.two_factor_enabled &&
+        !user.two_factor_enabled &&
         requiresSecondFactor({ TWO_FACTOR_REQUIRED_ROLES: options.twoFactorRoles }, roleNames),
     };
   }
@@ -177,6 +223,8 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
             TWO_FACTOR_SETUP_REQUIRED,
           ),
         );
+      } else if (!keyMayCall(principal, request.method, request.routeOptions.url ?? '')) {
+        done(new AppError('forbidden', API_KEY_MESSAGES.outOfScope));
       } else if (access === 'admin' && !mayUseAdminRoutes(principal)) done(forbidden());
       else if (access === 'admin-hidden' && !mayUseAdminRoutes(principal)) done(notFound());
       else done();

@@ -10,6 +10,8 @@ import { portalEventSchema } from '@gremienportal/contracts/events';
 import { userSchema } from '@gremienportal/contracts/users';
 import type { Config } from '../config.ts';
 import type { RouteAccess } from './auth.ts';
+import { scopeForRoute } from '../policies/api-key.policy.ts';
+import { apiKeySchema } from '@gremienportal/contracts/api-keys';
 
 /**
  * The API description at /api/docs (decision 132): OpenAPI 3.1, generated from the routes' zod
@@ -48,6 +50,7 @@ const NAMED_SCHEMAS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [treeNodeSchema, 'TreeNode'],
   [portalEventSchema, 'PortalEvent'],
   [userSchema, 'User'],
+  [apiKeySchema, 'ApiKey'],
 ];
 for (const [schema, id] of NAMED_SCHEMAS)
   z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
@@ -90,7 +93,17 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Dateien: 'Dokumente: Liste, Upload, Download',
   Events: 'Termine und Sitzungen mit Tagesordnung, Zusagen und Protokoll',
   Protokoll: 'Protokoll (Audit-Log) der Geschäftsstelle',
+  'API-Schlüssel': 'Schlüssel für technische Konten anderer Systeme (Super-Admin)',
 };
+
+/** Which API-Schlüssel may call an operation (api-key.policy.ts), for integrators. */
+function keyScopeText(method: string, path: string): string {
+  if (!path.startsWith('/api/v1/')) return '';
+  const scope = scopeForRoute(method.toUpperCase(), path.replace(/\{([^}]+)\}/g, ':$1'));
+  return scope
+    ? ` API-Schlüssel: mit der Berechtigung \`${scope}\`.`
+    : ' API-Schlüssel: nicht nutzbar (403).';
+}
 
 /** `GET /api/v1/folders/{id}/files` → `getFoldersByIdFiles`: stable as long as the route is. */
 export function operationIdOf(method: string, path: string): string {
@@ -241,7 +254,8 @@ export function completeDocument(document: Json): Json {
       delete operation['x-access'];
       delete operation['x-upload'];
       operation.operationId = operationIdOf(method, path);
-      const accessText = ACCESS_DESCRIPTIONS[access];
+      const accessText =
+        ACCESS_DESCRIPTIONS[access] + (access === 'public' ? '' : keyScopeText(method, path));
       operation.description = operation.description
         ? `${operation.description as string}\n\n${accessText}`
         : accessText;

@@ -3,7 +3,13 @@ import { isAdmin } from '@gremienportal/contracts/common';
 /** The signed-in user of a request, as the auth plugin resolves it (roles read fresh per request). */
 export interface Principal {
   id: number;
-  sessionId: number;
+  /** The sign-in session; null for an API-Schlüssel, which has none. */
+  sessionId: number | null;
+  /**
+   * Set when the request came with an API-Schlüssel (issue 22): it acts as its issuer (`id`…),
+   * narrowed to `scopes` (api-key.policy.ts), and is named in every audit entry it causes.
+   */
+  apiKey?: { id: number; name: string; scopes: readonly string[] };
   email: string;
   title: string;
   firstname: string;

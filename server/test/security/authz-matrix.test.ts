@@ -8,6 +8,8 @@ import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
 import { readPdf, type ReadPdf } from '../support/pdf-reader.ts';
 import { apiRoutes, registeredRoutes, routeKey } from './route-inventory.ts';
+import { API_KEY_MESSAGES, API_KEY_SCOPES, type ApiKeyScope } from '@gremienportal/contracts/api-keys';
+import { scopeForRoute } from '../../src/policies/api-key.policy.ts';
 import {
   buildWorld,
   EVENT_TIMES,
@@ -817,6 +819,44 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 
+  // --- API-Schlüssel (issue 22): only a Super-Admin lists, issues and revokes -------------------
+  'GET /api/v1/api-keys': {
+    access: 'admin',
+    status: (p) => (p === 'admin' ? 403 : undefined),
+    // The list never carries a token or its hash.
+    check: (_c, res) => {
+      for (const item of res.json().data as Record<string, unknown>[]) {
+        expect(Object.keys(item).sort()).toEqual(
+          ['created_at', 'expires_at', 'id', 'issued_by', 'last_used_at', 'name', 'scopes'].sort(),
+        );
+      }
+    },
+  },
+  'POST /api/v1/api-keys': {
+    access: 'admin',
+    ok: 201,
+    status: (p) => (p === 'admin' ? 403 : undefined),
+    request: () => ({ payload: { name: 'Mitgliederverwaltung', scopes: ['nutzer:lesen'], valid_days: 30 } }),
+    check: (_c, res) => {
+      expect(res.json().data.token).toMatch(/^gpk_[\w-]{43}$/);
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  },
+  'DELETE /api/v1/api-keys/:id': {
+    access: 'admin',
+    ok: 204,
+    status: (p) => (p === 'admin' ? 403 : undefined),
+    // A key issued for this call: revoking is for good.
+    url: async ({ w }) => {
+      const res = await w.inject('superAdmin', {
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        payload: { name: 'Zum Widerrufen', scopes: ['inhalte:lesen'] },
+      });
+      return `/api/v1/api-keys/${res.json().data.id as number}`;
+    },
+  },
+
   // --- Papierkorb (issue 17; admins list and restore, only a Super-Admin purges) -----------------
   'GET /api/v1/trash': {
     access: 'admin-hidden',
@@ -1119,6 +1159,9 @@ const urlFor = (path: string, value: string | number | undefined) =>
 describe('authorization matrix', () => {
   let t: TestApp;
   let w: World;
+  const keys = { allBut: {} } as Record<ApiKeyScope | 'all', string> & {
+    allBut: Record<ApiKeyScope, string>;
+  };
   const deleted = {} as Record<ObjectType, string | number>;
 
   beforeAll(async () => {
@@ -1171,6 +1214,21 @@ describe('authorization matrix', () => {
       trashItem: `event/${purged.id}`,
       minutesKey: purgedMinutes,
     });
+    // One key per scope, one with every other scope each, one with all (issue 22).
+    const issue = async (scopes: readonly ApiKeyScope[]) => {
+      const res = await su({
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        payload: { name: `Matrix ${scopes.join(' ')}`, scopes },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.token as string;
+    };
+    keys.all = await issue(API_KEY_SCOPES);
+    for (const scope of API_KEY_SCOPES) {
+      keys[scope] = await issue([scope]);
+      keys.allBut[scope] = await issue(API_KEY_SCOPES.filter((other) => other !== scope));
+    }
   }, 60_000);
   afterAll(() => t?.close());
 
@@ -1284,10 +1342,19 @@ describe('authorization matrix', () => {
     const methods = method === 'GET' ? ['GET', 'HEAD'] : [method];
     const failures: string[] = [];
 
-    for (const p of PRINCIPALS) {
-      const targets: Target[] = entry.object
+    /**
+     * Calls the route as `p` on every target (or the first only) and checks each answer; `as` is an
+     * API-Schlüssel of `p`'s account whose token replaces the session (issue 22), `expected` then
+     * what it must answer.
+     */
+    async function callAs(
+      p: PrincipalKey,
+      as?: { label: string; token: string; expected: (kind: Kind) => number; firstOnly?: boolean },
+    ) {
+      const all: Target[] = entry.object
         ? targetsFor(w, entry.object, p, deleted)
         : [{ kind: 'none', label: 'ohne Objekt' }];
+      const targets = as?.firstOnly ? all.slice(0, 1) : all;
       for (const httpMethod of methods) {
         const answers: { target: Target; res: LightMyRequestResponse }[] = [];
         for (const original of targets) {
@@ -1299,11 +1366,12 @@ describe('authorization matrix', () => {
           const extra = (await entry.request?.(call)) ?? {};
           const res = await w.inject(p, {
             ...extra,
+            ...(as ? { headers: { ...extra.headers, authorization: `Bearer ${as.token}` } } : {}),
             method: httpMethod as InjectOptions['method'],
             url: entry.url ? await entry.url(call) : urlFor(path, target.value),
           });
-          const expected = expectedStatus(entry, p, target.kind);
-          const what = `${httpMethod} ${path} als ${p}, ${target.label}`;
+          const expected = as ? as.expected(target.kind) : expectedStatus(entry, p, target.kind);
+          const what = `${httpMethod} ${path} als ${as?.label ?? p}, ${target.label}`;
           if (res.statusCode !== expected) {
             failures.push(`${what}: ${res.statusCode} statt ${expected} (${res.body.slice(0, 200)})`);
             continue;
@@ -1318,6 +1386,7 @@ describe('authorization matrix', () => {
               Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'),
               what,
             ).toEqual([]);
+            if (as && res.statusCode === 403) expect(body.message, what).toBe(API_KEY_MESSAGES.outOfScope);
           } else await entry.check?.(call, res);
           answers.push({ target, res });
         }
@@ -1345,6 +1414,41 @@ describe('authorization matrix', () => {
           ).toEqual(shape(unseen[0]!));
         }
       }
+    }
+
+    for (const p of PRINCIPALS) await callAs(p);
+
+    // API-Schlüssel of the Super-Admin: with the route's scope exactly what the Super-Admin gets;
+    // with every other scope, or on a route no key may call, the scope's 403 before any lookup.
+    // Public routes do not look at the token at all.
+    const scope = scopeForRoute(method, path);
+    const superAdmin = (kind: Kind) => expectedStatus(entry, 'superAdmin', kind);
+    if (entry.access === 'public') {
+      await callAs('superAdmin', {
+        label: 'API-Schlüssel',
+        token: keys.all,
+        expected: superAdmin,
+        firstOnly: true,
+      });
+    } else if (scope) {
+      await callAs('superAdmin', {
+        label: `API-Schlüssel ${scope}`,
+        token: keys[scope],
+        expected: superAdmin,
+      });
+      await callAs('superAdmin', {
+        label: `API-Schlüssel ohne ${scope}`,
+        token: keys.allBut[scope],
+        expected: () => 403,
+        firstOnly: true,
+      });
+    } else {
+      await callAs('superAdmin', {
+        label: 'API-Schlüssel mit allen Berechtigungen',
+        token: keys.all,
+        expected: () => 403,
+        firstOnly: true,
+      });
     }
     expect(failures).toEqual([]);
   });
@@ -1398,9 +1502,10 @@ describe('authorization matrix', () => {
     for (const title of [w.files.ar.title, w.files.vtInAr.title, w.events.ar.title]) {
       expect(reached(title), title).toBe(true);
     }
-    // The uploads of the matrix (by Admin and Super-Admin) notified the Aufsichtsrat after the
+    // The uploads of the matrix (by Admin, Super-Admin and a key) notified the Aufsichtsrat after the
     // stripped principal had lost that role.
     const uploaded = w.secrets.filter((secret) => secret.name === 'NeueDatei').map((s) => s.texts[0]!);
-    expect(uploaded.filter(reached)).toHaveLength(2);
+    // Three: Admin, Super-Admin and the Super-Admin's API-Schlüssel with `inhalte:schreiben`.
+    expect(uploaded.filter(reached)).toHaveLength(3);
   });
 });

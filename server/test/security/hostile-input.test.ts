@@ -1,5 +1,6 @@
 // Over 300 lines: the hostile cases of every route (ENTRIES), their payload and multipart generators and the
 // one seeded app with its id pools make one run; split, the pools and the seed would pass between files.
+import { createApiKeyBodySchema } from '@gremienportal/contracts/api-keys';
 import { readdir } from 'node:fs/promises';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -850,6 +851,24 @@ const ENTRIES: Record<string, Spec> = {
   'PUT /api/v1/account/notifications': {
     body: { schema: putNotificationSettingsBodySchema },
     valid: () => ({ payload: { files: 'woechentlich', events: 'taeglich' } }),
+  },
+  // --- API-Schlüssel (issue 22); appended for the same reason ------------------------------------
+  'GET /api/v1/api-keys': { weight: 0.2, valid: () => ({}) },
+  'POST /api/v1/api-keys': {
+    body: { schema: createApiKeyBodySchema },
+    valid: () => ({ payload: { name: 'Mitgliederverwaltung', scopes: ['nutzer:lesen'], valid_days: 30 } }),
+  },
+  'DELETE /api/v1/api-keys/:id': {
+    params: () => ({ id: ['1', '2', '999999'] }),
+    async valid({ t }) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        headers: (await createUser(t, { roles: ['Super-Admin'] })).headers,
+        payload: { name: 'Zum Widerrufen', scopes: ['inhalte:lesen'] },
+      });
+      return { url: `/api/v1/api-keys/${res.json().data.id as number}` };
+    },
   },
 };
 

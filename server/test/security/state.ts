@@ -40,6 +40,7 @@ const TABLES: Record<keyof Database, string[]> = {
   acknowledgement_reminders: ['file_id'],
   notification_queue: ['id'],
   notification_digests: ['id'],
+  api_keys: ['id'],
 };
 export type TableName = keyof Database;
 

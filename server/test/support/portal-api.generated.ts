@@ -115,7 +115,7 @@ export interface paths {
     put?: never;
     /**
      * Abmelden: beendet die aktuelle Sitzung
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAuthLogout'];
     delete?: never;
@@ -173,12 +173,12 @@ export interface paths {
     };
     /**
      * Das eigene Konto
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     get: operations['getAccount'];
     /**
      * Das eigene Konto ändern: Passwort alle; Titel, Namen und E-Mail nur Admin und Super-Admin
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     put: operations['putAccount'];
     post?: never;
@@ -197,12 +197,12 @@ export interface paths {
     };
     /**
      * Wie oft das eigene Konto über neue Dokumente und Events benachrichtigt wird
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     get: operations['getAccountNotifications'];
     /**
      * Benachrichtigungen wählen: sofort, täglich, wöchentlich oder nie
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     put: operations['putAccountNotifications'];
     post?: never;
@@ -223,7 +223,7 @@ export interface paths {
     put?: never;
     /**
      * Authenticator-App einrichten: neues Geheimnis mit QR-Code (wartet auf Bestätigung)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountTwoFactorTotp'];
     delete?: never;
@@ -243,7 +243,7 @@ export interface paths {
     put?: never;
     /**
      * Authenticator-App mit einem Code bestätigen; liefert 10 Wiederherstellungscodes (nur jetzt)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountTwoFactorTotpConfirm'];
     delete?: never;
@@ -263,7 +263,7 @@ export interface paths {
     put?: never;
     /**
      * Neue Wiederherstellungscodes; die bisherigen gelten nicht mehr
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountTwoFactorRecoveryCodes'];
     delete?: never;
@@ -283,7 +283,7 @@ export interface paths {
     put?: never;
     /**
      * Passkey hinzufügen, Schritt 1: Optionen für navigator.credentials.create
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountTwoFactorWebauthnRegistrationOptions'];
     delete?: never;
@@ -305,7 +305,7 @@ export interface paths {
      * Passkey hinzufügen, Schritt 2: die Antwort des Browsers prüfen und speichern
      * @description Der erste zweite Faktor eines Kontos schaltet die Zwei-Faktor-Anmeldung ein und liefert 10 Wiederherstellungscodes (nur jetzt); sonst ist `recovery_codes` leer.
      *
-     *     Zugriff: angemeldete Nutzer (Bearer-Token).
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountTwoFactorWebauthnRegistration'];
     delete?: never;
@@ -326,7 +326,7 @@ export interface paths {
     post?: never;
     /**
      * Einen Passkey entfernen (nicht den einzigen zweiten Faktor)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     delete: operations['deleteAccountTwoFactorWebauthnById'];
     options?: never;
@@ -345,7 +345,7 @@ export interface paths {
     put?: never;
     /**
      * Mit einem Passkey bestätigen (Ausschalten): Optionen für navigator.credentials.get
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountTwoFactorWebauthnConfirmOptions'];
     delete?: never;
@@ -366,7 +366,7 @@ export interface paths {
     post?: never;
     /**
      * Einem vertrauten Gerät nicht mehr vertrauen (die nächste Anmeldung fragt wieder nach dem Code)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     delete: operations['deleteAccountTwoFactorTrustedDevicesById'];
     options?: never;
@@ -386,7 +386,7 @@ export interface paths {
     post?: never;
     /**
      * Zwei-Faktor-Anmeldung ausschalten: Passwort und ein aktueller Code, Wiederherstellungscode oder Passkey nötig
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     delete: operations['deleteAccountTwoFactor'];
     options?: never;
@@ -403,7 +403,7 @@ export interface paths {
     };
     /**
      * Alle Rollen, nach id sortiert
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `nutzer:lesen`.
      */
     get: operations['getRoles'];
     put?: never;
@@ -423,13 +423,13 @@ export interface paths {
     };
     /**
      * Alle Nutzer
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:lesen`.
      */
     get: operations['getUser'];
     put?: never;
     /**
      * Nutzer anlegen und per E-Mail einladen
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
      */
     post: operations['postUser'];
     delete?: never;
@@ -449,7 +449,7 @@ export interface paths {
     put?: never;
     /**
      * Nutzer anlegen und per E-Mail einladen
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAuthRegister'];
     delete?: never;
@@ -467,18 +467,18 @@ export interface paths {
     };
     /**
      * Ein Nutzer (Admins: jeder, sonst nur das eigene Konto)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `nutzer:lesen`.
      */
     get: operations['getUserById'];
     /**
      * Nutzer ändern
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
      */
     put: operations['putUserById'];
     post?: never;
     /**
      * Nutzer löschen
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
      */
     delete: operations['deleteUserById'];
     options?: never;
@@ -500,7 +500,7 @@ export interface paths {
      * Zwei-Faktor-Anmeldung eines Kontos zurücksetzen (verlorenes Gerät)
      * @description Entfernt Authenticator-App, Passkeys, Wiederherstellungscodes und vertraute Geräte, beendet alle Sitzungen des Kontos und benachrichtigt es per E-Mail. Rechte wie beim Ändern des Kontos: ein Admin nicht bei Admins und Super-Admins. 409, wenn keine Zwei-Faktor-Anmeldung eingerichtet ist.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: nicht nutzbar (403).
      */
     delete: operations['deleteUserByIdTwoFactor'];
     options?: never;
@@ -519,7 +519,7 @@ export interface paths {
     put?: never;
     /**
      * Einladung erneut senden
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
      */
     post: operations['postUserByIdInvitation'];
     delete?: never;
@@ -537,7 +537,7 @@ export interface paths {
     };
     /**
      * Alle sichtbaren Ordner als flache Liste, nach Pfad sortiert (für Auswahllisten)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFolders'];
     put?: never;
@@ -545,7 +545,7 @@ export interface paths {
      * Ordner anlegen
      * @description `{ title }` oder `{ folder_id, title }` (`parent_id` gleichbedeutend); ohne Ordner-ID im Hauptordner. Ohne `roles` übernimmt der Ordner die Rollen des übergeordneten Ordners.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postFolders'];
     delete?: never;
@@ -563,20 +563,20 @@ export interface paths {
     };
     /**
      * Ein Ordner mit der Zahl der Ordner und Dateien darunter (`contents`)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFoldersById'];
     /**
      * Ordner umbenennen, verschieben (`parent_id`) oder seine Rollen ändern
      * @description `{ title }` oder `{ parent_id, title }`, optional `roles`. Die Pfade aller Unterordner folgen. Geschützte Ordner (IDs 1–4) → 422.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     put: operations['putFoldersById'];
     post?: never;
     /**
      * Ordner mit allem darin löschen (geschützte Ordner → 422)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     delete: operations['deleteFoldersById'];
     options?: never;
@@ -593,7 +593,7 @@ export interface paths {
     };
     /**
      * Inhalt eines Ordners: sichtbare Unterordner, dann sichtbare Dateien (`type`)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFoldersByIdFiles'];
     put?: never;
@@ -613,7 +613,7 @@ export interface paths {
     };
     /**
      * Inhalt des Hauptordners (wie /folders/1/files)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getRootFiles'];
     put?: never;
@@ -635,7 +635,7 @@ export interface paths {
      * Der ganze sichtbare Ordnerbaum ab dem Hauptordner, mit den sichtbaren Dateien
      * @description Mit `?files=false` nur die Ordner (jeder Knoten mit `files: []`).
      *
-     *     Zugriff: angemeldete Nutzer (Bearer-Token).
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getTree'];
     put?: never;
@@ -655,7 +655,7 @@ export interface paths {
     };
     /**
      * Verschiebeziele für einen Ordner: sichtbare Ordner ohne ihn selbst und seine Unterordner
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getBreadcrumbsById'];
     put?: never;
@@ -675,7 +675,7 @@ export interface paths {
     };
     /**
      * Ziele für Uploads: alle sichtbaren Ordner außer dem Hauptordner
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFileBreadcrumbs'];
     put?: never;
@@ -699,7 +699,7 @@ export interface paths {
      * Amtsperiode anlegen: Ordner „Amtsperiode {start}–{end}“ mit einem Unterordner je Jahr
      * @description Bestehende Ordner werden wiederverwendet (mehrfaches Ausführen legt nichts doppelt an). Antwort: der Ordner der Amtsperiode.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postPeriod'];
     delete?: never;
@@ -717,7 +717,7 @@ export interface paths {
     };
     /**
      * Sichtbare Dateien, die zuletzt geänderten zuerst (`?limit=` höchstens 1000)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFiles'];
     put?: never;
@@ -725,7 +725,7 @@ export interface paths {
      * Datei hochladen
      * @description Zwei Lesarten: JSON `{ title, roles, folders: [id], notifications, data }` oder `{ title, file, permissions, notifications, folder_id }` mit der Datei als Data-URL (`data:application/pdf;base64,…`) in `data` bzw. `file`; oder `multipart/form-data` mit den Feldern `title`, `permissions` (wiederholt), `notifications` (wiederholt), `folder_id` und der Datei als Teil `file`. Rollen als IDs oder Namen. Das Format (Endung) kommt aus dem Dateinamen bzw. dem Medientyp der Data-URL. Größer als MAX_UPLOAD_MB → 413. Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; `notifications` müssen unter den Rollen der Datei sein.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postFiles'];
     delete?: never;
@@ -743,20 +743,20 @@ export interface paths {
     };
     /**
      * Eine Datei (verborgene und fehlende antworten gleich mit 404)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFilesById'];
     /**
      * Datei ändern; eine neue Datei ersetzt den Inhalt
      * @description Zwei Lesarten: JSON `{ title, roles, folders: [id], notifications, data }` oder `{ title, file, permissions, notifications, folder_id }` mit der Datei als Data-URL (`data:application/pdf;base64,…`) in `data` bzw. `file`; oder `multipart/form-data` mit den Feldern `title`, `permissions` (wiederholt), `notifications` (wiederholt), `folder_id` und der Datei als Teil `file`. Rollen als IDs oder Namen. Das Format (Endung) kommt aus dem Dateinamen bzw. dem Medientyp der Data-URL. Größer als MAX_UPLOAD_MB → 413. Alles ist optional: was fehlt, bleibt unverändert.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     put: operations['putFilesById'];
     post?: never;
     /**
      * Datei löschen
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     delete: operations['deleteFilesById'];
     options?: never;
@@ -773,7 +773,7 @@ export interface paths {
     };
     /**
      * Dateiinhalt (GET und HEAD, Range); Bearer-Token und passende Rolle nötig
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getDownloadByKey'];
     put?: never;
@@ -793,7 +793,7 @@ export interface paths {
     };
     /**
      * Versionen einer Datei, die aktuelle zuerst (nur Admins)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404).
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFilesByIdVersions'];
     put?: never;
@@ -813,7 +813,7 @@ export interface paths {
     };
     /**
      * Inhalt einer Version (GET und HEAD, Range; nur Admins)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404).
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFilesByIdVersionsByVersionDownload'];
     put?: never;
@@ -835,7 +835,7 @@ export interface paths {
     put?: never;
     /**
      * Eine Version wiederherstellen: sie wird als neue aktuelle Version gespeichert (nur Admins)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404).
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404). API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postFilesByIdVersionsByVersionRestore'];
     delete?: never;
@@ -855,7 +855,7 @@ export interface paths {
     put?: never;
     /**
      * Kenntnisnahme bestätigen (erst nach dem Öffnen oder Herunterladen des aktuellen Inhalts; nicht widerrufbar)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postFilesByIdAcknowledgement'];
     delete?: never;
@@ -873,7 +873,7 @@ export interface paths {
     };
     /**
      * Kenntnisnahme: alle, die das Dokument sehen, mit Bestätigung oder offen, Zahlen und Anteil
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFilesByIdAcknowledgements'];
     put?: never;
@@ -893,7 +893,7 @@ export interface paths {
     };
     /**
      * Kenntnisnahme als CSV (Excel, Semikolon, UTF-8 mit BOM)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getFilesByIdAcknowledgementsCsv'];
     put?: never;
@@ -915,7 +915,7 @@ export interface paths {
     put?: never;
     /**
      * Erinnerung an alle ohne Bestätigung senden (höchstens einmal in 24 Stunden je Dokument)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postFilesByIdAcknowledgementsReminder'];
     delete?: never;
@@ -933,7 +933,7 @@ export interface paths {
     };
     /**
      * Neu für Sie: bis zu zehn neue Dokumente (mit Gesamtzahl), Dokumente zur Kenntnisnahme und die nächsten drei Events
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     get: operations['getNews'];
     put?: never;
@@ -955,7 +955,7 @@ export interface paths {
     put?: never;
     /**
      * Einen Ordner (mit allem darunter) oder ohne `folder_id` alles als gelesen markieren
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postNewsRead'];
     delete?: never;
@@ -975,14 +975,14 @@ export interface paths {
      * Einträge im Papierkorb, zuletzt gelöschte zuerst, seitenweise
      * @description Filter: `type` (file, folder, event), `deleted_by` (Nutzer-ID), `from`/`to` (Tag oder Zeitpunkt wie beim Protokoll). Seiten: `page`, `per_page` (1–100).
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404).
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404). API-Schlüssel: nicht nutzbar (403).
      */
     get: operations['getTrash'];
     put?: never;
     post?: never;
     /**
      * Papierkorb leeren (nur Super-Admin)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404).
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404). API-Schlüssel: nicht nutzbar (403).
      */
     delete: operations['deleteTrash'];
     options?: never;
@@ -1003,7 +1003,7 @@ export interface paths {
      * Aus dem Papierkorb wiederherstellen
      * @description An den früheren Ort mit den früheren Rollen. Ist der frühere Ordner nicht mehr da, ist `folder_id` nötig (422 sonst). Ein Titel, den es dort inzwischen gibt, erhält „ (wiederhergestellt)“. 409, wenn der Eintrag inzwischen wiederhergestellt oder endgültig gelöscht wurde.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404).
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postTrashByTypeByIdRestore'];
     delete?: never;
@@ -1024,7 +1024,7 @@ export interface paths {
     post?: never;
     /**
      * Endgültig löschen (nur Super-Admin)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404).
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404). API-Schlüssel: nicht nutzbar (403).
      */
     delete: operations['deleteTrashByTypeById'];
     options?: never;
@@ -1043,7 +1043,7 @@ export interface paths {
      * Dokumente, Ordner und Events nach Titel und Inhalt suchen
      * @description `q` (2–200 Zeichen): Wörter und Wortteile, alle müssen vorkommen; „in Anführungszeichen“ als genaue Wortfolge; Groß-/Kleinschreibung und ä/ae, ö/oe, ü/ue, ß/ss gleich. Wortteile unter 3 Zeichen finden nur Titel. Filter: `type`, `format`, `from`/`to` (Tag oder Zeitpunkt), `folder_id` (mit Unterordnern), `sort` (relevance, date), `page`, `per_page` (1–100). `highlight` und `snippet.ranges` sind [Anfang, Ende)-Bereiche im Klartext, kein HTML.
      *
-     *     Zugriff: angemeldete Nutzer (Bearer-Token).
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getSearch'];
     put?: never;
@@ -1063,7 +1063,7 @@ export interface paths {
     };
     /**
      * Vorschläge beim Tippen: bis zu 8 Titel
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getSearchSuggest'];
     put?: never;
@@ -1083,7 +1083,7 @@ export interface paths {
     };
     /**
      * Events, die der angemeldete Nutzer sehen darf (Admins: alle)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getEvents'];
     put?: never;
@@ -1091,7 +1091,7 @@ export interface paths {
      * Event anlegen (mit Informationsdatei und Benachrichtigungen)
      * @description JSON `{ title, start, end, location, description, roles, notifications, data }` mit der Informationsdatei als Data-URL in `data`, oder `multipart/form-data` mit denselben Feldnamen (Listen als wiederholte Felder) und der Datei als Teil `file`. `roles` und `notifications` sind Rollen-IDs oder -Namen. `start`/`end`: ISO 8601 mit Zeitzone (`2026-11-21T14:30:00+01:00`, `…Z`) oder ohne Zeitzone (`2026-11-21T14:30`, auch mit Sekunden oder Leerzeichen statt `T`), dann als Ortszeit Europe/Berlin.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postEvents'];
     delete?: never;
@@ -1109,20 +1109,20 @@ export interface paths {
     };
     /**
      * Ein Event (verborgene und fehlende antworten gleich mit 404)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getEventsById'];
     /**
      * Event ändern; eine neue Datei ersetzt die bisherige
      * @description JSON `{ title, start, end, location, description, roles, notifications, data }` mit der Informationsdatei als Data-URL in `data`, oder `multipart/form-data` mit denselben Feldnamen (Listen als wiederholte Felder) und der Datei als Teil `file`. `roles` und `notifications` sind Rollen-IDs oder -Namen. `start`/`end`: ISO 8601 mit Zeitzone (`2026-11-21T14:30:00+01:00`, `…Z`) oder ohne Zeitzone (`2026-11-21T14:30`, auch mit Sekunden oder Leerzeichen statt `T`), dann als Ortszeit Europe/Berlin. Ohne `roles` bleiben die Rollen unverändert.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     put: operations['putEventsById'];
     post?: never;
     /**
      * Event löschen (mit seiner Informationsdatei)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     delete: operations['deleteEventsById'];
     options?: never;
@@ -1139,7 +1139,7 @@ export interface paths {
     };
     /**
      * Das Event als iCalendar-Datei (RFC 5545) zum Übernehmen in einen Kalender
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getEventsByIdIcs'];
     put?: never;
@@ -1159,7 +1159,7 @@ export interface paths {
     };
     /**
      * Informationsdatei eines Events (GET und HEAD, Range)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getInfoByKey'];
     put?: never;
@@ -1179,12 +1179,12 @@ export interface paths {
     };
     /**
      * Tagesordnung eines Events in Lesereihenfolge (1, 2, 2.1, 3) mit den Dokumenten, die der angemeldete Nutzer sehen darf; Admins erfahren je Dokument, welche Rollen des Events es nicht sehen
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getEventsByIdAgenda'];
     /**
      * Tagesordnung ersetzen (die ganze geordnete Liste, in einer Transaktion)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     put: operations['putEventsByIdAgenda'];
     post?: never;
@@ -1205,7 +1205,7 @@ export interface paths {
     put?: never;
     /**
      * Welche Rollen des Events diese Dokumente nicht sehen würden (Warnung im Formular)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postEventsByIdAgendaCheck'];
     delete?: never;
@@ -1223,12 +1223,12 @@ export interface paths {
     };
     /**
      * Teilnahmeliste: alle Mitglieder der Rollen des Events und alle, die geantwortet haben
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getEventsByIdAttendance'];
     /**
      * Eigene Zu- oder Absage zu einem Event (ersetzt eine frühere Antwort)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     put: operations['putEventsByIdAttendance'];
     post?: never;
@@ -1247,7 +1247,7 @@ export interface paths {
     };
     /**
      * Teilnahmeliste als CSV (Excel, Semikolon, UTF-8 mit BOM)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getEventsByIdAttendanceCsv'];
     put?: never;
@@ -1269,7 +1269,7 @@ export interface paths {
     put?: never;
     /**
      * Erinnerung an alle ohne Antwort senden (höchstens einmal pro Stunde und Event)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postEventsByIdAttendanceReminder'];
     delete?: never;
@@ -1291,12 +1291,12 @@ export interface paths {
      * Protokoll veröffentlichen oder ersetzen
      * @description JSON `{ data }` mit dem Protokoll als Data-URL, oder `multipart/form-data` mit der Datei als Teil `file`. Dieselben Formate und Größen wie die Informationsdatei. Die erste Veröffentlichung benachrichtigt alle, die zugesagt haben und das Event sehen.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postEventsByIdMinutes'];
     /**
      * Protokoll eines Events entfernen
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     delete: operations['deleteEventsByIdMinutes'];
     options?: never;
@@ -1313,7 +1313,7 @@ export interface paths {
     };
     /**
      * Protokoll eines Events (GET und HEAD, Range)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getMinutesByKey'];
     put?: never;
@@ -1335,7 +1335,7 @@ export interface paths {
      * Sitzungsmappe: alle Unterlagen der Sitzung, die der angemeldete Nutzer sehen darf, als ein PDF
      * @description Für den angemeldeten Nutzer erstellt und gestreamt (mit Content-Length). 404, wenn das Event verborgen ist oder nicht existiert; 503 mit Retry-After, solange zu viele Sitzungsmappen erstellt werden. HEAD prüft nur den Zugriff und erstellt nichts.
      *
-     *     Zugriff: angemeldete Nutzer (Bearer-Token).
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
     get: operations['getEventsByIdBookPdf'];
     put?: never;
@@ -1355,7 +1355,7 @@ export interface paths {
     };
     /**
      * Das eigene Kalender-Abonnement: ob es besteht, seit wann, zuletzt abgerufen
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     get: operations['getAccountCalendarFeed'];
     put?: never;
@@ -1363,12 +1363,12 @@ export interface paths {
      * Neue Adresse für das Kalender-Abonnement; die bisherige gilt nicht mehr
      * @description Die Adresse enthält ein eigenes Zugriffstoken und wird nur in dieser Antwort gezeigt. Sie öffnet nur den Kalender, sonst nichts.
      *
-     *     Zugriff: angemeldete Nutzer (Bearer-Token).
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountCalendarFeed'];
     /**
      * Kalender-Abonnement beenden: die Adresse gilt nicht mehr
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     delete: operations['deleteAccountCalendarFeed'];
     options?: never;
@@ -1409,7 +1409,7 @@ export interface paths {
      * Protokolleinträge, neueste zuerst, seitenweise
      * @description Filter: `actor_id` (Person), `q` (Text im Namen oder in der E-Mail-Adresse der handelnden Person), `action` (eine oder mehrere, wiederholt oder durch Komma getrennt), `object_type` und `object_id`, `from`/`to` als Tag (`2026-11-21`, ein Kalendertag in Europe/Berlin, beide Grenzen eingeschlossen) oder als Zeitpunkt nach ISO 8601. Seiten: `page` (ab 1), `per_page` (1–100, Standard 10).
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `protokoll:lesen`.
      */
     get: operations['getAudit'];
     put?: never;
@@ -1431,7 +1431,7 @@ export interface paths {
      * Protokoll als CSV (Excel, Semikolon, UTF-8 mit BOM)
      * @description Filter: `actor_id` (Person), `q` (Text im Namen oder in der E-Mail-Adresse der handelnden Person), `action` (eine oder mehrere, wiederholt oder durch Komma getrennt), `object_type` und `object_id`, `from`/`to` als Tag (`2026-11-21`, ein Kalendertag in Europe/Berlin, beide Grenzen eingeschlossen) oder als Zeitpunkt nach ISO 8601. Alle passenden Einträge, neueste zuerst.
      *
-     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `protokoll:lesen`.
      */
     get: operations['getAuditCsv'];
     put?: never;
@@ -1451,7 +1451,7 @@ export interface paths {
     };
     /**
      * Zugriffe auf eine Datei oder ein Event (angesehen, heruntergeladen)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `protokoll:lesen`.
      */
     get: operations['getAuditObjectByTypeById'];
     put?: never;
@@ -1471,7 +1471,7 @@ export interface paths {
     };
     /**
      * Wer eine Datei, einen Ordner oder ein Event jetzt sehen kann (aus den Rollen)
-     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403.
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `protokoll:lesen`.
      */
     get: operations['getAuditVisibleToByTypeById'];
     put?: never;
@@ -1491,7 +1491,7 @@ export interface paths {
     };
     /**
      * Die eigenen letzten 10 Anmeldungen und Fehlversuche
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     get: operations['getAuditMyLogins'];
     put?: never;
@@ -1511,7 +1511,7 @@ export interface paths {
     };
     /**
      * Impressum, Datenschutz, Kontaktadressen je Rolle und Upload-Grenze
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token).
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     get: operations['getSettings'];
     put?: never;
@@ -1542,10 +1542,65 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Alle API-Schlüssel (nur Super-Admins)
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: nicht nutzbar (403).
+     */
+    get: operations['getApiKeys'];
+    put?: never;
+    /**
+     * API-Schlüssel anlegen; der Schlüssel steht nur in dieser Antwort
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postApiKeys'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * API-Schlüssel widerrufen (wirkt sofort)
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: nicht nutzbar (403).
+     */
+    delete: operations['deleteApiKeysById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    ApiKey: {
+      id: number;
+      name: string;
+      scopes: (
+        'nutzer:lesen' | 'nutzer:schreiben' | 'inhalte:lesen' | 'inhalte:schreiben' | 'protokoll:lesen'
+      )[];
+      issued_by: string;
+      created_at: string;
+      expires_at: string;
+      last_used_at: string | null;
+    };
     Error: {
       message: string;
       errors?: {
@@ -11084,7 +11139,7 @@ export interface operations {
         actor_id?: number;
         q?: string;
         action?: string[];
-        object_type?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash';
+        object_type?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash' | 'api_key';
         object_id?: number;
         from?: string;
         to?: string;
@@ -11198,7 +11253,7 @@ export interface operations {
         actor_id?: number;
         q?: string;
         action?: string[];
-        object_type?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash';
+        object_type?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash' | 'api_key';
         object_id?: number;
         from?: string;
         to?: string;
@@ -11717,6 +11772,331 @@ export interface operations {
       };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ApiKey'][];
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          scopes: (
+            'nutzer:lesen' | 'nutzer:schreiben' | 'inhalte:lesen' | 'inhalte:schreiben' | 'protokoll:lesen'
+          )[];
+          /** @default 365 */
+          valid_days?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            data: {
+              id: number;
+              name: string;
+              scopes: (
+                | 'nutzer:lesen'
+                | 'nutzer:schreiben'
+                | 'inhalte:lesen'
+                | 'inhalte:schreiben'
+                | 'protokoll:lesen'
+              )[];
+              issued_by: string;
+              created_at: string;
+              expires_at: string;
+              last_used_at: string | null;
+              token: string;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteApiKeysById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erledigt, ohne Inhalt */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,6 +10,7 @@ import { migration0007 } from './0007_search.ts';
 import { migration0008 } from './0008_meetings.ts';
 import { migration0009 } from './0009_news.ts';
 import { migration0010 } from './0010_mail_html.ts';
+import { migration0011 } from './0011_api_keys.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -24,5 +25,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0008_meetings': migration0008(dialect),
     '0009_news': migration0009(dialect),
     '0010_mail_html': migration0010(dialect),
+    '0011_api_keys': migration0011(dialect),
   };
 }

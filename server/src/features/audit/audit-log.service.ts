@@ -17,7 +17,7 @@ export interface AuditActor {
 export interface AuditEntry {
   actor?: AuditActor | null;
   action: string;
-  objectType?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash';
+  objectType?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash' | 'api_key';
   objectId?: number | null;
   objectLabel?: string | null;
   details?: Record<string, unknown>;
@@ -146,7 +146,8 @@ export function parseDetails(text: string | null, keepOther = false): Record<str
 export const DELIVERY_WINDOW_MS = 10 * MINUTE;
 
 export interface Delivery {
-  sessionId: number;
+  /** Null for an API-Schlüssel: every delivery to it is recorded, without the window. */
+  sessionId: number | null;
   objectKind: 'file' | 'event';
   objectId: number;
   /** The storage key: replaced content is a new version and gets its own entry. */
@@ -186,6 +187,11 @@ export async function recordDeliveries(
   return db.transaction().execute(async (trx) => {
     const written: boolean[] = [];
     for (const { delivery, entry } of deliveries) {
+      if (delivery.sessionId === null) {
+        await recordAudit(trx, clock, entry);
+        written.push(true);
+        continue;
+      }
       // INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING: SQLite (≥ 3.35) and PostgreSQL alike;
       // a row comes back only when it was inserted or its window had passed.
       const marked = await trx

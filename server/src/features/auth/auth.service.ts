@@ -50,7 +50,7 @@ export function endAllSessions(db: Kysely<Database>, userId: number): Promise<vo
 
 /** Ends every session of a user but the one making the request (after a password change). */
 export function endOtherSessions(db: Kysely<Database>, principal: Principal): Promise<void> {
-  return repo.deleteSessionsOfUser(db, principal.id, principal.sessionId);
+  return repo.deleteSessionsOfUser(db, principal.id, principal.sessionId ?? undefined);
 }
 
 /** What other features check of a second factor (the account page, turning it off). */
@@ -104,7 +104,8 @@ export function authService(ctx: AppContext) {
 
   async function logout(principal: Principal, client: Client): Promise<void> {
     await ctx.db.kysely.transaction().execute(async (trx) => {
-      await repo.deleteSession(trx, principal.sessionId);
+      // An API-Schlüssel never reaches this route (api-key.policy.ts); it has no session to end.
+      if (principal.sessionId !== null) await repo.deleteSession(trx, principal.sessionId);
       await recordOwnAccountAudit(trx, ctx.clock, principal, { action: 'auth.logout', ip: client.ip });
     });
   }

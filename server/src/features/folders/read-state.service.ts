@@ -23,6 +23,8 @@ export function readStateService(ctx: Pick<AppContext, 'db' | 'clock'>, cache: R
      * longer new, and a Kenntnisnahme may be confirmed.
      */
     async opened(principal: Principal, file: Pick<FileRecord, 'id' | 'content_at' | 'created_at'>) {
+      // A system reading with an API-Schlüssel is not its issuer reading (issue 22).
+      if (principal.apiKey) return;
       const contentAt = contentTime(file);
       await db()
         .transaction()

@@ -262,8 +262,10 @@ describe('GET /audit: entries, filters and pages', () => {
       'file.acknowledged': 'Kenntnisnahme bestätigt',
       'file.acknowledgement_reminded': 'Erinnerung zur Kenntnisnahme gesendet',
       'account.notifications_updated': 'Benachrichtigungen geändert',
+      'api_key.created': 'API-Schlüssel angelegt',
+      'api_key.revoked': 'API-Schlüssel widerrufen',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(50);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(52);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {
