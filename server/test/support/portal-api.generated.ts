@@ -1880,7 +1880,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Zu viele Fehlversuche; siehe Retry-After */
+      /** @description Zu viele Fehlversuche, oder die Passwortprüfung ist ausgelastet; siehe Retry-After */
       429: {
         headers: {
           [name: string]: unknown;
@@ -1898,7 +1898,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Passwortprüfung ausgelastet; siehe Retry-After */
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
       503: {
         headers: {
           [name: string]: unknown;

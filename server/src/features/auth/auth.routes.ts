@@ -57,8 +57,9 @@ export const authRoutes =
             ),
             401: errorBodySchema.describe('E-Mail-Adresse oder Passwort falsch'),
             422: errorBodySchema,
-            429: errorBodySchema.describe('Zu viele Fehlversuche; siehe Retry-After'),
-            503: errorBodySchema.describe('Passwortprüfung ausgelastet; siehe Retry-After'),
+            429: errorBodySchema.describe(
+              'Zu viele Fehlversuche, oder die Passwortprüfung ist ausgelastet; siehe Retry-After',
+            ),
           },
         },
       },

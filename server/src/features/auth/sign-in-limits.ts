@@ -113,8 +113,12 @@ export async function claimSignInAttempt(
 }
 
 /** 503 for a sign-in the hashing queue refused (see PasswordQueue). */
+/**
+ * The password checks ahead would take too long: 429 like the per-client limits (issue 23), so
+ * clients and proxies treat it as "slow down", not as the portal being down.
+ */
 export const signInBusy = (retryAfterMs: number) =>
-  new AppError('unavailable', LOGIN_BUSY_MESSAGE, undefined, { 'Retry-After': seconds(retryAfterMs) });
+  new AppError('too_many_requests', LOGIN_BUSY_MESSAGE, undefined, { 'Retry-After': seconds(retryAfterMs) });
 
 /** Unknown addresses tried by one client within the minute that are listed by name. */
 const LISTED_ADDRESSES = 20;

@@ -124,7 +124,7 @@ describe('sign-in limits beyond one address and client', () => {
     expect((await login(t, target.email, TEST_PASSWORD, '10.22.3.1')).statusCode).toBe(200);
   });
 
-  it('answers 503 with Retry-After at once when the password checks ahead would take seconds', async () => {
+  it('answers 429 with Retry-After at once when the password checks ahead would take seconds', async () => {
     const member = await createUser(t);
     let release!: () => void;
     const blocker = new Promise<void>((resolve) => (release = resolve));
@@ -137,7 +137,7 @@ describe('sign-in limits beyond one address and client', () => {
       const started = performance.now();
       const busy = await login(t, member.email, TEST_PASSWORD, '10.23.0.1');
       expect(performance.now() - started).toBeLessThan(1_000);
-      expect(busy.statusCode).toBe(503);
+      expect(busy.statusCode).toBe(429);
       expect(busy.json()).toEqual({ message: LOGIN_BUSY_MESSAGE });
       expect(Number(busy.headers['retry-after'])).toBeGreaterThanOrEqual(2);
     } finally {
