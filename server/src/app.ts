@@ -13,6 +13,7 @@ import { seedBaseData, type InitialAdmin } from './db/seed.ts';
 import { seedDemoData, type DemoAccount } from './db/demo-seed.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { shareInvalidations } from './db/principal-cache-redis.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
 import { loggerOptions, RequestLog } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -203,6 +204,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     secrets: options.secrets ?? loadSecretBox(config),
   };
   app.decorate('context', context);
+  // Logouts, role changes and revoked keys reach every instance's principal cache at once.
+  const sharedInvalidations = config.REDIS_URL
+    ? shareInvalidations(config.REDIS_URL, db.principals, app.log)
+    : undefined;
   const indexer = new SearchIndexer(context);
   const searchCounter = new SearchCounter(context);
   const books = new BookBuilder({ concurrency: config.BOOK_CONCURRENCY, ...options.bookLimits });
@@ -313,6 +318,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transport.close();
     if (!options.counters && context.counters instanceof RedisCounterStore) await context.counters.close();
     if (!options.storage && storage instanceof S3Storage) storage.close();
+    await sharedInvalidations?.close();
     if (!options.db) await db.close();
   });
 

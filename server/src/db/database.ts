@@ -6,11 +6,23 @@ import { makePrivateDirSync, makePrivateFileSync } from '../private-files.ts';
 import type { Database } from './schema.ts';
 import type { Dialect } from './dialect.ts';
 import { migrationsFor } from './migrations/index.ts';
+import { invalidatingKysely, PrincipalCache } from './principal-cache.ts';
 
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** Bearer tokens resolved a moment ago; emptied by every write through `kysely` (issue 23). */
+  principals: PrincipalCache<unknown>;
   close(): Promise<void>;
+}
+
+/** How long a resolved bearer token is reused at most (decision 137). */
+export const PRINCIPAL_CACHE_MS = 1_000;
+
+function withPrincipalCache(kysely: Kysely<Database>, dialect: Dialect): Db {
+  const principals = new PrincipalCache<unknown>(PRINCIPAL_CACHE_MS);
+  const cached = invalidatingKysely(kysely, principals);
+  return { kysely: cached, dialect, principals, close: () => cached.destroy() };
 }
 
 // int8 (counts, sizes) as numbers: every value the portal stores stays far below 2^53.
@@ -50,14 +62,38 @@ class SqliteKeepingErrors extends SqliteDialect {
   }
 }
 
+/** Distinct statements kept; the portal has a few hundred, generated IN lists add more. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew, which cost as much as running it: about a
+ * tenth of an authenticated read (issue 23). The same SQL now reuses its prepared statement
+ * (better-sqlite3 re-prepares by itself after a schema change). A statement still being iterated
+ * (a streamed export) is busy; a query with the same SQL meanwhile gets a fresh statement. The
+ * oldest entry goes when the cache is full.
+ */
+function reusePreparedStatements(sqlite: SQLite.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = prepare(source);
+    if (!cached) {
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
+}
+
 export function openDatabase(options: OpenDatabaseOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle client whose connection the server ended (restart, failover) must not crash the
     // process; the pool replaces it on the next query.
     pool.on('error', (error) => options.onPoolError?.(error));
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    return withPrincipalCache(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
   }
   if (options.sqliteFile !== ':memory:') {
     makePrivateDirSync(dirname(options.sqliteFile));
@@ -71,8 +107,8 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteKeepingErrors(sqlite) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  reusePreparedStatements(sqlite);
+  return withPrincipalCache(new Kysely<Database>({ dialect: new SqliteKeepingErrors(sqlite) }), 'sqlite');
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -11,6 +11,11 @@ import { API_KEY_MESSAGES, API_KEY_PREFIX } from '@gremienportal/contracts/api-k
 import { keyMayCall } from '../policies/api-key.policy.ts';
 import { adminKind, mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
 
+interface Role {
+  id: number;
+  name: string;
+}
+
 export type { Principal };
 
 /**
@@ -115,29 +120,15 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
       );
   }
 
-  async function sessionFor(request: FastifyRequest, token: string) {
-    const session = await db.kysely
+  const sessionRow = (tokenHash: string) =>
+    db.kysely
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .select(['sessions.id as session_id', 'sessions.created_at', 'sessions.last_seen_at', ...USER_COLUMNS])
-      .where('sessions.token_hash', '=', hashToken(token))
+      .where('sessions.token_hash', '=', tokenHash)
       .executeTakeFirst();
-    if (!session) return null;
-    const now = clock.now().getTime();
-    if (
-      now - new Date(session.last_seen_at).getTime() > idleMs ||
-      now - new Date(session.created_at).getTime() > absoluteMs
-    ) {
-      await db.kysely.deleteFrom('sessions').where('id', '=', session.session_id).execute();
-      return null;
-    }
-    await touch(request, 'sessions', session.session_id, session.last_seen_at);
-    return { user: session, sessionId: session.session_id, apiKey: undefined };
-  }
-
-  /** An API-Schlüssel (issue 22): valid until it expires or is revoked; no idle limit. */
-  async function apiKeyFor(request: FastifyRequest, token: string) {
-    const key = await db.kysely
+  const keyRow = (tokenHash: string) =>
+    db.kysely
       .selectFrom('api_keys')
       .innerJoin('users', 'users.id', 'api_keys.user_id')
       .select([
@@ -148,40 +139,77 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
         'api_keys.last_used_at',
         ...USER_COLUMNS,
       ])
-      .where('api_keys.token_hash', '=', hashToken(token))
+      .where('api_keys.token_hash', '=', tokenHash)
       .executeTakeFirst();
-    if (!key || clock.now().toISOString() >= key.expires_at) return null;
-    await touch(request, 'api_keys', key.key_id, key.last_used_at);
-    return {
-      user: key,
-      sessionId: null,
-      apiKey: { id: key.key_id, name: key.key_name, scopes: key.scopes.split(',') },
-    };
+  // Roles are read with the session, so a removed role grants nothing from the next request on.
+  const rolesOf = (userId: number) =>
+    db.kysely
+      .selectFrom('user_roles')
+      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+      .select(['roles.id', 'roles.name'])
+      .where('user_roles.user_id', '=', userId)
+      .orderBy('roles.id')
+      .execute();
+  type Found =
+    | { kind: 'session'; row: NonNullable<Awaited<ReturnType<typeof sessionRow>>>; roles: Role[] }
+    | { kind: 'key'; row: NonNullable<Awaited<ReturnType<typeof keyRow>>>; roles: Role[] };
+
+  /**
+   * The rows behind a token, from the principal cache when they were read a moment ago and
+   * nothing they come from was written since (db/principal-cache.ts, decision 137).
+   */
+  async function lookup(token: string): Promise<Found | null> {
+    const tokenHash = hashToken(token);
+    const cached = db.principals.get(tokenHash) as Found | undefined;
+    if (cached) return cached;
+    const mark = db.principals.mark();
+    let found: Found | null = null;
+    if (token.startsWith(API_KEY_PREFIX)) {
+      const row = await keyRow(tokenHash);
+      if (row) found = { kind: 'key', row, roles: await rolesOf(row.id) };
+    } else {
+      const row = await sessionRow(tokenHash);
+      if (row) found = { kind: 'session', row, roles: await rolesOf(row.id) };
+    }
+    // Unknown tokens are not kept: a flood of them must not push out the members' entries.
+    if (found) db.principals.set(tokenHash, found, mark);
+    return found;
   }
 
   async function authenticate(request: FastifyRequest): Promise<Principal | null> {
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match) return null;
-    const token = match[1]!;
-    const found = token.startsWith(API_KEY_PREFIX)
-      ? await apiKeyFor(request, token)
-      : await sessionFor(request, token);
+    const found = await lookup(match[1]!);
     if (!found) return null;
-    const { user } = found;
-    // Roles are read on every request, so a removed role grants nothing from the next request on.
-    const roles = await db.kysely
-      .selectFrom('user_roles')
-      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-      .select(['roles.id', 'roles.name'])
-      .where('user_roles.user_id', '=', user.id)
-      .orderBy('roles.id')
-      .execute();
+    const now = clock.now();
+    let sessionId: number | null = null;
+    let apiKey: Principal['apiKey'];
+    if (found.kind === 'session') {
+      const session = found.row;
+      if (
+        now.getTime() - new Date(session.last_seen_at).getTime() > idleMs ||
+        now.getTime() - new Date(session.created_at).getTime() > absoluteMs
+      ) {
+        await db.kysely.deleteFrom('sessions').where('id', '=', session.session_id).execute();
+        return null;
+      }
+      await touch(request, 'sessions', session.session_id, session.last_seen_at);
+      sessionId = session.session_id;
+    } else {
+      // An API-Schlüssel (issue 22): valid until it expires or is revoked; no idle limit.
+      const key = found.row;
+      if (now.toISOString() >= key.expires_at) return null;
+      await touch(request, 'api_keys', key.key_id, key.last_used_at);
+      apiKey = { id: key.key_id, name: key.key_name, scopes: key.scopes.split(',') };
+    }
+    const user = found.row;
+    const roles = found.roles;
     const roleNames = roles.map((role) => role.name);
     return {
       id: user.id,
-      sessionId: found.sessionId,
-      ...(found.apiKey ? { apiKey: found.apiKey } : {}),
+      sessionId,
+      ...(apiKey ? { apiKey } : {}),
       email: user.email,
       title: user.title,
       firstname: user.firstname,
@@ -196,6 +224,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
             : user.user_created_at,
         version: Number(user.news_version),
       },
+      twoFactorEnabled: Boolean(user.two_factor_enabled),
       needsTwoFactorSetup:
         !user.two_factor_enabled &&
         requiresSecondFactor({ TWO_FACTOR_REQUIRED_ROLES: options.twoFactorRoles }, roleNames),

@@ -18,6 +18,8 @@ export interface Principal {
   roleIds: number[];
   isAdmin: boolean;
   isSuperAdmin: boolean;
+  /** A TOTP seed or a passkey exists (`users.two_factor_enabled`). */
+  twoFactorEnabled: boolean;
   /** A role requires a second factor and none is set up: only the setup routes answer (issue 18). */
   needsTwoFactorSetup: boolean;
   /**

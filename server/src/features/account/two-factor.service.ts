@@ -64,6 +64,19 @@ export function twoFactorService(ctx: AppContext) {
   return {
     /** What GET /account shows of the second factor. */
     async status(principal: Principal): Promise<TwoFactorStatus> {
+      const required = requiresSecondFactor(ctx.config, principal.roles);
+      // Without a second factor there is no seed, passkey, recovery code or trusted device
+      // (turning it off deletes them all): most members' account page costs no query (issue 23).
+      if (!principal.twoFactorEnabled) {
+        return {
+          totp: false,
+          webauthn: 0,
+          recovery_codes_left: 0,
+          required,
+          passkeys: [],
+          trusted_devices: [],
+        };
+      }
       const now = ctx.clock.now().toISOString();
       const [account, passkeys, devices, left] = await Promise.all([
         secondFactorOf(k(), principal.id),
@@ -75,7 +88,7 @@ export function twoFactorService(ctx: AppContext) {
         totp: Boolean(account?.totp_secret),
         webauthn: passkeys.length,
         recovery_codes_left: left,
-        required: requiresSecondFactor(ctx.config, principal.roles),
+        required,
         passkeys,
         trusted_devices: devices,
       };
