@@ -6724,6 +6724,16 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg. */
+      303: {
+        headers: {
+          /** @description Die vorsignierte Adresse */
+          Location?: string;
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
         headers: {
@@ -6969,6 +6979,16 @@ export interface operations {
           'application/octet-stream': string;
           '*/*': string;
         };
+      };
+      /** @description Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg. */
+      303: {
+        headers: {
+          /** @description Die vorsignierte Adresse */
+          Location?: string;
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
@@ -9282,6 +9302,16 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg. */
+      303: {
+        headers: {
+          /** @description Die vorsignierte Adresse */
+          Location?: string;
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
         headers: {
@@ -10521,6 +10551,16 @@ export interface operations {
           'application/octet-stream': string;
           '*/*': string;
         };
+      };
+      /** @description Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg. */
+      303: {
+        headers: {
+          /** @description Die vorsignierte Adresse */
+          Location?: string;
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
