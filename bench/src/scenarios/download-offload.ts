@@ -93,7 +93,7 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
   const offloadUrl = `${nginx.url}/api/v1/download/${largeFile.downloadKey}`;
   const directUrl = `${nginx.url}/direct/${basename(largeFile.path)}`;
   const transfers: Transfer[] = [];
-  let ratios: number[] = [];
+  let ratios: number[];
   let rates = { direct: [] as number[], offload: [] as number[] };
   let reruns = 0;
   let parallel: { offload: { result: Transfer[]; peak: number }; direct: Transfer[] };
@@ -104,8 +104,16 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
     const measureRounds = async () => {
       rates = { direct: [], offload: [] };
       for (let round = 0; round < ROUNDS; round += 1) {
-        const direct = await curl(directUrl);
-        const offload = await curl(offloadUrl, auth);
+        // Each side goes first every other round, so neither always meets a machine just idle.
+        let direct: Transfer;
+        let offload: Transfer;
+        if (round % 2 === 0) {
+          direct = await curl(directUrl);
+          offload = await curl(offloadUrl, auth);
+        } else {
+          offload = await curl(offloadUrl, auth);
+          direct = await curl(directUrl);
+        }
         transfers.push(direct, offload);
         rates.direct.push(direct.rate);
         rates.offload.push(offload.rate);
@@ -163,7 +171,7 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
   return {
     name: `Download mit nginx-Offload: Portal + nginx gegen nginx allein (${mib(largeFile.bytes)})`,
     setup:
-      `curl nach /dev/null über dasselbe nginx (Debian, sendfile), ${ROUNDS} Runden im Wechsel: nginx liefert die Datei ` +
+      `curl nach /dev/null über dasselbe nginx (Debian, sendfile), ${ROUNDS} Runden im Wechsel (jede Seite abwechselnd zuerst): nginx liefert die Datei ` +
       'direkt aus dem Speicherordner (Basislinie) gegen `/api/v1/download/…` bei einem zweiten Portal mit ' +
       '`DOWNLOAD_OFFLOAD=nginx` (Token, Rollen, Audit-Eintrag, dann `X-Accel-Redirect`). Verhältnis: Median der Runden ' +
       `(kleinster–größter Wert). Danach je ${PARALLEL} Downloads gleichzeitig, Speicher des Portals alle 50 ms gemessen.`,
