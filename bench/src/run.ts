@@ -16,6 +16,7 @@ import { healthScenario } from './scenarios/health.ts';
 import { treeScenario } from './scenarios/tree.ts';
 import { loginScenario } from './scenarios/login.ts';
 import { downloadScenario } from './scenarios/download.ts';
+import { downloadOffloadScenario } from './scenarios/download-offload.ts';
 import { uploadScenario } from './scenarios/upload.ts';
 import { lighthouseScenario } from './scenarios/lighthouse.ts';
 import { countersScenario } from './scenarios/counters.ts';
@@ -31,6 +32,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   search: searchScenario,
   login: loginScenario,
   download: downloadScenario,
+  offload: downloadOffloadScenario,
   upload: uploadScenario,
   lighthouse: lighthouseScenario,
   // Last: it adds a folder, documents and a meeting to the data set.

@@ -10,7 +10,7 @@
 // scale-out steps build on each other before and after the instance kill, so they stay in one file.
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +31,7 @@ import {
   startS3rver,
   startSmtpSink,
   waitFor,
+  type Answer,
   type Child,
   type DeliveredMail,
 } from './harness.ts';
@@ -164,6 +165,8 @@ describe('one machine: SQLite and disk behind nginx with TLS', () => {
     const guide = parseEnvFile(await guideBlock('env-single'));
     const home = await mkdtemp(join(tmpdir(), 'gremienportal-cluster-single-'));
     cleanups.push(() => rm(home, { recursive: true, force: true }));
+    // nginx's workers pass through here to DATA_DIR/files, as they pass /var/lib on a real machine.
+    await chmod(home, 0o710);
     dataDir = join(home, 'data');
     env = {
       ...guide,
@@ -174,6 +177,8 @@ describe('one machine: SQLite and disk behind nginx with TLS', () => {
       LOG_LEVEL: 'warn',
       // A test installation: the cluster test signs in as the initial admin without a second factor.
       TWO_FACTOR_REQUIRED_ROLES: '',
+      // nginx sends the documents (decision 135), with the guide's offload location.
+      DOWNLOAD_OFFLOAD: 'nginx',
     };
     adminEmail = guide.INITIAL_ADMIN_EMAIL!;
     instance = track(await startInstance('einzeln', env));
@@ -181,6 +186,7 @@ describe('one machine: SQLite and disk behind nginx with TLS', () => {
       upstreamPorts: [instance.port],
       certificate,
       clientMaxBodyMb: bodyLimitFor(MAX_UPLOAD_MB),
+      offloadFilesDir: join(dataDir, 'files'),
     });
     httpPort = site.httpPort;
     track(await startNginx(site), 'SIGQUIT');
@@ -239,6 +245,58 @@ describe('one machine: SQLite and disk behind nginx with TLS', () => {
     expect(refused.json()).toEqual({ message: 'Die Datei ist zu groß.' });
   });
 
+  it("hands downloads to nginx, which sends the bytes with the portal's headers and ranges", async () => {
+    // The instance itself answers with X-Accel-Redirect and no bytes…
+    const direct = await fetch(`http://127.0.0.1:${instance.port}/api/v1/download/${keptFile.external}`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(direct.status).toBe(200);
+    expect(direct.headers.get('x-accel-redirect')).toMatch(/^\/_offload\/[A-Za-z0-9_-]{16,64}$/);
+    expect((await direct.arrayBuffer()).byteLength).toBe(0);
+    const etag = direct.headers.get('etag')!;
+
+    // …and through nginx the client gets the file with every header of the direct answer.
+    const whole = await client.call('GET', `/api/v1/download/${keptFile.external}`, { token: adminToken });
+    expect(whole.status).toBe(200);
+    expect(whole.body.equals(kept)).toBe(true);
+    expect(whole.headers).toMatchObject({
+      'content-type': 'application/pdf',
+      'content-disposition': `inline; filename="Satzung ${run}.pdf"; filename*=UTF-8''Satzung%20${run}.pdf`,
+      'content-length': String(kept.length),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy':
+        "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'",
+      'cache-control': 'private, no-store',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-resource-policy': 'same-origin',
+      'accept-ranges': 'bytes',
+      'strict-transport-security': 'max-age=31536000',
+      etag,
+    });
+    expect(whole.headers['last-modified']).toBeUndefined();
+    expect(whole.headers['x-accel-redirect']).toBeUndefined();
+
+    const part = await client.call('GET', `/api/v1/download/${keptFile.external}`, {
+      token: adminToken,
+      headers: { range: 'bytes=5-14', 'if-range': etag },
+    });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 5-14/${kept.length}`);
+    expect(part.body.equals(kept.subarray(5, 15))).toBe(true);
+    const stale = await client.call('GET', `/api/v1/download/${keptFile.external}`, {
+      token: adminToken,
+      headers: { range: 'bytes=5-14', 'if-range': '"veraltet"' },
+    });
+    expect(stale.status).toBe(200);
+    expect(stale.body.equals(kept)).toBe(true);
+
+    // The location is nginx's alone: asked for directly, it does not exist; without a token the
+    // portal answers as always.
+    const key = direct.headers.get('x-accel-redirect')!;
+    expect((await client.call('GET', key)).status).toBe(404);
+    expect((await client.call('GET', `/api/v1/download/${keptFile.external}`)).status).toBe(401);
+  });
+
   it('backs up while serving, restores into an empty data folder and starts from it', async () => {
     const backupRoot = await mkdtemp(join(tmpdir(), 'gremienportal-cluster-backup-'));
     cleanups.push(() => rm(backupRoot, { recursive: true, force: true }));
@@ -269,8 +327,14 @@ describe('one machine: SQLite and disk behind nginx with TLS', () => {
     });
     expect(restore.status, restore.stderr).toBe(0);
 
+    // nginx's offload location names the first data folder: the restored instance, in another
+    // folder, sends the documents itself.
     instance = track(
-      await startInstance('wiederhergestellt', { ...env, DATA_DIR: restoredDir }, { port: instance.port }),
+      await startInstance(
+        'wiederhergestellt',
+        { ...env, DATA_DIR: restoredDir, DOWNLOAD_OFFLOAD: 'none' },
+        { port: instance.port },
+      ),
     );
     // The restored database already has its Super-Admin: nothing new is created or printed.
     expect(instance.output()).not.toContain('Erster Start');
@@ -303,6 +367,39 @@ describe('scale-out: two instances behind nginx', () => {
   const memberPassword = 'Vertreter-Passwort-2026';
 
   const upstreamOf = (instance: Instance) => `127.0.0.1:${instance.port}`;
+  let storeEndpoint: string;
+
+  /**
+   * A download as a browser makes it: with DOWNLOAD_OFFLOAD=s3 the portal (through nginx) answers
+   * 303 to a presigned address, uncacheable and valid at most 60 s, and the store sends the bytes
+   * with the portal's media type and name (decision 135). Refusals come from the portal itself.
+   */
+  async function download(
+    path: string,
+    options: { token: string; headers?: Record<string, string> },
+  ): Promise<Answer & { fromStore: boolean }> {
+    const answer = await client.call('GET', path, options);
+    if (answer.status !== 303) return { ...answer, fromStore: false };
+    expect(answer.headers['cache-control']).toBe('no-store');
+    const location = new URL(String(answer.headers.location));
+    expect(location.origin).toBe(storeEndpoint);
+    expect(location.pathname.startsWith(`/${bucket}/`)).toBe(true);
+    expect(Number(location.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(60);
+    expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    // No bearer header to another origin (browsers drop it on such a redirect), the rest as asked.
+    const stored = await fetch(location, { headers: options.headers ?? {} });
+    const body = Buffer.from(await stored.arrayBuffer());
+    const headers: Record<string, string> = {};
+    stored.headers.forEach((value, name) => (headers[name] = value));
+    return {
+      status: stored.status,
+      headers,
+      body,
+      upstream: answer.upstream,
+      json: () => JSON.parse(body.toString('utf8')),
+      fromStore: true,
+    };
+  }
 
   async function bucketKeys(): Promise<string[]> {
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
@@ -359,6 +456,7 @@ describe('scale-out: two instances behind nginx', () => {
     cleanups.push(() => redis.stop());
     const store = await startS3rver(bucket);
     cleanups.push(() => store.stop());
+    storeEndpoint = store.endpoint;
     s3 = new S3Client({
       region: guideEnv.S3_REGION,
       endpoint: store.endpoint,
@@ -385,6 +483,8 @@ describe('scale-out: two instances behind nginx', () => {
       LOG_LEVEL: 'warn',
       // A test installation: the admin signs in without a second factor (issue 18).
       TWO_FACTOR_REQUIRED_ROLES: '',
+      // The store sends the documents (decision 135).
+      DOWNLOAD_OFFLOAD: 's3',
     });
     // One after the other, as a rolling start does; several instances starting at once on an
     // empty database is covered by server/test/cluster/concurrent-start.test.ts.
@@ -489,27 +589,44 @@ describe('scale-out: two instances behind nginx', () => {
     // Every instance reads every document: the storage is shared.
     const servedBy = new Set<string>();
     for (let i = 0; i < 4; i += 1) {
-      const download = await client.call('GET', `/api/v1/download/${smallFile.external}`, {
+      const answer = await download(`/api/v1/download/${smallFile.external}`, {
         token: members.vera!.token,
       });
-      expect(download.status).toBe(200);
-      expect(download.body.equals(small)).toBe(true);
-      servedBy.add(download.upstream);
+      expect(answer.fromStore).toBe(true);
+      expect(answer.status).toBe(200);
+      expect(answer.body.equals(small)).toBe(true);
+      expect(answer.headers).toMatchObject({
+        'content-type': 'application/pdf',
+        'content-disposition': `inline; filename="Einladung ${run}.pdf"; filename*=UTF-8''Einladung%20${run}.pdf`,
+        'cache-control': 'private, no-store',
+      });
+      servedBy.add(answer.upstream);
     }
     expect(servedBy.size).toBe(2);
+    // HEAD moves no bytes: the portal answers it itself, with its headers.
+    const head = await client.call('HEAD', `/api/v1/download/${smallFile.external}`, {
+      token: members.vera!.token,
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(small.length));
+    expect(head.headers['x-content-type-options']).toBe('nosniff');
 
-    const whole = await client.call('GET', `/api/v1/download/${largeFile.external}`, {
+    const whole = await download(`/api/v1/download/${largeFile.external}`, {
       token: members.anna!.token,
     });
     expect(whole.status).toBe(200);
+    expect(whole.headers['content-disposition']).toMatch(/^attachment; filename="Jahresabschluss /);
     expect(sha256(whole.body)).toBe(sha256(large));
-    const firstByte = await client.call('GET', `/api/v1/download/${largeFile.external}`, {
+    // Not `bytes=0-0`: s3rver answers that one with the whole object (AWS S3 does not), and with
+    // DOWNLOAD_OFFLOAD=s3 the store's answer reaches the client unchanged; the portal's own guard
+    // against it (direct downloads) is tested in server/test/storage.
+    const firstBytes = await download(`/api/v1/download/${largeFile.external}`, {
       token: members.anna!.token,
-      headers: { range: 'bytes=0-0' },
+      headers: { range: 'bytes=0-9' },
     });
-    expect(firstByte.status).toBe(206);
-    expect(firstByte.body.equals(large.subarray(0, 1))).toBe(true);
-    const middle = await client.call('GET', `/api/v1/download/${largeFile.external}`, {
+    expect(firstBytes.status).toBe(206);
+    expect(firstBytes.body.equals(large.subarray(0, 10))).toBe(true);
+    const middle = await download(`/api/v1/download/${largeFile.external}`, {
       token: members.anna!.token,
       headers: { range: `bytes=${8 * MiB - 5}-${8 * MiB + 4}` },
     });
@@ -523,6 +640,7 @@ describe('scale-out: two instances behind nginx', () => {
         token: members.vera!.token,
       });
       expect(hidden.status).toBe(404);
+      expect(hidden.headers.location).toBeUndefined();
     }
 
     const tooLarge = await client.call('POST', '/api/v1/files', {
@@ -661,11 +779,11 @@ describe('scale-out: two instances behind nginx', () => {
       form: fileForm({}, { name: 'protokoll.txt', data: replacement, type: 'text/plain' }),
     });
     expect(replaced.status, replaced.body.toString()).toBe(200);
-    const download = await client.call('GET', `/api/v1/download/${replaced.json().file.external}`, {
+    const replacedDownload = await download(`/api/v1/download/${replaced.json().file.external}`, {
       token: members.vera!.token,
     });
-    expect(download.status).toBe(200);
-    expect(download.body.equals(replacement)).toBe(true);
+    expect(replacedDownload.status).toBe(200);
+    expect(replacedDownload.body.equals(replacement)).toBe(true);
 
     const removed = await client.call('DELETE', `/api/v1/files/${files.small!.id}`, { token: adminToken });
     expect(removed.status).toBe(204);
@@ -708,11 +826,13 @@ describe('scale-out: two instances behind nginx', () => {
     const seen = await client.call('GET', '/api/v1/events', { token: members.anna!.token });
     expect(seen.status).toBe(200);
     expect((seen.json().data as { id: number }[]).map((e) => e.id)).toContain(event.id);
-    const download = await client.call('GET', `/api/v1/info/${event.external}`, {
+    const infoDownload = await download(`/api/v1/info/${event.external}`, {
       token: members.viktor!.token,
     });
-    expect(download.status).toBe(200);
-    expect(download.body.equals(info)).toBe(true);
+    expect(infoDownload.fromStore).toBe(true);
+    expect(infoDownload.status).toBe(200);
+    expect(infoDownload.body.equals(info)).toBe(true);
+    expect(infoDownload.headers['content-type']).toBe('application/pdf');
 
     for (const member of [members.vera!, members.viktor!, members.anna!]) {
       await mailTo(member.email, `Vertreterversammlung ${run}`);

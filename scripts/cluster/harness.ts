@@ -367,8 +367,22 @@ export async function siteFromGuide(options: {
   upstreamPorts: number[];
   certificate: { cert: string; key: string };
   clientMaxBodyMb: number;
+  /** DOWNLOAD_OFFLOAD=nginx: the guide's offload location, reading the documents from here. */
+  offloadFilesDir?: string;
 }): Promise<NginxSite> {
-  const site = await guideBlock('nginx-site');
+  let site = await guideBlock('nginx-site');
+  if (options.offloadFilesDir) {
+    // Into the TLS server block, where the guide says, with this test's storage folder.
+    const location = (await guideBlock('nginx-offload')).replace(
+      /^(\s*)alias\s+\S+;/m,
+      `$1alias ${options.offloadFilesDir}/;`,
+    );
+    const anchor = /^(\s*error_page 413 = @too_large;\n)/m;
+    if (!anchor.test(site) || !location.includes(options.offloadFilesDir)) {
+      throw new Error('Offload-Block oder TLS-Block der Anleitung nicht wie erwartet');
+    }
+    site = site.replace(anchor, `$1\n${location}\n`);
+  }
   const httpPort = await freePort();
   const tlsPort = await freePort();
   const lines = site.split('\n');
@@ -423,7 +437,10 @@ export async function startNginx(site: NginxSite): Promise<Child & { dir: string
   // their temporary folders.
   await chmod(dir, 0o755);
   for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) await mkdir(join(dir, sub));
-  const conf = `worker_processes 1;
+  // Started as root, the workers run as `nobody`; in the group of the portal's files, as the guide
+  // has nginx's user join the portal's group for DOWNLOAD_OFFLOAD=nginx.
+  const user = process.getuid?.() === 0 ? 'user nobody root;\n' : '';
+  const conf = `${user}worker_processes 1;
 error_log ${dir}/error.log warn;
 events { worker_connections 512; }
 http {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -19,7 +19,8 @@ import { loggerOptions, RequestLog } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { makePrivateDir } from './private-files.ts';
+import { makePrivateDir, SHARED_DIR_MODE } from './private-files.ts';
+import { DiskStorage } from './storage/disk-storage.ts';
 import { S3Storage } from './storage/s3-storage.ts';
 import { storageFromConfig } from './storage/from-config.ts';
 import type { FileStorage } from './storage/file-storage.ts';
@@ -170,6 +171,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   const storage = options.storage ?? storageFromConfig(config);
+  if (config.DOWNLOAD_OFFLOAD === 's3' && !storage.directUrl) {
+    throw new Error('DOWNLOAD_OFFLOAD=s3: der Speicher kann keine Download-Adressen ausstellen');
+  }
+  // The web app follows a download's redirect to the object store (decision 135).
+  const connectSources =
+    config.DOWNLOAD_OFFLOAD === 's3' && storage instanceof S3Storage ? [await storage.directOrigin()] : [];
   const transport =
     options.mailTransport ??
     (config.SMTP_URL
@@ -222,7 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   registerErrorHandler(app);
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, { connectSources });
 
   await registerOpenApi(app, config);
 
@@ -299,6 +306,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const retention = new DailyJob(context, DAILY_TASKS);
   app.addHook('onReady', async () => {
+    // Decision 135: nginx's user (in the portal's group) passes through DATA_DIR to the documents,
+    // once every part has made the folder owner-only; nothing else in it is readable for the group.
+    if (config.DOWNLOAD_OFFLOAD === 'nginx') await chmod(config.DATA_DIR, SHARED_DIR_MODE);
+    if (storage instanceof DiskStorage) await storage.applyModes();
     await sweepStorage(context, config.STORAGE === 's3' ? 15 * 60_000 : 0);
     if (options.startBackgroundJobs !== false) {
       mailSender.start();

@@ -88,6 +88,12 @@ const variablesSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: bool,
+  /**
+   * Who sends the bytes of an authorised download (decision 135): the portal itself (`none`),
+   * nginx after an `X-Accel-Redirect` (`nginx`, disk storage only), or the object store through a
+   * presigned address valid for 60 seconds (`s3`, S3 storage only).
+   */
+  DOWNLOAD_OFFLOAD: z.enum(['none', 'nginx', 's3']).default('none'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'muss mit redis:// beginnen')
@@ -132,6 +138,20 @@ const together = (other: string) => `ist nötig, weil ${other} gesetzt ist (beid
 export const configSchema = variablesSchema.superRefine((config, ctx) => {
   if (config.STORAGE === 's3' && !config.S3_BUCKET) {
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'ist nötig, wenn STORAGE=s3 gesetzt ist' });
+  }
+  if (config.DOWNLOAD_OFFLOAD === 'nginx' && config.STORAGE !== 'disk') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DOWNLOAD_OFFLOAD'],
+      message: 'nginx geht nur mit STORAGE=disk (nginx liest die Dateien aus DATA_DIR/files)',
+    });
+  }
+  if (config.DOWNLOAD_OFFLOAD === 's3' && config.STORAGE !== 's3') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DOWNLOAD_OFFLOAD'],
+      message: 's3 geht nur mit STORAGE=s3 (der Objektspeicher sendet die Dateien selbst)',
+    });
   }
   if (config.S3_ACCESS_KEY_ID && !config.S3_SECRET_ACCESS_KEY) {
     ctx.addIssue({

@@ -9,6 +9,14 @@ import { chmod, mkdir } from 'node:fs/promises';
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
+/**
+ * With DOWNLOAD_OFFLOAD=nginx (decision 135) nginx opens the documents itself: its user joins the
+ * portal's group, which may pass through DATA_DIR and `files/` (no listing) and read the documents.
+ * The database, the key, mails and backups stay owner-only.
+ */
+export const SHARED_DIR_MODE = 0o710;
+export const SHARED_FILE_MODE = 0o640;
+
 /** The base for everything a server or CLI process creates: no bits for group and others. */
 export function restrictUmask(): void {
   process.umask(0o077);

@@ -47,6 +47,15 @@ export const INLINE_FORMATS: ReadonlySet<string> = new Set(['pdf', 'png', 'jpg',
  */
 export const DOWNLOAD_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 
+/** The internal nginx location that `X-Accel-Redirect` names (DOWNLOAD_OFFLOAD=nginx, decision 135). */
+export const NGINX_OFFLOAD_PREFIX = '/_offload/';
+
+/**
+ * How long a presigned address of DOWNLOAD_OFFLOAD=s3 works: enough to follow the redirect, which
+ * happens at once; the store checks it when the transfer starts, so a long download is not cut.
+ */
+export const DIRECT_URL_SECONDS = 60;
+
 const messages = {
   missing: 'Die Datei ist nicht mehr vorhanden.',
   range: 'Der angeforderte Bereich liegt außerhalb der Datei.',
@@ -137,6 +146,12 @@ export function parseRange(header: string | undefined, size: number): RangeResul
  * `Content-Range`; a range past the end gives 416 with `Content-Range: bytes * /size`. The
  * content is streamed from `ctx.storage.get`; HEAD reads nothing.
  *
+ * With `DOWNLOAD_OFFLOAD` (decision 135) everything up to the audit entry is the same, and only the
+ * bytes of a GET go another way: `nginx` answers with `X-Accel-Redirect` and these headers, and
+ * nginx sends the file (ranges and `If-Range` included); `s3` answers 303 to a presigned address
+ * valid for 60 seconds at which the store sends the object with the same media type and name.
+ * HEAD has no bytes to hand over and is answered here in every mode.
+ *
  * The caller checks the bearer token and visibility first (hidden or unknown → 404) and records
  * the audit entry.
  */
@@ -153,7 +168,7 @@ export interface SendDownloadOptions {
 export async function sendDownload(
   request: FastifyRequest,
   reply: FastifyReply,
-  ctx: Pick<AppContext, 'storage'>,
+  ctx: Pick<AppContext, 'storage' | 'config'>,
   object: DownloadObject,
   options: SendDownloadOptions = {},
 ): Promise<FastifyReply> {
@@ -169,12 +184,13 @@ export async function sendDownload(
       ? object.mimeType
       : 'application/octet-stream';
 
+  const disposition = contentDisposition(
+    inline ? 'inline' : 'attachment',
+    downloadName(object.title, format),
+  );
   reply
     .header('Content-Type', contentType)
-    .header(
-      'Content-Disposition',
-      contentDisposition(inline ? 'inline' : 'attachment', downloadName(object.title, format)),
-    )
+    .header('Content-Disposition', disposition)
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Security-Policy', DOWNLOAD_CSP)
     .header('Cache-Control', 'private, no-store')
@@ -202,6 +218,36 @@ export async function sendDownload(
     head: isHead,
     start: range.kind === 'partial' ? range.range.start : 0,
   });
+  const offload = isHead ? 'none' : ctx.config.DOWNLOAD_OFFLOAD;
+  if (offload === 'nginx') {
+    // nginx passes Content-Type, Content-Disposition and Cache-Control on by itself and the other
+    // headers through its location's `add_header` (docs/deployment.md); it sets Accept-Ranges,
+    // Content-Length and Content-Range itself and checks If-Range against this ETag.
+    return reply
+      .status(200)
+      .removeHeader('Accept-Ranges')
+      .header('X-Accel-Redirect', `${NGINX_OFFLOAD_PREFIX}${object.key}`)
+      .send();
+  }
+  if (offload === 's3' && ctx.storage.directUrl) {
+    const location = await ctx.storage.directUrl(object.key, {
+      contentType,
+      contentDisposition: disposition,
+      cacheControl: 'private, no-store',
+      expiresInSeconds: DIRECT_URL_SECONDS,
+    });
+    // The address is a secret while valid: no cache may keep this answer; the request log never
+    // holds response headers.
+    return reply
+      .status(303)
+      .removeHeader('Content-Type')
+      .removeHeader('Content-Disposition')
+      .removeHeader('ETag')
+      .removeHeader('Accept-Ranges')
+      .header('Cache-Control', 'no-store')
+      .header('Location', location)
+      .send();
+  }
   if (range.kind === 'partial') {
     const { start, end } = range.range;
     reply

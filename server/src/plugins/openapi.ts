@@ -170,6 +170,17 @@ function describeDownload(operation: Operation): void {
     headers: downloadHeaders(true),
     content,
   };
+  // Decision 135: with DOWNLOAD_OFFLOAD=s3 the object store sends the bytes of a GET.
+  operation.responses['303'] = {
+    description:
+      'Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten ' +
+      'Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. ' +
+      'Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg.',
+    headers: {
+      Location: { description: 'Die vorsignierte Adresse', schema: { type: 'string', format: 'uri' } },
+      'Cache-Control': { schema: { type: 'string', const: 'no-store' } },
+    },
+  };
   operation.parameters = [
     ...(operation.parameters ?? []),
     {

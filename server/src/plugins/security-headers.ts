@@ -53,10 +53,30 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+/**
+ * The document headers with more origins the web app may fetch from: with DOWNLOAD_OFFLOAD=s3 a
+ * download is redirected to the object store, and the browser applies `connect-src` to the
+ * redirect's target too (decision 135).
+ */
+export function documentHeaders(connectSources: readonly string[] = []): Readonly<Record<string, string>> {
+  if (connectSources.length === 0) return DOCUMENT_HEADERS;
+  return {
+    ...DOCUMENT_HEADERS,
+    'content-security-policy': CONTENT_SECURITY_POLICY.replace(
+      "connect-src 'self'",
+      ["connect-src 'self'", ...connectSources].join(' '),
+    ),
+  };
+}
+
 /** Every answer carries one of the sets; routes may override a header (downloads do). */
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { connectSources?: readonly string[] } = {},
+): void {
+  const pageHeaders = documentHeaders(options.connectSources);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/v1/') ? API_HEADERS : DOCUMENT_HEADERS);
+    reply.headers(request.url.startsWith('/api/v1/') ? API_HEADERS : pageHeaders);
     done();
   });
 }

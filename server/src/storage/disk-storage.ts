@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, GERMAN } from '../errors.ts';
 import { newKey } from '../tokens.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, SHARED_DIR_MODE, SHARED_FILE_MODE } from '../private-files.ts';
 import type { ByteRange, FileStorage, StoredObject } from './file-storage.ts';
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -49,8 +49,34 @@ function isNoSpace(error: unknown): boolean {
  * flushed to disk, then renamed into place and the folder flushed, so after a crash an object
  * is either complete or absent (its temporary leftover is swept at the next start).
  */
+export interface DiskStorageOptions {
+  /**
+   * DOWNLOAD_OFFLOAD=nginx: documents are readable by the portal's group, so that nginx (whose user
+   * is in it) can send them; see SHARED_FILE_MODE.
+   */
+  readableByGroup?: boolean;
+}
+
 export class DiskStorage implements FileStorage {
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly options: DiskStorageOptions = {},
+  ) {}
+
+  /**
+   * Gives the folder and every document the modes the configuration asks for, at start: documents
+   * stored before nginx offload was switched on become readable for it too.
+   */
+  async applyModes(): Promise<void> {
+    if (!this.options.readableByGroup) return;
+    await mkdir(this.root, { recursive: true, mode: SHARED_DIR_MODE });
+    await chmod(this.root, SHARED_DIR_MODE);
+    for (const entry of await readdir(this.root, { withFileTypes: true })) {
+      if (entry.isFile() && KEY_PATTERN.test(entry.name)) {
+        await chmod(join(this.root, entry.name), SHARED_FILE_MODE);
+      }
+    }
+  }
 
   private pathOf(key: string): string {
     // Keys are server-made; refusing anything else rules out path traversal for good.
@@ -72,6 +98,8 @@ export class DiskStorage implements FileStorage {
     });
     try {
       await pipeline(source, measure, sink);
+      // The umask would take the group's bit off at creation; set it once the content is complete.
+      if (this.options.readableByGroup) await chmod(tmpPath, SHARED_FILE_MODE);
       await rename(tmpPath, this.pathOf(key));
       await syncDir(this.root);
     } catch (error) {

@@ -13,6 +13,15 @@ export interface ByteRange {
   end: number;
 }
 
+/** The headers a store must set when it serves an object itself (DOWNLOAD_OFFLOAD=s3). */
+export interface DirectAnswer {
+  contentType: string;
+  contentDisposition: string;
+  cacheControl: string;
+  /** How long the address works, in seconds. */
+  expiresInSeconds: number;
+}
+
 /**
  * Where document content lives: local disk by default, S3-compatible object storage when
  * configured. Objects are immutable: replacing a document writes a new object and deletes the old
@@ -27,6 +36,11 @@ export interface FileStorage {
   put(source: Readable, options: { maxBytes: number }): Promise<StoredObject>;
   /** Reads an object, or a byte range of it. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * A short-lived address at which the store itself serves the object with the given headers, for
+   * stores that can (S3: a presigned GET). It is a secret while it is valid: never log it.
+   */
+  directUrl?(key: string, answer: DirectAnswer): Promise<string>;
   /** Size of an object, or null when there is none. */
   size(key: string): Promise<number | null>;
   /** Removes an object; missing objects are fine. */

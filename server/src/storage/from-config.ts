@@ -8,5 +8,7 @@ import { s3StorageFromConfig } from './s3-storage.ts';
 export function storageFromConfig(config: Config): FileStorage {
   return config.STORAGE === 's3'
     ? s3StorageFromConfig(config)
-    : new DiskStorage(join(config.DATA_DIR, 'files'));
+    : new DiskStorage(join(config.DATA_DIR, 'files'), {
+        readableByGroup: config.DOWNLOAD_OFFLOAD === 'nginx',
+      });
 }

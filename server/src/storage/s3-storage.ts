@@ -14,7 +14,8 @@ import type { Config } from '../config.ts';
 import { AppError, GERMAN } from '../errors.ts';
 import { newKey } from '../tokens.ts';
 import { MeasuringStream } from './disk-storage.ts';
-import type { ByteRange, FileStorage, StoredObject } from './file-storage.ts';
+import type { ByteRange, DirectAnswer, FileStorage, StoredObject } from './file-storage.ts';
+import { presignedGetUrl } from './s3-presign.ts';
 
 /** Server-made keys only, the same rule as on disk: anything else is "not found". */
 const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -201,6 +202,25 @@ export class S3Storage implements FileStorage {
       if (isMissing(error)) throw new AppError('not_found', GERMAN.notFound);
       throw error;
     }
+  }
+
+  async directUrl(key: string, answer: DirectAnswer): Promise<string> {
+    this.checkKey(key);
+    return presignedGetUrl(this.client, this.bucket, key, answer);
+  }
+
+  /**
+   * Where presigned addresses point (scheme, host, port): the web app's fetch follows a download's
+   * redirect there, so the portal's Content-Security-Policy must allow it (`connect-src`).
+   */
+  async directOrigin(): Promise<string> {
+    const sample = await presignedGetUrl(this.client, this.bucket, 'origin-probe-0000', {
+      contentType: 'application/octet-stream',
+      contentDisposition: 'attachment',
+      cacheControl: 'no-store',
+      expiresInSeconds: 1,
+    });
+    return new URL(sample).origin;
   }
 
   async size(key: string): Promise<number | null> {

@@ -33,6 +33,7 @@ describe('configuration', () => {
       LOGIN_MAX_FAILURES_PER_ACCOUNT: 100,
       TRUST_PROXY: false,
       STORAGE: 'disk',
+      DOWNLOAD_OFFLOAD: 'none',
       CONTACT_AUFSICHTSRAT: 'aufsichtsrat@example.org',
       CONTACT_VERTRETER: 'vertreter@example.org',
       IMPRINT_URL: 'https://www.example.org/impressum',
@@ -109,6 +110,7 @@ describe('configuration', () => {
     ['SMTP_URL', 'http://mail.example'],
     ['REDIS_URL', 'localhost:6379'],
     ['STORAGE', 'ftp'],
+    ['DOWNLOAD_OFFLOAD', 'apache'],
     ['LOG_LEVEL', 'laut'],
     ['CONTACT_VERTRETER', 'keine-adresse'],
     ['SESSION_IDLE_MINUTES', '-5'],
@@ -116,6 +118,25 @@ describe('configuration', () => {
     ['SHUTDOWN_TIMEOUT_SECONDS', 'zehn'],
   ])('refuses %s=%s', (name, value) => {
     expect(configError({ [name]: value })).toContain(`${name}: `);
+  });
+});
+
+describe('DOWNLOAD_OFFLOAD (decision 135)', () => {
+  const s3 = { STORAGE: 's3', S3_BUCKET: 'dokumente' };
+
+  it('takes nginx with disk storage and s3 with S3 storage', () => {
+    expect(loadConfig({ DOWNLOAD_OFFLOAD: 'nginx' }).DOWNLOAD_OFFLOAD).toBe('nginx');
+    expect(loadConfig({ ...s3, DOWNLOAD_OFFLOAD: 's3' }).DOWNLOAD_OFFLOAD).toBe('s3');
+    expect(loadConfig({ ...s3, DOWNLOAD_OFFLOAD: 'none' }).DOWNLOAD_OFFLOAD).toBe('none');
+  });
+
+  it('refuses the combinations where the other side cannot read the files, in German', () => {
+    expect(configError({ ...s3, DOWNLOAD_OFFLOAD: 'nginx' })).toContain(
+      'DOWNLOAD_OFFLOAD: nginx geht nur mit STORAGE=disk (nginx liest die Dateien aus DATA_DIR/files)',
+    );
+    expect(configError({ DOWNLOAD_OFFLOAD: 's3' })).toContain(
+      'DOWNLOAD_OFFLOAD: s3 geht nur mit STORAGE=s3 (der Objektspeicher sendet die Dateien selbst)',
+    );
   });
 });
 

@@ -22,8 +22,9 @@ async function modes(root: string): Promise<{ path: string; dir: boolean; mode: 
 const octal = (mode: number) => `0${mode.toString(8)}`;
 
 /** The app as `npm start` builds it: SQLite, disk storage and `.eml` files, all in DATA_DIR. */
-async function startOn(dataDir: string) {
+async function startOn(dataDir: string, env: Record<string, string> = {}) {
   const config = configSchema.parse({
+    ...env,
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     INITIAL_ADMIN_EMAIL: 'admin@example.org',
@@ -90,6 +91,43 @@ describe('DATA_DIR is owner-only whatever the umask', () => {
     expect(wrong).toEqual([]);
     // The parents created along the way are not readable by others either.
     expect(octal((await stat(join(parent, 'neu'))).mode & 0o777)).toBe('0700');
+  });
+
+  it('with DOWNLOAD_OFFLOAD=nginx lets the group reach the documents and nothing else', async () => {
+    const dataDir = join(parent, 'nginx', 'daten');
+    // A document stored before the offload was switched on.
+    const before = await startOn(dataDir);
+    const admin = await createUser(before.t, { roles: ['Admin'] });
+    await uploadFile(before.t, admin, { title: 'Vorher', folderId: 4, roles: ['Vertreter'] });
+    await before.close();
+    const { t, close } = await startOn(dataDir, { DOWNLOAD_OFFLOAD: 'nginx' });
+    try {
+      // The same database: the admin's session from before still works.
+      await uploadFile(t, admin, { title: 'Nachher', folderId: 4, roles: ['Vertreter'] });
+    } finally {
+      await close();
+    }
+    const entries = await modes(dataDir);
+    const expected = (path: string, dir: boolean) => {
+      const name = path.slice(dataDir.length);
+      if (name === '' || name === '/files') return 0o710;
+      if (/^\/files\/[A-Za-z0-9_-]{16,64}$/.test(name)) return 0o640;
+      return dir ? 0o700 : 0o600;
+    };
+    const documents = entries.filter((entry) => expected(entry.path, entry.dir) === 0o640);
+    expect(documents).toHaveLength(2);
+    const wrong = entries
+      .filter((entry) => entry.mode !== expected(entry.path, entry.dir))
+      .map((entry) => `${entry.path} ${octal(entry.mode)}`);
+    expect(wrong).toEqual([]);
+    expect(entries.map((entry) => entry.path.slice(dataDir.length))).toEqual(
+      expect.arrayContaining(['/portal.sqlite', '/secret.key', '/files/.tmp']),
+    );
+
+    // Switched off again: DATA_DIR is owner-only, so the group reaches nothing.
+    const off = await startOn(dataDir);
+    await off.close();
+    expect(octal((await stat(dataDir)).mode & 0o777)).toBe('0700');
   });
 
   it('makes an existing, world-readable DATA_DIR and database owner-only at start', async () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { createRoleUsers } from '../support/factories.ts';
-import { API_HEADERS, DOCUMENT_HEADERS } from '../../src/plugins/security-headers.ts';
+import { Offload } from '../support/offload.ts';
+import { API_HEADERS, DOCUMENT_HEADERS, documentHeaders } from '../../src/plugins/security-headers.ts';
 
 /** Pages get the full document set, API answers the REST set; nothing goes out without one. */
 describe('security headers', () => {
@@ -52,5 +53,34 @@ describe('security headers', () => {
       expect(res.headers['cache-control']).toBe('no-store');
     }
     expect(API_HEADERS['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+});
+
+describe('security headers with DOWNLOAD_OFFLOAD=s3 (decision 135)', () => {
+  it('let the web app follow a download to the object store, and nowhere else', () => {
+    const headers = documentHeaders(['https://s3.example.org']);
+    expect(headers['content-security-policy']).toContain("connect-src 'self' https://s3.example.org;");
+    const others = (policy: string) => policy.split(';').filter((part) => !part.startsWith('connect-src'));
+    expect(others(headers['content-security-policy']!)).toEqual(
+      others(DOCUMENT_HEADERS['content-security-policy']!),
+    );
+    expect(documentHeaders([])).toBe(DOCUMENT_HEADERS);
+  });
+
+  it('name the configured store in the policy of every page', async () => {
+    const offload = await Offload.create('s3');
+    const webRoot = await mkdtemp(join(tmpdir(), 'gremienportal-web-'));
+    await writeFile(join(webRoot, 'index.html'), '<!doctype html><title>Portal</title>');
+    const t = await buildTestApp({ webRoot, env: offload.env });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/files' });
+      expect(res.headers['content-security-policy']).toContain(
+        `connect-src 'self' ${offload.env.S3_ENDPOINT};`,
+      );
+    } finally {
+      await t.close();
+      await offload.close();
+      await rm(webRoot, { recursive: true, force: true });
+    }
   });
 });

@@ -7,6 +7,7 @@ import { FORGOT_PASSWORD_SUCCESS_MESSAGE, LOGIN_FAILED_MESSAGE } from '@gremienp
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
 import { readPdf, type ReadPdf } from '../support/pdf-reader.ts';
+import { Offload } from '../support/offload.ts';
 import { apiRoutes, registeredRoutes, routeKey } from './route-inventory.ts';
 import { API_KEY_MESSAGES, API_KEY_SCOPES, type ApiKeyScope } from '@gremienportal/contracts/api-keys';
 import { scopeForRoute } from '../../src/policies/api-key.policy.ts';
@@ -1156,79 +1157,247 @@ const urlFor = (path: string, value: string | number | undefined) =>
         .replace(':version', '1')
         .replace(/:(id|key)/, encodeURIComponent(String(value)));
 
+/** With DOWNLOAD_OFFLOAD=s3 an allowed GET of content is a redirect to the store. */
+function offloaded(status: number, method: string, offload?: Offload): number {
+  return offload?.mode === 's3' && method === 'GET' && status === 200 ? 303 : status;
+}
+
+/**
+ * Only an allowed GET hands its bytes over: to nginx with X-Accel-Redirect and no body, or to the
+ * store with a short-lived address. A refusal or a HEAD hands over nothing.
+ */
+function expectHandedOver(offload: Offload, res: LightMyRequestResponse, method: string, what: string) {
+  const allowed = method === 'GET' && (res.statusCode === 200 || res.statusCode === 303);
+  if (!allowed) {
+    expect(res.headers['x-accel-redirect'], what).toBeUndefined();
+    expect(res.headers.location, what).toBeUndefined();
+    return;
+  }
+  if (offload.mode === 'nginx') {
+    expect(res.headers['x-accel-redirect'], what).toMatch(/^\/_offload\/[A-Za-z0-9_-]{16,64}$/);
+    expect(res.body, what).toBe('');
+    expect(res.headers['content-disposition'], what).toMatch(/^(inline|attachment); filename=/);
+    expect(res.headers['cache-control'], what).toBe('private, no-store');
+  } else {
+    offload.checkRedirect(res.headers);
+    expect(res.body, what).toBe('');
+  }
+}
+
+/** API-Schlüssel of the Super-Admin (issue 22): one per scope, one with every other scope each, one with all. */
+type MatrixKeys = Record<ApiKeyScope | 'all', string> & { allBut: Record<ApiKeyScope, string> };
+
+interface MatrixState {
+  t: TestApp;
+  w: World;
+  deleted: Record<ObjectType, string | number>;
+  keys: MatrixKeys;
+}
+
+/**
+ * The app with its world, and things that existed once: their ids and keys must answer like ids
+ * that never existed.
+ */
+async function setUpMatrix(env: Record<string, string> = {}): Promise<MatrixState> {
+  const t = await buildTestApp({ env });
+  const w = await buildWorld(t);
+  const deleted = {} as Record<ObjectType, string | number>;
+  // Deleted, then removed from the Papierkorb for good (users do not go there).
+  const su = (options: InjectOptions) => w.inject('superAdmin', options);
+  const folder = await w.fresh.folder();
+  const file = await w.fresh.file();
+  const event = await w.fresh.event();
+  const user = await w.fresh.user();
+  const purged = await w.fresh.event();
+  // Protokolle (issue 20): on the world's events, on one in the Papierkorb and on one purged.
+  const secretOf = (title: string) => w.secrets.find((secret) => secret.texts[0] === title)!;
+  for (const key of ['ar', 'vt', 'both'] as const) {
+    minutesKeys[key] = await publishMinutes(w, w.events[key].id);
+    secretOf(w.events[key].title).texts.push(minutesKeys[key]);
+  }
+  const trashedWithMinutes = await w.fresh.event();
+  minutesKeys.trashed = await publishMinutes(w, trashedWithMinutes.id);
+  secretOf(trashedWithMinutes.title).texts.push(minutesKeys.trashed);
+  expect((await su({ method: 'DELETE', url: `/api/v1/events/${trashedWithMinutes.id}` })).statusCode).toBe(
+    204,
+  );
+  w.markTrashed('event', trashedWithMinutes.id);
+  const purgedMinutes = await publishMinutes(w, event.id);
+  secretOf(event.title).texts.push(purgedMinutes);
+  for (const url of [
+    `/api/v1/folders/${folder.id}`,
+    `/api/v1/files/${file.id}`,
+    `/api/v1/events/${event.id}`,
+    `/api/v1/user/${user.id}`,
+    `/api/v1/events/${purged.id}`,
+    `/api/v1/trash/folder/${folder.id}`,
+    `/api/v1/trash/file/${file.id}`,
+    `/api/v1/trash/event/${event.id}`,
+    `/api/v1/trash/event/${purged.id}`,
+  ]) {
+    const res = await su({ method: 'DELETE', url });
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(204);
+  }
+  Object.assign(deleted, {
+    folder: folder.id,
+    file: file.id,
+    fileKey: file.external,
+    event: event.id,
+    eventKey: event.external,
+    user: user.id,
+    trashItem: `event/${purged.id}`,
+    minutesKey: purgedMinutes,
+  });
+  const keys = { allBut: {} } as MatrixKeys;
+  const issue = async (scopes: readonly ApiKeyScope[]) => {
+    const res = await su({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      payload: { name: `Matrix ${scopes.join(' ')}`, scopes },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.token as string;
+  };
+  keys.all = await issue(API_KEY_SCOPES);
+  for (const scope of API_KEY_SCOPES) {
+    keys[scope] = await issue([scope]);
+    keys.allBut[scope] = await issue(API_KEY_SCOPES.filter((other) => other !== scope));
+  }
+  return { t, w, deleted, keys };
+}
+
+/**
+ * One entry of the matrix: every principal, every target, GET and HEAD for a GET route. With an
+ * offload (decision 135) the download routes answer the same, except that the bytes of an
+ * allowed GET are handed over (`expectHandedOver`).
+ */
+async function checkEntry(state: MatrixState, key: string, offload?: Offload): Promise<void> {
+  const { w, deleted, keys } = state;
+  const entry = ENTRIES[key]!;
+  const [method, path] = key.split(' ') as [string, string];
+  const methods = method === 'GET' ? ['GET', 'HEAD'] : [method];
+  const failures: string[] = [];
+
+  /**
+   * Calls the route as `p` on every target (or the first only) and checks each answer; `as` is an
+   * API-Schlüssel of `p`'s account whose token replaces the session (issue 22), `expected` then
+   * what it must answer.
+   */
+  async function callAs(
+    p: PrincipalKey,
+    as?: { label: string; token: string; expected: (kind: Kind) => number; firstOnly?: boolean },
+  ) {
+    const all: Target[] = entry.object
+      ? targetsFor(w, entry.object, p, deleted)
+      : [{ kind: 'none', label: 'ohne Objekt' }];
+    const targets = as?.firstOnly ? all.slice(0, 1) : all;
+    for (const httpMethod of methods) {
+      const answers: { target: Target; res: LightMyRequestResponse }[] = [];
+      for (const original of targets) {
+        let target = original;
+        if (entry.disposable && original.kind === 'visible' && isAdminPrincipal(p)) {
+          target = { ...original, value: await freshValue(w, entry.object!) };
+        }
+        const call: Call = { w, p, target };
+        const extra = (await entry.request?.(call)) ?? {};
+        const res = await w.inject(p, {
+          ...extra,
+          ...(as ? { headers: { ...extra.headers, authorization: `Bearer ${as.token}` } } : {}),
+          method: httpMethod as InjectOptions['method'],
+          url: entry.url ? await entry.url(call) : urlFor(path, target.value),
+        });
+        const expected = offloaded(
+          as ? as.expected(target.kind) : expectedStatus(entry, p, target.kind),
+          httpMethod,
+          offload,
+        );
+        const what = `${httpMethod} ${path} als ${as?.label ?? p}, ${target.label}`;
+        if (res.statusCode !== expected) {
+          failures.push(`${what}: ${res.statusCode} statt ${expected} (${res.body.slice(0, 200)})`);
+          continue;
+        }
+        if (offload) expectHandedOver(offload, res, httpMethod, what);
+        expect(res.statusCode, `${what}: nie 5xx`).toBeLessThan(500);
+        expectNoLeak(w, p, res, what, entry.trashView, entry.cancelledView);
+        if (httpMethod === 'HEAD') expect(res.body, what).toBe('');
+        else if (res.statusCode >= 400) {
+          const body = res.json() as { message?: unknown; errors?: unknown };
+          expect(typeof body.message === 'string' && body.message.length > 0, what).toBe(true);
+          expect(
+            Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'),
+            what,
+          ).toEqual([]);
+          if (as && res.statusCode === 403) expect(body.message, what).toBe(API_KEY_MESSAGES.outOfScope);
+        } else await entry.check?.(call, res);
+        answers.push({ target, res });
+      }
+      // Hidden, nonexistent and trashed are indistinguishable: same status, same body, same
+      // type. A member finds nothing at all behind an admin-hidden route, visible or not.
+      const unseen = answers.filter(
+        ({ target }) =>
+          target.kind === 'hidden' ||
+          target.kind === 'nonexistent' ||
+          // Unless the entry lets this principal see it in the Papierkorb (a cancellation).
+          (target.kind === 'trashed' &&
+            expectedStatus(entry, p, 'trashed') === expectedStatus(entry, p, 'nonexistent')) ||
+          (entry.access === 'admin-hidden' && !isAdminPrincipal(p)),
+      );
+      const shape = ({ res }: { res: LightMyRequestResponse }) => ({
+        status: res.statusCode,
+        body: res.body,
+        type: res.headers['content-type'],
+        length: res.headers['content-length'],
+      });
+      for (const answer of unseen.slice(1)) {
+        expect(
+          shape(answer),
+          `${httpMethod} ${path} als ${p}: ${answer.target.label} wie ${unseen[0]!.target.label}`,
+        ).toEqual(shape(unseen[0]!));
+      }
+    }
+  }
+
+  for (const p of PRINCIPALS) await callAs(p);
+
+  // API-Schlüssel of the Super-Admin: with the route's scope exactly what the Super-Admin gets;
+  // with every other scope, or on a route no key may call, the scope's 403 before any lookup.
+  // Public routes do not look at the token at all.
+  const scope = scopeForRoute(method, path);
+  const superAdmin = (kind: Kind) => expectedStatus(entry, 'superAdmin', kind);
+  if (entry.access === 'public') {
+    await callAs('superAdmin', {
+      label: 'API-Schlüssel',
+      token: keys.all,
+      expected: superAdmin,
+      firstOnly: true,
+    });
+  } else if (scope) {
+    await callAs('superAdmin', { label: `API-Schlüssel ${scope}`, token: keys[scope], expected: superAdmin });
+    await callAs('superAdmin', {
+      label: `API-Schlüssel ohne ${scope}`,
+      token: keys.allBut[scope],
+      expected: () => 403,
+      firstOnly: true,
+    });
+  } else {
+    await callAs('superAdmin', {
+      label: 'API-Schlüssel mit allen Berechtigungen',
+      token: keys.all,
+      expected: () => 403,
+      firstOnly: true,
+    });
+  }
+  expect(failures).toEqual([]);
+}
+
 describe('authorization matrix', () => {
   let t: TestApp;
   let w: World;
-  const keys = { allBut: {} } as Record<ApiKeyScope | 'all', string> & {
-    allBut: Record<ApiKeyScope, string>;
-  };
-  const deleted = {} as Record<ObjectType, string | number>;
+  let state: MatrixState;
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    w = await buildWorld(t);
-    // Things that existed once: their ids and keys must answer like ids that never existed.
-    // Deleted, then removed from the Papierkorb for good (users do not go there).
-    const su = (options: InjectOptions) => w.inject('superAdmin', options);
-    const folder = await w.fresh.folder();
-    const file = await w.fresh.file();
-    const event = await w.fresh.event();
-    const user = await w.fresh.user();
-    const purged = await w.fresh.event();
-    // Protokolle (issue 20): on the world's events, on one in the Papierkorb and on one purged.
-    const secretOf = (title: string) => w.secrets.find((secret) => secret.texts[0] === title)!;
-    for (const key of ['ar', 'vt', 'both'] as const) {
-      minutesKeys[key] = await publishMinutes(w, w.events[key].id);
-      secretOf(w.events[key].title).texts.push(minutesKeys[key]);
-    }
-    const trashedWithMinutes = await w.fresh.event();
-    minutesKeys.trashed = await publishMinutes(w, trashedWithMinutes.id);
-    secretOf(trashedWithMinutes.title).texts.push(minutesKeys.trashed);
-    expect((await su({ method: 'DELETE', url: `/api/v1/events/${trashedWithMinutes.id}` })).statusCode).toBe(
-      204,
-    );
-    w.markTrashed('event', trashedWithMinutes.id);
-    const purgedMinutes = await publishMinutes(w, event.id);
-    secretOf(event.title).texts.push(purgedMinutes);
-    for (const url of [
-      `/api/v1/folders/${folder.id}`,
-      `/api/v1/files/${file.id}`,
-      `/api/v1/events/${event.id}`,
-      `/api/v1/user/${user.id}`,
-      `/api/v1/events/${purged.id}`,
-      `/api/v1/trash/folder/${folder.id}`,
-      `/api/v1/trash/file/${file.id}`,
-      `/api/v1/trash/event/${event.id}`,
-      `/api/v1/trash/event/${purged.id}`,
-    ]) {
-      const res = await su({ method: 'DELETE', url });
-      expect(res.statusCode, `${url}: ${res.body}`).toBe(204);
-    }
-    Object.assign(deleted, {
-      folder: folder.id,
-      file: file.id,
-      fileKey: file.external,
-      event: event.id,
-      eventKey: event.external,
-      user: user.id,
-      trashItem: `event/${purged.id}`,
-      minutesKey: purgedMinutes,
-    });
-    // One key per scope, one with every other scope each, one with all (issue 22).
-    const issue = async (scopes: readonly ApiKeyScope[]) => {
-      const res = await su({
-        method: 'POST',
-        url: '/api/v1/api-keys',
-        payload: { name: `Matrix ${scopes.join(' ')}`, scopes },
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json().data.token as string;
-    };
-    keys.all = await issue(API_KEY_SCOPES);
-    for (const scope of API_KEY_SCOPES) {
-      keys[scope] = await issue([scope]);
-      keys.allBut[scope] = await issue(API_KEY_SCOPES.filter((other) => other !== scope));
-    }
+    state = await setUpMatrix();
+    ({ t, w } = state);
   }, 60_000);
   afterAll(() => t?.close());
 
@@ -1336,122 +1505,7 @@ describe('authorization matrix', () => {
     );
   });
 
-  it.each(Object.keys(ENTRIES))('%s', async (key) => {
-    const entry = ENTRIES[key]!;
-    const [method, path] = key.split(' ') as [string, string];
-    const methods = method === 'GET' ? ['GET', 'HEAD'] : [method];
-    const failures: string[] = [];
-
-    /**
-     * Calls the route as `p` on every target (or the first only) and checks each answer; `as` is an
-     * API-Schlüssel of `p`'s account whose token replaces the session (issue 22), `expected` then
-     * what it must answer.
-     */
-    async function callAs(
-      p: PrincipalKey,
-      as?: { label: string; token: string; expected: (kind: Kind) => number; firstOnly?: boolean },
-    ) {
-      const all: Target[] = entry.object
-        ? targetsFor(w, entry.object, p, deleted)
-        : [{ kind: 'none', label: 'ohne Objekt' }];
-      const targets = as?.firstOnly ? all.slice(0, 1) : all;
-      for (const httpMethod of methods) {
-        const answers: { target: Target; res: LightMyRequestResponse }[] = [];
-        for (const original of targets) {
-          let target = original;
-          if (entry.disposable && original.kind === 'visible' && isAdminPrincipal(p)) {
-            target = { ...original, value: await freshValue(w, entry.object!) };
-          }
-          const call: Call = { w, p, target };
-          const extra = (await entry.request?.(call)) ?? {};
-          const res = await w.inject(p, {
-            ...extra,
-            ...(as ? { headers: { ...extra.headers, authorization: `Bearer ${as.token}` } } : {}),
-            method: httpMethod as InjectOptions['method'],
-            url: entry.url ? await entry.url(call) : urlFor(path, target.value),
-          });
-          const expected = as ? as.expected(target.kind) : expectedStatus(entry, p, target.kind);
-          const what = `${httpMethod} ${path} als ${as?.label ?? p}, ${target.label}`;
-          if (res.statusCode !== expected) {
-            failures.push(`${what}: ${res.statusCode} statt ${expected} (${res.body.slice(0, 200)})`);
-            continue;
-          }
-          expect(res.statusCode, `${what}: nie 5xx`).toBeLessThan(500);
-          expectNoLeak(w, p, res, what, entry.trashView, entry.cancelledView);
-          if (httpMethod === 'HEAD') expect(res.body, what).toBe('');
-          else if (res.statusCode >= 400) {
-            const body = res.json() as { message?: unknown; errors?: unknown };
-            expect(typeof body.message === 'string' && body.message.length > 0, what).toBe(true);
-            expect(
-              Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'),
-              what,
-            ).toEqual([]);
-            if (as && res.statusCode === 403) expect(body.message, what).toBe(API_KEY_MESSAGES.outOfScope);
-          } else await entry.check?.(call, res);
-          answers.push({ target, res });
-        }
-        // Hidden, nonexistent and trashed are indistinguishable: same status, same body, same
-        // type. A member finds nothing at all behind an admin-hidden route, visible or not.
-        const unseen = answers.filter(
-          ({ target }) =>
-            target.kind === 'hidden' ||
-            target.kind === 'nonexistent' ||
-            // Unless the entry lets this principal see it in the Papierkorb (a cancellation).
-            (target.kind === 'trashed' &&
-              expectedStatus(entry, p, 'trashed') === expectedStatus(entry, p, 'nonexistent')) ||
-            (entry.access === 'admin-hidden' && !isAdminPrincipal(p)),
-        );
-        const shape = ({ res }: { res: LightMyRequestResponse }) => ({
-          status: res.statusCode,
-          body: res.body,
-          type: res.headers['content-type'],
-          length: res.headers['content-length'],
-        });
-        for (const answer of unseen.slice(1)) {
-          expect(
-            shape(answer),
-            `${httpMethod} ${path} als ${p}: ${answer.target.label} wie ${unseen[0]!.target.label}`,
-          ).toEqual(shape(unseen[0]!));
-        }
-      }
-    }
-
-    for (const p of PRINCIPALS) await callAs(p);
-
-    // API-Schlüssel of the Super-Admin: with the route's scope exactly what the Super-Admin gets;
-    // with every other scope, or on a route no key may call, the scope's 403 before any lookup.
-    // Public routes do not look at the token at all.
-    const scope = scopeForRoute(method, path);
-    const superAdmin = (kind: Kind) => expectedStatus(entry, 'superAdmin', kind);
-    if (entry.access === 'public') {
-      await callAs('superAdmin', {
-        label: 'API-Schlüssel',
-        token: keys.all,
-        expected: superAdmin,
-        firstOnly: true,
-      });
-    } else if (scope) {
-      await callAs('superAdmin', {
-        label: `API-Schlüssel ${scope}`,
-        token: keys[scope],
-        expected: superAdmin,
-      });
-      await callAs('superAdmin', {
-        label: `API-Schlüssel ohne ${scope}`,
-        token: keys.allBut[scope],
-        expected: () => 403,
-        firstOnly: true,
-      });
-    } else {
-      await callAs('superAdmin', {
-        label: 'API-Schlüssel mit allen Berechtigungen',
-        token: keys.all,
-        expected: () => 403,
-        firstOnly: true,
-      });
-    }
-    expect(failures).toEqual([]);
-  });
+  it.each(Object.keys(ENTRIES))('%s', (key) => checkEntry(state, key));
 
   it('keeps the roles of the stripped principal removed and its sessions working', async () => {
     const res = await w.inject('stripped', { method: 'GET', url: '/api/v1/account' });
@@ -1509,3 +1563,45 @@ describe('authorization matrix', () => {
     expect(uploaded.filter(reached)).toHaveLength(3);
   });
 });
+
+/**
+ * The routes that send stored content (`sendDownload`): under DOWNLOAD_OFFLOAD=nginx and s3 they
+ * answer every principal and target as above, and only an allowed GET hands its bytes over
+ * (decision 135).
+ */
+const DOWNLOAD_ROUTES = [
+  'GET /api/v1/download/:key',
+  'GET /api/v1/files/:id/versions/:version/download',
+  'GET /api/v1/info/:key',
+  'GET /api/v1/minutes/:key',
+] as const;
+
+describe.each(['nginx', 's3'] as const)(
+  'authorization matrix of the downloads, DOWNLOAD_OFFLOAD=%s',
+  (mode) => {
+    let state: MatrixState;
+    let offload: Offload;
+
+    beforeAll(async () => {
+      offload = await Offload.create(mode);
+      state = await setUpMatrix(offload.env);
+    }, 60_000);
+    afterAll(async () => {
+      await state?.t.close();
+      await offload?.close();
+    });
+
+    it('covers every route that answers with stored content', () => {
+      // Download routes are the ones documented with a 206 (plugins/openapi.ts, describeDownload).
+      const paths = (
+        state.t.app.swagger() as unknown as { paths: Record<string, Record<string, { responses: object }>> }
+      ).paths;
+      const downloads = Object.entries(paths)
+        .filter(([, operations]) => operations.get && '206' in operations.get.responses)
+        .map(([path]) => `GET ${path.replace(/\{([^}]+)\}/g, ':$1')}`);
+      expect(downloads.sort()).toEqual([...DOWNLOAD_ROUTES].sort());
+    });
+
+    it.each(DOWNLOAD_ROUTES)('%s', (key) => checkEntry(state, key, offload));
+  },
+);

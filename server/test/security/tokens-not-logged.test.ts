@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config.ts';
+import { S3Storage, s3ClientFromConfig } from '../../src/storage/s3-storage.ts';
 import { loggerOptions } from '../../src/plugins/logging.ts';
 import { buildTestApp } from '../support/build-test-app.ts';
 import { createUser } from '../support/factories.ts';
@@ -67,6 +68,40 @@ describe('the search for tokens in the log', () => {
     logger.info({ device_token: other }, 'Gerät');
     expect(lines).toHaveLength(2);
     expect(findLeakedTokens([token, other], lines)).toEqual([]);
+  });
+
+  it('searches for the signature of every presigned download address as well', async () => {
+    const storage = new S3Storage({
+      client: s3ClientFromConfig(
+        configSchema.parse({
+          STORAGE: 's3',
+          S3_BUCKET: 'dokumente',
+          S3_ENDPOINT: 'http://127.0.0.1:9',
+          S3_ACCESS_KEY_ID: 'schluessel',
+          S3_SECRET_ACCESS_KEY: 'geheimnis',
+          S3_FORCE_PATH_STYLE: 'true',
+        }),
+      ),
+      bucket: 'dokumente',
+    });
+    try {
+      const url = await storage.directUrl('AbCdEfGhIjKlMnOpQr', {
+        contentType: 'application/pdf',
+        contentDisposition: 'attachment; filename="a.pdf"',
+        cacheControl: 'private, no-store',
+        expiresInSeconds: 60,
+      });
+      const signature = new URL(url).searchParams.get('X-Amz-Signature');
+      expect(signature).toMatch(/^[0-9a-f]{64}$/);
+      const dir = process.env[LOG_CAPTURE_ENV]!;
+      const tokens = readFileSync(join(dir, `tokens-${process.pid}.txt`), 'utf8').split('\n');
+      expect(tokens).toContain(signature);
+      expect(findLeakedTokens([signature!], [`{"msg":"weitergeleitet","location":"${url}"}`])).toHaveLength(
+        1,
+      );
+    } finally {
+      storage.close();
+    }
   });
 
   it('captures the log of test apps and the tokens they issue', async () => {

@@ -6779,6 +6779,16 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg. */
+      303: {
+        headers: {
+          /** @description Die vorsignierte Adresse */
+          Location?: string;
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
         headers: {
@@ -7024,6 +7034,16 @@ export interface operations {
           'application/octet-stream': string;
           '*/*': string;
         };
+      };
+      /** @description Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg. */
+      303: {
+        headers: {
+          /** @description Die vorsignierte Adresse */
+          Location?: string;
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
@@ -9337,6 +9357,16 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg. */
+      303: {
+        headers: {
+          /** @description Die vorsignierte Adresse */
+          Location?: string;
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
         headers: {
@@ -10576,6 +10606,16 @@ export interface operations {
           'application/octet-stream': string;
           '*/*': string;
         };
+      };
+      /** @description Nur bei `DOWNLOAD_OFFLOAD=s3`, nur auf GET: der Inhalt liegt unter `Location`, einer vorsignierten Adresse des Objektspeichers, 60 Sekunden gültig; dort kommen Medientyp und Dateiname wie bei 200. Bei der Weiterleitung zu einem anderen Ursprung lässt der Browser den Bearer-Header weg. */
+      303: {
+        headers: {
+          /** @description Die vorsignierte Adresse */
+          Location?: string;
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
       400: {
