@@ -78,6 +78,7 @@ const WITHOUT_PRELOAD_LIST = new RegExp(
     'user-update',
     'audit',
     'trash',
+    'api-keys',
   ].join('|')})-[\\w-]+\\.js$`,
 );
 

@@ -8,6 +8,8 @@ export type RoleName = (typeof ROLE_NAMES)[number];
 export const ADMIN_ROLES: readonly RoleName[] = ['Admin', 'Super-Admin'];
 export const isAdmin = (roles: readonly string[]): boolean =>
   roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role));
+/** Only a Super-Admin grants admin roles, empties the Papierkorb and manages API-Schlüssel. */
+export const isSuperAdmin = (roles: readonly string[]): boolean => roles.includes('Super-Admin');
 
 /** Root folder and the folders the first migration creates; never renamed, moved or deleted. */
 export const ROOT_FOLDER_ID = 1;

@@ -5,11 +5,11 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { apiToken, BASE_URL, loginAs, type RoleKey } from './support/fixtures.ts';
 
 /*
- * Every page, for the signed-out visitor, a Vertreter and an Admin, on a phone (375 × 812) and a
- * desktop (1280 × 800): nothing wider than the screen, no cut-off table or card, every control at
- * least 44 × 44 px on the phone (WCAG 2.5.5), axe with the WCAG 2.1 AA rules clean. The pages of
- * the most used areas also at 200 % and 400 % zoom (WCAG 1.4.4 and 1.4.10). SCREENSHOT_DIR=<dir>
- * also saves a full-page screenshot of each page.
+ * Every page, for the signed-out visitor, a Vertreter, an Admin and (for its own pages) a
+ * Super-Admin, on a phone (375 × 812) and a desktop (1280 × 800): nothing wider than the screen,
+ * no cut-off table or card, every control at least 44 × 44 px on the phone (WCAG 2.5.5), axe with
+ * the WCAG 2.1 AA rules clean. The pages of the most used areas also at 200 % and 400 % zoom
+ * (WCAG 1.4.4 and 1.4.10). SCREENSHOT_DIR=<dir> also saves a full-page screenshot of each page.
  */
 
 const VIEWPORTS = [
@@ -57,10 +57,14 @@ const ADMIN: PageList = (ids) => [
   '/trash',
 ];
 
+/** What only a Super-Admin sees: the API-Schlüssel (issue 22), with six areas in the header. */
+const SUPER_ADMIN: PageList = () => ['/api-keys'];
+
 const WHO: { who: RoleKey | null; pages: PageList }[] = [
   { who: null, pages: SIGNED_OUT },
   { who: 'vertreter', pages: MEMBER },
   { who: 'admin', pages: ADMIN },
+  { who: 'superAdmin', pages: SUPER_ADMIN },
 ];
 
 /** A folder, a document, an event and a user that every page can show, made through the API. */
@@ -126,6 +130,17 @@ async function prepare(request: APIRequestContext): Promise<Ids> {
     email: `margarete.sonnenschein-bergmann.${stamp}@genossenschaft-beispiel.org`,
     roles: ['Vertreter', 'Aufsichtsrat'],
   });
+  // A key with a long name and every scope, so /api-keys shows a full row or card.
+  const superAdmin = { authorization: `Bearer ${await apiToken(request, 'superAdmin')}` };
+  const key = await request.post(`${BASE_URL}/api/v1/api-keys`, {
+    headers: superAdmin,
+    data: {
+      name: `Import aus der Mitgliederverwaltung der Genossenschaft ${stamp}`,
+      scopes: ['nutzer:lesen', 'nutzer:schreiben', 'inhalte:lesen', 'inhalte:schreiben', 'protokoll:lesen'],
+      valid_days: 365,
+    },
+  });
+  expect(key.status(), await key.text()).toBe(201);
   return { folder: folderId, file: file.id, event: event.event!.id, user: user.user!.id };
 }
 

@@ -21,6 +21,8 @@ vi.mock('./routes/user-show', () => ({ default: () => <h1>Seite user-show</h1> }
 vi.mock('./routes/user-update', () => ({ default: () => <h1>Seite user-update</h1> }));
 vi.mock('./routes/audit', () => ({ default: () => <h1>Seite audit</h1> }));
 vi.mock('./routes/trash', () => ({ default: () => <h1>Seite trash</h1> }));
+// The page itself turns Admins who are no Super-Admin away (its own tests show that).
+vi.mock('./routes/api-keys', () => ({ default: () => <h1>Seite api-keys</h1> }));
 
 const loginAs = async (app: ReturnType<typeof renderApp>, email = 'erika@example.org') => {
   await app.user.type(await screen.findByLabelText(/E-Mail-Adresse/), email);
@@ -79,6 +81,7 @@ describe('routes', () => {
     ['/user/update/4', 'Seite user-update'],
     ['/audit', 'Seite audit'],
     ['/trash', 'Seite trash'],
+    ['/api-keys', 'Seite api-keys'],
   ])(
     'opens the admin function %s for admins and shows the 404 page to everybody else',
     async (path, heading) => {

@@ -30,6 +30,7 @@ const UserShowPage = lazy(() => import('./routes/user-show'));
 const UserUpdatePage = lazy(() => import('./routes/user-update'));
 const AuditPage = lazy(() => import('./routes/audit'));
 const TrashPage = lazy(() => import('./routes/trash'));
+const ApiKeysPage = lazy(() => import('./routes/api-keys'));
 const SearchPage = lazy(() => import('./routes/search'));
 
 /** "/" is the file explorer when signed in and a welcome page with the way to the login otherwise. */
@@ -109,6 +110,8 @@ export const routes: RouteObject[] = [
                       { path: 'user/update/:id', element: <UserUpdatePage /> },
                       { path: 'audit', element: <AuditPage /> },
                       { path: 'trash', element: <TrashPage /> },
+                      // Super-Admins only: the page itself shows the 404 page to Admins.
+                      { path: 'api-keys', element: <ApiKeysPage /> },
                     ],
                   },
                 ],

@@ -21,6 +21,7 @@ vi.mock('../routes/user-show', () => ({ default: () => <h1>Seite user-show</h1> 
 vi.mock('../routes/user-update', () => ({ default: () => <h1>Seite user-update</h1> }));
 vi.mock('../routes/audit', () => ({ default: () => <h1>Seite audit</h1> }));
 vi.mock('../routes/trash', () => ({ default: () => <h1>Seite trash</h1> }));
+vi.mock('../routes/api-keys', () => ({ default: () => <h1>Seite api-keys</h1> }));
 
 const settings = {
   imprint_url: 'https://www.example.org/impressum',
@@ -52,6 +53,26 @@ describe('app layout', () => {
       '/account',
     );
     expect(within(menu).getByRole('menuitem', { name: 'Abmelden' })).toBeInTheDocument();
+  });
+
+  it('adds the API-Schlüssel for Super-Admins, in the header and in the burger menu', async () => {
+    signIn(adminUser({ roles: ['Super-Admin'] }));
+    const { user } = renderApp('/api-keys');
+    const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
+
+    expect(linkNames(nav)).toEqual([
+      'Dateien',
+      'Events',
+      'Nutzerverwaltung',
+      'Protokoll',
+      'Papierkorb',
+      'API-Schlüssel',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'API-Schlüssel' })).toHaveAttribute('aria-current', 'page');
+
+    await user.click(screen.getByRole('button', { name: 'Menü öffnen' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Menü' });
+    expect(within(drawer).getByRole('link', { name: 'API-Schlüssel' })).toHaveAttribute('href', '/api-keys');
   });
 
   it('hides the user administration, the audit log and the Papierkorb from other roles', async () => {

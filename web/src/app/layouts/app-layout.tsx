@@ -3,6 +3,7 @@ import { Outlet, Link, useLocation } from 'react-router';
 import { Box, Burger, Container, Divider, Drawer, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
+import { isSuperAdmin } from '@gremienportal/contracts/rules';
 import { useAuth } from '../../lib/auth';
 import { SignedInProviders } from '../signed-in-providers';
 import { AppFooter } from './app-footer';
@@ -20,6 +21,8 @@ const UserMenu = lazy(() => import('./user-menu'));
 import { classes } from './layout-classes';
 
 const MOBILE_NAV_ID = 'mobile-navigation';
+/** More areas than this take less room beside the search (layouts.module.css). */
+const LONG_NAV = 5;
 
 function NavEntry({
   item,
@@ -52,7 +55,7 @@ export default function AppLayout() {
   const { user, isAdmin, logout } = useAuth();
   const { pathname } = useLocation();
   const [menuOpened, menu] = useDisclosure(false);
-  const items = navItemsFor(isAdmin);
+  const items = navItemsFor(isAdmin, isSuperAdmin(user?.roles ?? []));
   // Wide screens: the account page and the sign-out sit in the menu under the user's name.
   const areaItems = items.filter((item) => item.to !== '/account');
 
@@ -73,7 +76,13 @@ export default function AppLayout() {
           <Container size="xl" className={classes.headerInner}>
             <BrandLink />
             <HeaderSearch />
-            <Box component="nav" aria-label="Hauptnavigation" className={classes.desktopNav} visibleFrom="md">
+            <Box
+              component="nav"
+              aria-label="Hauptnavigation"
+              className={classes.desktopNav}
+              visibleFrom="md"
+              data-long={areaItems.length > LONG_NAV || undefined}
+            >
               {areaItems.map((item) => (
                 <NavEntry key={item.to} item={item} pathname={pathname} className={classes.navLink} />
               ))}

@@ -4,6 +4,8 @@ export interface NavItem {
   /** Whether the current path belongs to this area (for aria-current). */
   matches: (pathname: string) => boolean;
   adminOnly?: boolean;
+  /** Only for Super-Admins (API-Schlüssel); Admins do not see it either. */
+  superAdminOnly?: boolean;
 }
 
 const startsWithAny =
@@ -21,7 +23,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Nutzerverwaltung', to: '/user', matches: startsWithAny('/user'), adminOnly: true },
   { label: 'Protokoll', to: '/audit', matches: startsWithAny('/audit'), adminOnly: true },
   { label: 'Papierkorb', to: '/trash', matches: startsWithAny('/trash'), adminOnly: true },
+  { label: 'API-Schlüssel', to: '/api-keys', matches: startsWithAny('/api-keys'), superAdminOnly: true },
   { label: 'Accountverwaltung', to: '/account', matches: startsWithAny('/account') },
 ];
 
-export const navItemsFor = (isAdmin: boolean) => NAV_ITEMS.filter((item) => isAdmin || !item.adminOnly);
+export const navItemsFor = (isAdmin: boolean, isSuperAdmin = false) =>
+  NAV_ITEMS.filter((item) => (isAdmin || !item.adminOnly) && (isSuperAdmin || !item.superAdminOnly));

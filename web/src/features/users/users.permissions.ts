@@ -1,13 +1,11 @@
-import { ADMIN_ROLES, type Role } from '@gremienportal/contracts/common';
+import { ADMIN_ROLES, isSuperAdmin, type Role } from '@gremienportal/contracts/common';
 
 /** The web side of product.md P1.3; the server enforces the same rules. */
 
-export const SUPER_ADMIN_ROLE = 'Super-Admin';
 export const ADMIN_ROLES_HINT = 'Die Rollen Admin und Super-Admin kann nur ein Super-Admin vergeben.';
 
 const isAdminRoleName = (name: string) => (ADMIN_ROLES as readonly string[]).includes(name);
 
-export const isSuperAdmin = (roles: readonly string[]) => roles.includes(SUPER_ADMIN_ROLE);
 export const holdsAdminRole = (roles: readonly string[]) => roles.some(isAdminRoleName);
 
 interface Actor {

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Button, Grid, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, type DefaultValues } from 'react-hook-form';
+import { isSuperAdmin } from '@gremienportal/contracts/rules';
 import type { Role } from '@gremienportal/contracts/common';
 import {
   createUserBodySchema,
@@ -14,7 +15,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { applyFieldErrors } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
-import { ADMIN_ROLES_HINT, isSuperAdmin, roleOptions } from '../users.permissions';
+import { ADMIN_ROLES_HINT, roleOptions } from '../users.permissions';
 
 /** Form values as the contract reads them; the role select holds ids as strings. */
 export type UserFormValues = CreateUserInput;
