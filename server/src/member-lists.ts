@@ -1,10 +1,15 @@
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import { MINUTE } from './clock.ts';
+import { groupRoles } from './db/role-links.ts';
+import type { Database } from './db/schema.ts';
 
 /*
  * What the admins' member lists share (Teilnahme of an event, issue 20; Kenntnisnahme of a
- * document, issue 21): a person as the list shows them, the order by name, the CSV's person
- * columns, and the throttled "Erinnerung senden" slot.
+ * document, issue 21): who is on them with which roles, a person as the list shows them, the order
+ * by name, the CSV's person columns, and the throttled "Erinnerung senden" slot.
  */
+
+type Executor = Kysely<Database> | Transaction<Database>;
 
 export interface ListedMember {
   id: number;
@@ -13,6 +18,42 @@ export interface ListedMember {
   lastname: string;
   email: string;
   roles: readonly { id: number; name: string }[];
+}
+
+/** A member with all of their roles (ordered by role id). */
+export interface MemberRecord extends ListedMember {
+  roles: { id: number; name: string }[];
+  /** Has set a password: an invitation not yet accepted can neither answer nor confirm. */
+  active: boolean;
+}
+
+/**
+ * The members `which` selects (every account without it), each once with all of their roles,
+ * ordered by id. The filter sees only `users`; it is applied before the role joins, so it decides
+ * about people, not about role rows.
+ */
+export async function membersWithRoles(
+  db: Executor,
+  which?: (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>,
+): Promise<MemberRecord[]> {
+  const users = db.selectFrom('users');
+  const rows = await (which ? users.where(which) : users)
+    .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
+    .leftJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select([
+      'users.id',
+      'users.title',
+      'users.firstname',
+      'users.lastname',
+      'users.email',
+      'users.password_hash',
+      'roles.id as role_id',
+      'roles.name as role_name',
+    ])
+    .orderBy('users.id')
+    .orderBy('roles.id')
+    .execute();
+  return groupRoles(rows).map(({ password_hash, ...user }) => ({ ...user, active: password_hash !== null }));
 }
 
 /** The person of a list entry: their names, address and role names. */

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AttendanceStatus, Database, EventAttendanceTable } from '../../db/schema.ts';
-import { groupRoles } from '../../db/role-links.ts';
+import { membersWithRoles, type MemberRecord } from '../../member-lists.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -10,18 +10,6 @@ export interface AnswerRow {
   status: AttendanceStatus;
   comment: string;
   answered_at: string;
-}
-
-/** A person the attendance list shows, with all of their roles (the caller checks visibility). */
-export interface AttendeeRecord {
-  id: number;
-  title: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  /** False while the invitation has not been accepted (no password yet). */
-  active: boolean;
-  roles: { id: number; name: string }[];
 }
 
 /** One answer per member and event: a second answer replaces the first (same SQL on both dialects). */
@@ -65,75 +53,46 @@ export async function answersToEvent(db: Executor, eventId: number): Promise<Map
  * everyone who answered (also without such a role, e.g. an admin, or one who lost the role since),
  * each once with all of their roles.
  */
-export async function attendees(
+export function attendees(
   db: Executor,
   eventId: number,
   roleIds: readonly number[],
-): Promise<AttendeeRecord[]> {
-  const rows = await db
-    .selectFrom('users')
-    .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
-    .leftJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select([
-      'users.id',
-      'users.title',
-      'users.firstname',
-      'users.lastname',
-      'users.email',
-      'users.password_hash',
-      'roles.id as role_id',
-      'roles.name as role_name',
-    ])
-    .where((eb) => {
-      const answered = eb.exists(
-        eb
-          .selectFrom('event_attendance')
-          .select('event_attendance.user_id')
-          .whereRef('event_attendance.user_id', '=', 'users.id')
-          .where('event_attendance.event_id', '=', eventId),
-      );
-      if (roleIds.length === 0) return answered;
-      return eb.or([
-        eb.and([
-          eb('users.password_hash', 'is not', null),
-          eb.exists(
-            eb
-              .selectFrom('user_roles as held')
-              .select('held.user_id')
-              .whereRef('held.user_id', '=', 'users.id')
-              .where('held.role_id', 'in', [...roleIds]),
-          ),
-        ]),
-        answered,
-      ]);
-    })
-    .orderBy('users.id')
-    .orderBy('roles.id')
-    .execute();
-  return groupRoles(rows).map(({ password_hash, ...user }) => ({ ...user, active: password_hash !== null }));
+): Promise<MemberRecord[]> {
+  return membersWithRoles(db, (eb) => {
+    const answered = eb.exists(
+      eb
+        .selectFrom('event_attendance')
+        .select('event_attendance.user_id')
+        .whereRef('event_attendance.user_id', '=', 'users.id')
+        .where('event_attendance.event_id', '=', eventId),
+    );
+    if (roleIds.length === 0) return answered;
+    return eb.or([
+      eb.and([
+        eb('users.password_hash', 'is not', null),
+        eb.exists(
+          eb
+            .selectFrom('user_roles as held')
+            .select('held.user_id')
+            .whereRef('held.user_id', '=', 'users.id')
+            .where('held.role_id', 'in', [...roleIds]),
+        ),
+      ]),
+      answered,
+    ]);
+  });
 }
 
 /** The Zusagen to one event with who gave them: the recipients of the Protokoll mail. */
-export async function acceptedBy(db: Executor, eventId: number): Promise<AttendeeRecord[]> {
-  const rows = await db
-    .selectFrom('event_attendance')
-    .innerJoin('users', 'users.id', 'event_attendance.user_id')
-    .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
-    .leftJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select([
-      'users.id',
-      'users.title',
-      'users.firstname',
-      'users.lastname',
-      'users.email',
-      'users.password_hash',
-      'roles.id as role_id',
-      'roles.name as role_name',
-    ])
-    .where('event_attendance.event_id', '=', eventId)
-    .where('event_attendance.status', '=', 'zugesagt')
-    .orderBy('users.id')
-    .orderBy('roles.id')
-    .execute();
-  return groupRoles(rows).map(({ password_hash, ...user }) => ({ ...user, active: password_hash !== null }));
+export function acceptedBy(db: Executor, eventId: number): Promise<MemberRecord[]> {
+  return membersWithRoles(db, (eb) =>
+    eb.exists(
+      eb
+        .selectFrom('event_attendance')
+        .select('event_attendance.user_id')
+        .whereRef('event_attendance.user_id', '=', 'users.id')
+        .where('event_attendance.event_id', '=', eventId)
+        .where('event_attendance.status', '=', 'zugesagt'),
+    ),
+  );
 }

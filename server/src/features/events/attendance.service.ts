@@ -21,6 +21,7 @@ import {
   compareByName,
   listedPerson,
   personColumns,
+  type MemberRecord,
   reminderAvailableAt,
   roundUpToMinute,
 } from '../../member-lists.ts';
@@ -36,7 +37,6 @@ import {
   findAnswer,
   saveAnswer,
   type AnswerRow,
-  type AttendeeRecord,
 } from './attendance.repository.ts';
 import { findEvent, lockEvent, updateEvent, type EventRecord } from './events.repository.ts';
 import { attendanceReminderMail } from './meetings.mails.ts';
@@ -68,7 +68,7 @@ function berlinTimeOfDay(instant: Date): string {
   return toBerlinLocal(roundUpToMinute(instant)).slice(11, 16);
 }
 
-function toEntry(user: AttendeeRecord, answer: AnswerRow | undefined): AttendanceEntry {
+function toEntry(user: MemberRecord, answer: AnswerRow | undefined): AttendanceEntry {
   return {
     user: listedPerson(user),
     status: answer?.status ?? null,
@@ -80,9 +80,9 @@ function toEntry(user: AttendeeRecord, answer: AnswerRow | undefined): Attendanc
 /** Holders of the event's roles who may see it, have an active account and have not answered. */
 function withoutAnswer(
   event: EventRecord,
-  people: AttendeeRecord[],
+  people: MemberRecord[],
   answers: Map<number, AnswerRow>,
-): AttendeeRecord[] {
+): MemberRecord[] {
   const eventRoles = new Set(event.roles.map((role) => role.id));
   return people.filter(
     (user) =>

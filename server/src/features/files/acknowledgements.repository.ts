@@ -1,40 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
-import { groupRoles } from '../../db/role-links.ts';
 import type { Database } from '../../db/schema.ts';
+import { membersWithRoles, type MemberRecord } from '../../member-lists.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-export interface MemberRecord {
-  id: number;
-  title: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  roles: { id: number; name: string }[];
-  /** Has set a password (an invitation not yet accepted cannot confirm anything). */
-  active: boolean;
-}
-
 /** Every account with its roles: who can see a document is decided by the policies in memory. */
-export async function allMembers(db: Executor): Promise<MemberRecord[]> {
-  const rows = await db
-    .selectFrom('users')
-    .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
-    .leftJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select([
-      'users.id',
-      'users.title',
-      'users.firstname',
-      'users.lastname',
-      'users.email',
-      'users.password_hash',
-      'roles.id as role_id',
-      'roles.name as role_name',
-    ])
-    .orderBy('users.id')
-    .orderBy('roles.id')
-    .execute();
-  return groupRoles(rows).map(({ password_hash, ...user }) => ({ ...user, active: password_hash !== null }));
+export function allMembers(db: Executor): Promise<MemberRecord[]> {
+  return membersWithRoles(db);
 }
 
 /** The member's confirmations of these documents, by document. */

@@ -16,6 +16,7 @@ import {
   compareByName,
   listedPerson,
   personColumns,
+  type MemberRecord,
   reminderAvailableAt,
   roundUpToMinute,
 } from '../../member-lists.ts';
@@ -33,7 +34,6 @@ import {
   reminderSentAt,
   saveConfirmation,
   takeReminderSlot,
-  type MemberRecord,
 } from './acknowledgements.repository.ts';
 import { acknowledgementReminderMail } from './acknowledgements.mails.ts';
 import { currentConfirmation } from './files.member.ts';

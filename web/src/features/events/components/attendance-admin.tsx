@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { AttendanceEntry, AttendanceList, AttendanceStatus } from '@gremienportal/contracts/meetings';
@@ -7,6 +7,8 @@ import { CsvExportButton } from '../../../components/csv-export-button';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
 import { ReminderButton } from '../../../components/reminder-button';
+import { reminderQuestion } from '../../../components/reminder-question';
+import { ShownFilter, type ShownOption } from '../../../components/shown-filter';
 import { useRefetchAt } from '../../../components/use-refetch-at';
 import { plural } from '../../../lib/plural';
 import { attendanceListQueryOptions, exportAttendanceCsv, useSendReminder } from '../attendance.api';
@@ -25,7 +27,7 @@ export function countTexts(counts: Counts): { key: keyof Counts; text: string }[
   ];
 }
 
-const SHOWN_OPTIONS: { value: Shown; label: string }[] = [
+const SHOWN_OPTIONS: ShownOption<Shown>[] = [
   { value: 'alle', label: 'Alle' },
   { value: 'zugesagt', label: 'Zusagen' },
   { value: 'abgesagt', label: 'Absagen' },
@@ -101,23 +103,11 @@ export function AttendanceAdmin({ event }: { event: Pick<PortalEvent, 'id'> }) {
                 availableAt={list.data.reminder_available_at}
                 pending={list.data.counts.offen}
                 nobodyNote="Alle haben geantwortet."
-                question={`${plural(list.data.counts.offen, 'Person', 'Personen')} ohne Antwort ${list.data.counts.offen === 1 ? 'erhält' : 'erhalten'} eine E-Mail mit der Bitte um Zu- oder Absage.`}
+                question={reminderQuestion(list.data.counts.offen, 'Antwort', 'Zu- oder Absage')}
                 failureMessage="Die Erinnerung konnte nicht gesendet werden."
               />
             </Group>
-            <Group gap={6} role="group" aria-label="Anzeigen">
-              {SHOWN_OPTIONS.map((option) => (
-                <Button
-                  key={option.value}
-                  size="compact-sm"
-                  variant={shown === option.value ? 'filled' : 'default'}
-                  aria-pressed={shown === option.value}
-                  onClick={() => setShown(option.value)}
-                >
-                  {option.label}
-                </Button>
-              ))}
-            </Group>
+            <ShownFilter options={SHOWN_OPTIONS} value={shown} onChange={setShown} />
             <AttendanceEntries entries={entries} />
           </>
         )}

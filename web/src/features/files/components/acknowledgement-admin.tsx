@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Badge, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   ACKNOWLEDGEMENT_MESSAGES,
@@ -10,8 +10,9 @@ import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
 import { PeopleList } from '../../../components/people-list';
 import { ReminderButton } from '../../../components/reminder-button';
+import { reminderQuestion } from '../../../components/reminder-question';
+import { ShownFilter, type ShownOption } from '../../../components/shown-filter';
 import { useRefetchAt } from '../../../components/use-refetch-at';
-import { plural } from '../../../lib/plural';
 import {
   acknowledgementListQueryOptions,
   exportAcknowledgementsCsv,
@@ -21,7 +22,7 @@ import { formatDay } from './acknowledgement-banner';
 
 type Shown = 'alle' | 'bestaetigt' | 'offen';
 
-const SHOWN_OPTIONS: { value: Shown; label: string }[] = [
+const SHOWN_OPTIONS: ShownOption<Shown>[] = [
   { value: 'alle', label: 'Alle' },
   { value: 'bestaetigt', label: ACKNOWLEDGEMENT_MESSAGES.confirmedLabel },
   { value: 'offen', label: ACKNOWLEDGEMENT_MESSAGES.pendingLabel },
@@ -90,23 +91,11 @@ export function AcknowledgementAdmin({ fileId }: { fileId: number }) {
                 availableAt={list.data.reminder_available_at}
                 pending={list.data.counts.pending}
                 nobodyNote="Alle haben die Kenntnisnahme bestätigt."
-                question={`${plural(list.data.counts.pending, 'Person', 'Personen')} ohne Bestätigung ${list.data.counts.pending === 1 ? 'erhält' : 'erhalten'} eine E-Mail mit der Bitte um Kenntnisnahme.`}
+                question={reminderQuestion(list.data.counts.pending, 'Bestätigung', 'Kenntnisnahme')}
                 failureMessage="Die Erinnerung konnte nicht gesendet werden."
               />
             </Group>
-            <Group gap={6} role="group" aria-label="Anzeigen">
-              {SHOWN_OPTIONS.map((option) => (
-                <Button
-                  key={option.value}
-                  size="compact-sm"
-                  variant={shown === option.value ? 'filled' : 'default'}
-                  aria-pressed={shown === option.value}
-                  onClick={() => setShown(option.value)}
-                >
-                  {option.label}
-                </Button>
-              ))}
-            </Group>
+            <ShownFilter options={SHOWN_OPTIONS} value={shown} onChange={setShown} />
             <PeopleList
               label="Kenntnisnahme je Person"
               statusTitle="Status"
