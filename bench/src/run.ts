@@ -1,7 +1,10 @@
 /**
- * `npm run bench [-- --quick] [-- --only=tree,login]`: builds a large data set, starts the built
- * portal and measures each scenario against its baseline from the same run; writes
- * bench/RESULTS.md (the quick run, meant for CI, writes bench/.tmp/RESULTS-quick.md instead).
+ * `npm run bench [-- --quick] [-- --only=tree,login] [-- --runs=2] [-- --no-pin]`: builds a large
+ * data set, starts the built portal and measures each scenario against its baseline from the
+ * same run; writes bench/RESULTS.md (the quick run, meant for CI, writes
+ * bench/.tmp/RESULTS-quick.md instead). `--runs=2` makes two whole runs one after the other, each
+ * with a fresh data set and portal, and compares their ratios (issue 23: within ±10 %). Core
+ * pinning (pinning.ts) is on wherever taskset and two cores exist.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +13,15 @@ import { parseArgs } from 'node:util';
 import { createContext, type BenchContext } from './lib/context.ts';
 import { createDataset, FULL_SIZE, QUICK_SIZE } from './lib/dataset.ts';
 import { REPO_ROOT, startPortal } from './lib/portal.ts';
-import { machine, renderScenarios, writeSection, type ScenarioResult } from './lib/report.ts';
+import { MIN_ROUNDS } from './lib/compare.ts';
+import { configurePinning, moveProcess } from './lib/pinning.ts';
+import {
+  machine,
+  renderAgreement,
+  renderScenarios,
+  writeSection,
+  type ScenarioResult,
+} from './lib/report.ts';
 import { folderListingScenario } from './scenarios/folder-listing.ts';
 import { healthScenario } from './scenarios/health.ts';
 import { treeScenario } from './scenarios/tree.ts';
@@ -39,6 +50,13 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   book: bookScenario,
 };
 
+/**
+ * Scenarios during which the portal has every core even when pinned: sign-ins (argon2 computes on
+ * its own core beside the event loop, decision 113), Lighthouse (the browser is measured, not the
+ * server) and the Sitzungsmappe (its worker thread builds beside the event loop), as on a server.
+ */
+const UNPINNED = new Set(['login', 'lighthouse', 'book']);
+
 /** Scenarios that measure code in this process: they need neither the data set nor the portal. */
 const IN_PROCESS: Record<string, (options: { quick: boolean }) => Promise<ScenarioResult>> = {
   counters: countersScenario,
@@ -49,6 +67,9 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     keep: { type: 'boolean' },
+    pin: { type: 'boolean' },
+    'no-pin': { type: 'boolean' },
+    runs: { type: 'string', default: '1' },
   },
 });
 const quick = values.quick ?? false;
@@ -59,11 +80,22 @@ if (unknown.length > 0) {
   console.error(`Unbekannte Szenarien: ${unknown.join(', ')} (bekannt: ${known.join(', ')})`);
   process.exit(2);
 }
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1 || runs > 3) {
+  console.error('--runs: 1 bis 3 Läufe');
+  process.exit(2);
+}
+// On by default where it works; `--pin` only states the default, `--no-pin` turns it off.
+const pin = configurePinning(!values['no-pin']);
+if (values.pin && !pin.enabled) console.warn(`--pin: ${pin.description}`);
+console.log(`Kernbindung: ${pin.description}`);
 
-const started = new Date();
-const results: ScenarioResult[] = [];
 let failures = 0;
-async function measure(name: string, scenario: () => Promise<ScenarioResult>): Promise<void> {
+async function measure(
+  results: ScenarioResult[],
+  name: string,
+  scenario: () => Promise<ScenarioResult>,
+): Promise<void> {
   console.log(`Szenario ${name} …`);
   try {
     const result = await scenario();
@@ -75,15 +107,7 @@ async function measure(name: string, scenario: () => Promise<ScenarioResult>): P
   }
 }
 
-// First, while nothing else runs on the machine.
-for (const name of only.filter((name) => name in IN_PROCESS)) {
-  await measure(name, () => IN_PROCESS[name]!({ quick }));
-}
-const withPortal = only.filter((name) => name in SCENARIOS);
-const described: string[] = [];
-if (withPortal.length > 0) described.push(...(await runWithPortal(withPortal)));
-
-async function runWithPortal(names: string[]): Promise<string[]> {
+async function runWithPortal(names: string[], results: ScenarioResult[]): Promise<string[]> {
   const workDir = await mkdtemp(join(tmpdir(), 'gremienportal-bench-'));
   const dataDir = join(workDir, 'data');
   await mkdir(dataDir);
@@ -96,9 +120,24 @@ async function runWithPortal(names: string[]): Promise<string[]> {
     // Room for the large upload of the upload scenario.
     MAX_UPLOAD_MB: String(Math.ceil(dataset.largeFile.bytes / 1024 ** 2) + 16),
   });
-  const ctx = createContext({ quick, seconds: quick ? 2 : 10, workDir, dataset, portal });
+  const ctx = createContext({
+    quick,
+    phase: quick ? 1 : 4,
+    rounds: quick ? MIN_ROUNDS.quick : MIN_ROUNDS.full,
+    workDir,
+    dataset,
+    portal,
+  });
   try {
-    for (const name of names) await measure(name, () => SCENARIOS[name]!(ctx));
+    for (const name of names) {
+      const unpinned = UNPINNED.has(name);
+      if (unpinned) moveProcess(portal.pid, pin.all);
+      try {
+        await measure(results, name, () => SCENARIOS[name]!(ctx));
+      } finally {
+        if (unpinned) moveProcess(portal.pid, pin.server);
+      }
+    }
   } finally {
     await portal.stop();
     if (!values.keep) await rm(workDir, { recursive: true, force: true });
@@ -106,18 +145,45 @@ async function runWithPortal(names: string[]): Promise<string[]> {
   return [
     `- Datenbestand: ${dataset.counts.folders} Ordner (bis 6 Ebenen), ${dataset.counts.files} Dateien, ${dataset.counts.users} Nutzer, ${dataset.counts.events} Events; SQLite und Plattenspeicher (Standardbetrieb)`,
     '- Das Portal läuft gebaut (`npm run build`) wie mit `npm start`, Protokollstufe `info`; Last und Portal teilen sich die Maschine.',
+    `- Methode: ${ctx.rounds} Runden je Seite im Wechsel nach einer Aufwärmrunde, ${ctx.phase} s je Seite und Runde bei wrk; Verhältnis: Median der Runden (kleinster–größter Wert); über ±15 % Streuung wird die Reihe einmal wiederholt, dann „unstabil“ (bench/RESULTS.md, Abschnitt Methode).`,
   ];
 }
 
-const report = [
-  `## Benchmark (${quick ? 'schnell, kleiner Datenbestand' : 'voll'})`,
-  '',
-  `- Datum: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-  `- Maschine: ${machine()}`,
-  ...described,
-  '',
-  renderScenarios(results),
-].join('\n');
+/** One whole run: the in-process scenarios first, then a fresh data set and portal for the rest. */
+async function oneRun(run: number): Promise<{ results: ScenarioResult[]; report: string }> {
+  const started = new Date();
+  const results: ScenarioResult[] = [];
+  // First, while nothing else runs on the machine.
+  for (const name of only.filter((name) => name in IN_PROCESS)) {
+    await measure(results, name, () => IN_PROCESS[name]!({ quick }));
+  }
+  const withPortal = only.filter((name) => name in SCENARIOS);
+  const described: string[] = [];
+  if (withPortal.length > 0) described.push(...(await runWithPortal(withPortal, results)));
+  const title = `Benchmark (${quick ? 'schnell, kleiner Datenbestand' : 'voll'})`;
+  const report = [
+    runs > 1 ? `## ${title}, Lauf ${run} von ${runs}` : `## ${title}`,
+    '',
+    `- Datum: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    `- Maschine: ${machine()}`,
+    `- Kernbindung: ${pin.description}${pin.enabled ? ` (nicht bei ${[...UNPINNED].join(', ')}: dort hat das Portal alle Kerne)` : ''}; wrk mit einem Thread (\`-t1\`)`,
+    ...described,
+    '',
+    renderScenarios(results),
+  ].join('\n');
+  return { results, report };
+}
+
+const reports: string[] = [];
+const allResults: ScenarioResult[][] = [];
+for (let run = 1; run <= runs; run += 1) {
+  if (runs > 1) console.log(`Lauf ${run} von ${runs}`);
+  const { results, report } = await oneRun(run);
+  allResults.push(results);
+  reports.push(report);
+}
+if (runs > 1) reports.push(renderAgreement(allResults));
+const report = reports.join('\n\n');
 // Only a full run of every scenario replaces the section in RESULTS.md; part of one goes beside it.
 const target = join(
   REPO_ROOT,

@@ -3,8 +3,10 @@ import { freePort, login, type Service } from './portal.ts';
 
 export interface BenchContext {
   quick: boolean;
-  /** Length of one load phase. */
-  seconds: number;
+  /** Length of one load phase of one side in one round, in seconds. */
+  phase: number;
+  /** Alternating rounds per side of a comparison (compare.ts): quick 3, full 5. */
+  rounds: number;
   workDir: string;
   dataset: Dataset;
   portal: Service;

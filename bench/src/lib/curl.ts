@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { onLoadCore } from './pinning.ts';
 
 export interface Transfer {
   status: number;
@@ -10,14 +12,20 @@ export interface Transfer {
 
 /**
  * One transfer with curl: a client in C, so the client is never what limits the figure, and the
- * same client for the portal and its baseline.
+ * same client for the portal and its baseline; on the load core when pinned (pinning.ts). The
+ * answer's body goes to `output` (thrown away unless it is needed).
  */
-export function curl(url: string, args: string[] = [], upload = false): Promise<Transfer> {
+export function curl(
+  url: string,
+  args: string[] = [],
+  upload = false,
+  output = '/dev/null',
+): Promise<Transfer> {
   const format = upload
     ? '%{http_code} %{size_upload} %{time_total}'
     : '%{http_code} %{size_download} %{time_total}';
   return new Promise((resolve, reject) => {
-    const child = spawn('curl', ['-s', '-o', '/dev/null', '-w', format, ...args, url]);
+    const child = spawn(...onLoadCore('curl', ['-s', '-o', output, '-w', format, ...args, url]));
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
@@ -29,8 +37,13 @@ export function curl(url: string, args: string[] = [], upload = false): Promise<
   });
 }
 
-/** The fastest of several transfers. */
-export const bestRate = (transfers: readonly Transfer[]) => Math.max(...transfers.map((t) => t.rate));
+/**
+ * Reads a file once from start to end and forgets the bytes: ahead of each side of a transfer
+ * comparison, so both find the file in the page cache the same way.
+ */
+export async function readThrough(path: string): Promise<void> {
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 ** 2 })) void chunk;
+}
 
 /** Samples a value every `intervalMs` while `work` runs; returns the work's result and the peak. */
 export async function withPeak<T>(sample: () => number, work: () => Promise<T>, intervalMs = 50) {

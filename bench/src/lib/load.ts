@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { onLoadCore } from './pinning.ts';
 
 export interface LoadResult {
   requests: number;
@@ -82,8 +83,10 @@ function rotatingScript(tokens: readonly string[]): string {
 
 /**
  * HTTP load with wrk (Debian): a C client that keeps up with the portal even when answers are
- * hundreds of kilobytes, where autocannon itself became the limit. Latencies from wrk's
- * histogram (microseconds); non-2xx answers count as failed.
+ * hundreds of kilobytes, where autocannon itself became the limit. One thread (`-t1`): on two
+ * cores a second generator thread takes CPU from the server it measures. On the load core when
+ * pinned (pinning.ts). Latencies from wrk's histogram (microseconds); non-2xx answers count as
+ * failed.
  */
 export function wrk(options: {
   url: string;
@@ -98,7 +101,7 @@ export function wrk(options: {
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   args.push(options.url);
   return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args);
+    const child = spawn(...onLoadCore('wrk', args));
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);

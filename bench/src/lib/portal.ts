@@ -3,6 +3,7 @@ import { openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onServerCore } from './pinning.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -47,14 +48,19 @@ async function waitFor(url: string, child: ChildProcess, log: string): Promise<v
   throw new Error(`Dienst unter ${url} startete nicht (Log: ${log})`);
 }
 
-/** Runs a process until `stop`, its output in `log`; resolves once `readyUrl` answers. */
+/**
+ * Runs a server process until `stop`, its output in `log`; resolves once `readyUrl` answers. With
+ * core pinning (pinning.ts) it runs on the server core through `taskset`, which replaces itself
+ * with the command: `pid` is the server's own.
+ */
 export async function startProcess(
   command: string,
   args: string[],
   options: { env?: NodeJS.ProcessEnv; log: string; readyUrl: string; url: string },
 ): Promise<Service> {
   const out = openSync(options.log, 'a');
-  const child = spawn(command, args, {
+  const [program, programArgs] = onServerCore(command, args);
+  const child = spawn(program, programArgs, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', out, out],

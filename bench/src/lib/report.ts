@@ -7,6 +7,8 @@ export interface Figure {
   value: string;
   baseline?: string;
   ratio?: string;
+  /** The ratio as a number (median of the rounds), to compare two runs. */
+  ratioMedian?: number;
   goal?: string;
   /** Whether the goal is met; undefined when the figure has no goal of its own. */
   met?: boolean;
@@ -14,8 +16,12 @@ export interface Figure {
   unstable?: boolean;
 }
 
-/** Whether ratios of several rounds spread wider than ±15 % around their median. */
+/**
+ * Whether ratios of several rounds spread wider than ±15 % around their median. A round without
+ * a finite positive ratio (no answer measured, a p99 of zero) cannot be judged: unstable too.
+ */
 export function isUnstable(ratios: number[]): boolean {
+  if (ratios.length === 0 || ratios.some((ratio) => !Number.isFinite(ratio) || ratio <= 0)) return true;
   const sorted = [...ratios].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   return sorted[0]! < median * 0.85 || sorted[sorted.length - 1]! > median * 1.15;
@@ -35,6 +41,7 @@ export const mibPerSecond = (bytesPerSecond: number) => `${mib(bytesPerSecond)}/
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 export const percent = (ratio: number) => `${(ratio * 100).toFixed(0)} %`;
 export const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+export const seconds = (value: number) => `${value.toFixed(2)} s`;
 
 export function machine(): string {
   const cpu = cpus();
@@ -97,4 +104,58 @@ export async function writeSection(file: string, name: string, markdown: string)
       ? text.slice(0, from) + block + text.slice(to + end.length)
       : `${text.trimEnd()}\n\n${block}\n`;
   await writeFile(file, text);
+}
+
+/**
+ * Two or more whole runs side by side: every ratio with a median (ratioMedian) of the first run
+ * against the same figure of each later one; issue 23 asks them to agree within ±10 %.
+ */
+export function renderAgreement(runs: ScenarioResult[][]): string {
+  const [first, ...later] = runs;
+  const rows: string[] = [];
+  let agreed = 0;
+  let total = 0;
+  for (const scenario of first ?? []) {
+    for (const figure of scenario.figures) {
+      if (figure.ratioMedian === undefined) continue;
+      const others = later.map(
+        (run) =>
+          run
+            .find((other) => other.name === scenario.name)
+            ?.figures.find((other) => other.measure === figure.measure)?.ratioMedian,
+      );
+      const deviations = others.map((other) => (other === undefined ? NaN : other / figure.ratioMedian! - 1));
+      const within = deviations.every((deviation) => Math.abs(deviation) <= 0.1);
+      total += 1;
+      if (within) agreed += 1;
+      const cells = [
+        `${scenario.name}: ${figure.measure}`,
+        figure.ratioMedian.toFixed(3),
+        ...others.map((other) => (other === undefined ? '–' : other.toFixed(3))),
+        deviations
+          .map((deviation) =>
+            Number.isNaN(deviation) ? '–' : `${deviation >= 0 ? '+' : ''}${(deviation * 100).toFixed(1)} %`,
+          )
+          .join(', '),
+        within ? 'ja' : '**nein**',
+      ].map((cell) => cell.replace(/\|/g, '\\|'));
+      rows.push(`| ${cells.join(' | ')} |`);
+    }
+  }
+  const header = [
+    'Verhältnis',
+    'Lauf 1',
+    ...later.map((_, index) => `Lauf ${index + 2}`),
+    'Abweichung',
+    '±10 %',
+  ];
+  return [
+    '## Übereinstimmung der Läufe',
+    '',
+    `Median jedes Verhältnisses in Lauf 1 gegen die späteren Läufe: ${agreed} von ${total} innerhalb von ±10 % (Ziel: alle).`,
+    '',
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows,
+  ].join('\n');
 }

@@ -1,9 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BenchContext } from '../lib/context.ts';
-import { bestRate, curl, withPeak, type Transfer } from '../lib/curl.ts';
+import { compareSides, ratioFigure, seriesFigure, spreadText, valuesOf } from '../lib/compare.ts';
+import { cpuOfTree, cpuPerGiB, cpuSecondsOf, withCpu } from '../lib/cpu.ts';
+import { curl, readThrough, withPeak, type Transfer } from '../lib/curl.ts';
 import { startProcess } from '../lib/portal.ts';
-import { mib, mibPerSecond, percent, type ScenarioResult } from '../lib/report.ts';
+import { mib, mibPerSecond, percent, seconds, type ScenarioResult } from '../lib/report.ts';
 
 const PARALLEL = 10;
 
@@ -33,7 +35,17 @@ http {
 `;
 }
 
-/** The large document through the portal against nginx serving the same file from disk. */
+interface Run {
+  transfer: Transfer;
+  /** CPU seconds the server used for the transfer (nginx: master and workers). */
+  cpuSeconds: number;
+}
+
+/**
+ * The large document through the portal against nginx serving the same file from disk: the same
+ * client (curl), the same file, read once before each side so that both find it in the page
+ * cache alike; CPU time of each server per GiB next to the throughput.
+ */
 export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { largeFile } = ctx.dataset;
   const port = await ctx.port();
@@ -51,15 +63,25 @@ export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResul
   const token = await ctx.token(ctx.dataset.vertreter);
   const portalUrl = `${ctx.portal.url}/api/v1/download/${largeFile.downloadKey}`;
   const auth = ['-H', `authorization: Bearer ${token}`];
-  const nginxRuns: Transfer[] = [];
-  const portalRuns: Transfer[] = [];
+  const measured = async (url: string, args: string[], cpu: () => number): Promise<Run> => {
+    const { result, cpuSeconds } = await withCpu(cpu, () => curl(url, args));
+    return { transfer: result, cpuSeconds };
+  };
+  let series;
   let parallel: { result: Transfer[]; peak: number };
   let before: number;
   try {
-    for (let round = 0; round < 3; round += 1) {
-      nginxRuns.push(await curl(`${nginx.url}/${basename(largeFile.path)}`));
-      portalRuns.push(await curl(portalUrl, auth));
-    }
+    series = await compareSides({
+      label: 'Download',
+      rounds: ctx.rounds,
+      sides: {
+        nginx: () =>
+          measured(`${nginx.url}/${basename(largeFile.path)}`, [], () => cpuOfTree(nginx.pid, true)),
+        portal: () => measured(portalUrl, auth, () => cpuSecondsOf(ctx.portal.pid)),
+      },
+      before: () => readThrough(largeFile.path),
+      ratios: { rate: (r) => r.portal.transfer.rate / r.nginx.transfer.rate },
+    });
     before = ctx.portal.rss();
     parallel = await withPeak(ctx.portal.rss, () =>
       Promise.all(Array.from({ length: PARALLEL }, () => curl(portalUrl, auth))),
@@ -67,22 +89,35 @@ export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResul
   } finally {
     await nginx.stop();
   }
-  const failures = [...nginxRuns, ...portalRuns, ...parallel.result].filter(
+  const { rounds, ratios } = series;
+  const transfers = rounds.flatMap((r) => [r.nginx.transfer, r.portal.transfer]);
+  const failures = [...transfers, ...parallel.result].filter(
     (t) => t.status !== 200 || t.bytes !== largeFile.bytes,
   ).length;
-  const ratio = bestRate(portalRuns) / bestRate(nginxRuns);
+  const rate = (side: 'nginx' | 'portal') => valuesOf(rounds, (r) => r[side].transfer.rate).median;
+  const cpu = (side: 'nginx' | 'portal') =>
+    valuesOf(rounds, (r) => cpuPerGiB(r[side].cpuSeconds, r[side].transfer.bytes));
   const growth = parallel.peak - before;
   return {
     name: `Download einer Datei mit ${mib(largeFile.bytes)}`,
-    setup: `curl nach /dev/null, je 3 Läufe im Wechsel (bester zählt); Basislinie: nginx ${'(Debian)'} mit sendfile liefert dieselbe Datei von der Platte. Danach ${PARALLEL} Downloads gleichzeitig, Speicher des Portals alle 50 ms gemessen.`,
+    setup:
+      `curl nach /dev/null für beide Seiten, ${ctx.rounds} Runden im Wechsel nach einer Aufwärmrunde; vor jeder Seite wird die Datei einmal ganz gelesen (Seitencache für beide gleich warm). ` +
+      'Basislinie: nginx (Debian) mit sendfile liefert dieselbe Datei von der Platte. Verhältnis: Median der Runden (kleinster–größter Wert). ' +
+      `CPU-Zeit des Servers (utime + stime aus /proc, nginx mit seinen Workern) je übertragenem GiB. Danach ${PARALLEL} Downloads gleichzeitig, Speicher des Portals alle 50 ms gemessen.`,
     figures: [
-      {
+      ratioFigure({
         measure: 'Durchsatz',
-        value: mibPerSecond(bestRate(portalRuns)),
-        baseline: mibPerSecond(bestRate(nginxRuns)),
-        ratio: percent(ratio),
+        value: mibPerSecond(rate('portal')),
+        baseline: mibPerSecond(rate('nginx')),
+        ratio: ratios.rate,
+        format: percent,
         goal: '≥ 80 %',
-        met: ratio >= 0.8,
+        met: (median) => median >= 0.8,
+      }),
+      {
+        measure: 'CPU-Zeit des Servers je GiB',
+        value: spreadText(cpu('portal'), seconds),
+        baseline: spreadText(cpu('nginx'), seconds),
       },
       {
         measure: `Durchsatz, ${PARALLEL} parallel (gesamt)`,
@@ -98,6 +133,7 @@ export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResul
         met: growth <= 64 * 1024 ** 2,
       },
       { measure: 'Fehlgeschlagene Downloads', value: String(failures), goal: '0', met: failures === 0 },
+      seriesFigure('Download', series),
     ],
   };
 }

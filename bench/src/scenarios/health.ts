@@ -1,62 +1,115 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchContext } from '../lib/context.ts';
+import { compareSides, ratioFigure, seriesFigure, spreadText, valuesOf } from '../lib/compare.ts';
 import { wrk, type LoadResult } from '../lib/load.ts';
-import { startProcess } from '../lib/portal.ts';
-import { ms, percent, perSecond, type ScenarioResult } from '../lib/report.ts';
+import { startProcess, type Service } from '../lib/portal.ts';
+import { percent, perSecond, type ScenarioResult } from '../lib/report.ts';
 
 const CONNECTIONS = 10;
+/** Issue 23 item 2: health at least 80 %, the account at least 60 % of bare node:http, p99 ≤ 2 ms. */
+const GOALS = { health: 0.8, account: 0.6, p99: 2 };
 
-/** `GET /api/v1/health` against a bare `node:http` hello world, alternating to even out noise. */
-export async function healthScenario(ctx: BenchContext): Promise<ScenarioResult> {
+const ms2 = (value: number) => `${value.toFixed(2)} ms`;
+
+async function bareServer(ctx: BenchContext, script: string, env: NodeJS.ProcessEnv = {}): Promise<Service> {
   const port = await ctx.port();
-  const baseline = await startProcess(process.execPath, ['bench/baselines/hello-server.mjs'], {
-    env: { PORT: String(port) },
-    log: join(ctx.workDir, 'hello-server.log'),
+  return startProcess(process.execPath, [`bench/baselines/${script}`], {
+    env: { PORT: String(port), ...env },
+    log: join(ctx.workDir, `${script}.log`),
     readyUrl: `http://127.0.0.1:${port}/`,
     url: `http://127.0.0.1:${port}`,
   });
-  const portal: LoadResult[] = [];
-  const bare: LoadResult[] = [];
-  const rounds = ctx.quick ? 2 : 6;
-  const phase = ctx.quick ? 2 : 3;
+}
+
+/**
+ * `GET /api/v1/health` against a bare `node:http` hello world, and the signed-in
+ * `GET /api/v1/account` against a bare `node:http` server answering the same JSON body, all four
+ * in the same alternating rounds.
+ */
+export async function healthScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const token = await ctx.token(ctx.dataset.vertreter);
+  const auth = { authorization: `Bearer ${token}` };
+  const account = await fetch(`${ctx.portal.url}/api/v1/account`, { headers: auth });
+  const body = await account.text();
+  if (account.status !== 200) throw new Error(`GET /api/v1/account: ${account.status} ${body}`);
+  const bodyFile = join(ctx.workDir, 'account.json');
+  await writeFile(bodyFile, body);
+
+  const hello = await bareServer(ctx, 'hello-server.mjs');
+  const json = await bareServer(ctx, 'json-server.mjs', { BODY_FILE: bodyFile }).catch(async (error) => {
+    await hello.stop();
+    throw error;
+  });
+  const run = (url: string, headers?: Record<string, string>) => () =>
+    wrk({ url, connections: CONNECTIONS, seconds: ctx.phase, headers });
+  let series;
   try {
-    // Warm-up: both servers reach their compiled steady state before anything counts.
-    await wrk({ url: `${baseline.url}/`, connections: CONNECTIONS, seconds: 2 });
-    await wrk({ url: `${ctx.portal.url}/api/v1/health`, connections: CONNECTIONS, seconds: 2 });
-    // Short phases in turn: a shared machine's speed drifts, each pair sees the same drift.
-    for (let round = 0; round < rounds; round += 1) {
-      bare.push(await wrk({ url: `${baseline.url}/`, connections: CONNECTIONS, seconds: phase }));
-      portal.push(
-        await wrk({ url: `${ctx.portal.url}/api/v1/health`, connections: CONNECTIONS, seconds: phase }),
-      );
-    }
+    series = await compareSides({
+      label: 'Health und Konto',
+      rounds: ctx.rounds,
+      sides: {
+        bare: run(`${hello.url}/`),
+        health: run(`${ctx.portal.url}/api/v1/health`),
+        bareJson: run(`${json.url}/`),
+        account: run(`${ctx.portal.url}/api/v1/account`, auth),
+      },
+      ratios: {
+        health: (round) => round.health.rps / round.bare.rps,
+        account: (round) => round.account.rps / round.bareJson.rps,
+      },
+    });
   } finally {
-    await baseline.stop();
+    await hello.stop();
+    await json.stop();
   }
-  const mean = (results: LoadResult[], key: 'rps' | 'p50' | 'p99') =>
-    results.reduce((sum, r) => sum + r[key], 0) / results.length;
-  const ratios = portal.map((r, i) => r.rps / bare[i]!.rps).sort((a, b) => a - b);
-  const ratio = ratios[Math.floor(ratios.length / 2)]!;
+  const { rounds, ratios } = series;
+  const rps = (side: keyof (typeof rounds)[number]) => perSecond(valuesOf(rounds, (r) => r[side].rps).median);
+  const p99 = (side: keyof (typeof rounds)[number]) => valuesOf(rounds, (r) => r[side].p99);
+  const p50 = (side: keyof (typeof rounds)[number]) => ms2(valuesOf(rounds, (r) => r[side].p50).median);
+  const failed = rounds.reduce(
+    (sum, round) => sum + (Object.values(round) as LoadResult[]).reduce((all, r) => all + r.failed, 0),
+    0,
+  );
+  const latency = (label: string, side: 'health' | 'account', bare: 'bare' | 'bareJson') => [
+    {
+      measure: `${label}: p99`,
+      value: spreadText(p99(side), ms2),
+      baseline: ms2(p99(bare).median),
+      goal: `≤ ${GOALS.p99} ms`,
+      met: p99(side).median <= GOALS.p99,
+    },
+    { measure: `${label}: p50`, value: p50(side), baseline: p50(bare) },
+  ];
   return {
-    name: 'GET /api/v1/health',
-    setup: `wrk, ${CONNECTIONS} Verbindungen, ${rounds} Runden zu je ${phase} s je Seite im Wechsel; Verhältnis: Median der Verhältnisse je Runde. Basislinie: \`node:http\` mit derselben JSON-Antwort.`,
+    name: 'GET /api/v1/health und GET /api/v1/account',
+    setup:
+      `wrk (ein Thread), ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Seite im Wechsel (jede zweite Runde umgekehrt) nach einer Aufwärmrunde. ` +
+      'Basislinien: `node:http` mit `{"status":"ok"}` für Health; `node:http` mit genau dem JSON, das das Portal dem Vertreter auf `/api/v1/account` schickt ' +
+      `(${body.length} Bytes, einmal abgeholt), für das Konto, das das Portal mit Bearer-Token prüft. Verhältnis: Median der Runden (kleinster–größter Wert).`,
     figures: [
-      {
-        measure: 'Anfragen/s',
-        value: perSecond(mean(portal, 'rps')),
-        baseline: perSecond(mean(bare, 'rps')),
-        ratio: percent(ratio),
-        goal: '≥ 70 %',
-        met: ratio >= 0.7,
-      },
-      { measure: 'p50', value: ms(mean(portal, 'p50')), baseline: ms(mean(bare, 'p50')) },
-      { measure: 'p99', value: ms(mean(portal, 'p99')), baseline: ms(mean(bare, 'p99')) },
-      {
-        measure: 'Fehlgeschlagene Anfragen',
-        value: String(portal.reduce((sum, r) => sum + r.failed, 0)),
-        goal: '0',
-        met: portal.every((r) => r.failed === 0),
-      },
+      ratioFigure({
+        measure: 'Health: Anfragen/s',
+        value: rps('health'),
+        baseline: rps('bare'),
+        ratio: ratios.health,
+        format: percent,
+        goal: `≥ ${percent(GOALS.health)}`,
+        met: (median) => median >= GOALS.health,
+      }),
+      ...latency('Health', 'health', 'bare'),
+      ratioFigure({
+        measure: 'Konto (angemeldet): Anfragen/s',
+        value: rps('account'),
+        baseline: rps('bareJson'),
+        ratio: ratios.account,
+        format: percent,
+        goal: `≥ ${percent(GOALS.account)}`,
+        met: (median) => median >= GOALS.account,
+      }),
+      ...latency('Konto (angemeldet)', 'account', 'bareJson'),
+      { measure: 'Fehlgeschlagene Anfragen', value: String(failed), goal: '0', met: failed === 0 },
+      seriesFigure('Health und Konto', series),
     ],
   };
 }

@@ -2,15 +2,13 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../../../server/src/db/database.ts';
 import type { BenchContext } from '../lib/context.ts';
-import { wrk, type LoadResult } from '../lib/load.ts';
-import { isUnstable, ms, perSecond, times, type Figure, type ScenarioResult } from '../lib/report.ts';
+import { wrk } from '../lib/load.ts';
+import { compareSides, ratioFigure, repeatRounds, seriesFigure, valuesOf } from '../lib/compare.ts';
+import { ms, perSecond, times, type Figure, type ScenarioResult } from '../lib/report.ts';
 
 const CONNECTIONS = 10;
-const ROUNDS = 5;
 /** Documents each member with read state has opened (the rest of what they see is new to them). */
 const READS_PER_MEMBER = 500;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * Members of one kind (Vertreter only, so every one gets the same shared tree), split in two
@@ -86,19 +84,15 @@ async function prepareGroups(ctx: BenchContext): Promise<{ plain: string[]; read
   }
 }
 
-/** The first answer of each member (their read state computed and spliced), median in ms. */
-async function firstAnswers(ctx: BenchContext, path: string, tokens: string[]): Promise<number> {
-  const durations: number[] = [];
-  for (const token of tokens) {
-    const started = performance.now();
-    const res = await fetch(ctx.portal.url + path, {
-      headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' },
-    });
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${path}: ${res.status}`);
-    durations.push(performance.now() - started);
-  }
-  return median(durations);
+/** The first answer of a member (their read state computed and spliced), in ms. */
+async function firstAnswer(ctx: BenchContext, path: string, token: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(ctx.portal.url + path, {
+    headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' },
+  });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return performance.now() - started;
 }
 
 /** Alternating rounds, both groups taking turns with their members; medians and spread of the ratios. */
@@ -108,10 +102,23 @@ async function compare(
   path: string,
   groups: { plain: string[]; reading: string[] },
 ) {
-  const coldPlain = await firstAnswers(ctx, path, groups.plain);
-  const coldReading = await firstAnswers(ctx, path, groups.reading);
-  const seconds = ctx.quick ? 1 : 8;
-  const run = (tokens: string[]) =>
+  // The first answers: one member of each group per round, in turn. A member's first answer
+  // happens once, so these rounds have neither warm-up nor rerun.
+  const cold = await repeatRounds({
+    label: `${label}, erste Antworten`,
+    rounds: Math.min(groups.plain.length, groups.reading.length),
+    round: async (index) => {
+      const plain = () => firstAnswer(ctx, path, groups.plain[index]!);
+      const reading = () => firstAnswer(ctx, path, groups.reading[index]!);
+      if (index % 2 === 0) return { plain: await plain(), reading: await reading() };
+      const second = await reading();
+      return { plain: await plain(), reading: second };
+    },
+    ratios: { first: (round) => round.reading / round.plain },
+    decide: [],
+  });
+  const seconds = ctx.quick ? ctx.phase : 8;
+  const run = (tokens: string[]) => () =>
     wrk({
       url: ctx.portal.url + path,
       connections: CONNECTIONS,
@@ -119,65 +126,49 @@ async function compare(
       headers: { 'accept-encoding': 'gzip, deflate, br' },
       tokens,
     });
-  // Warm-up: each member's answer is kept after their second request.
-  await run(groups.plain);
-  await run(groups.reading);
-  const measureRounds = async () => {
-    const rounds: { plain: LoadResult; reading: LoadResult }[] = [];
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const plain = await run(groups.plain);
-      const reading = await run(groups.reading);
-      rounds.push({ plain, reading });
-    }
-    return rounds;
-  };
-  const ratiosOf = (rounds: { plain: LoadResult; reading: LoadResult }[]) => ({
-    p99: rounds.map((r) => r.reading.p99 / r.plain.p99),
-    rps: rounds.map((r) => r.reading.rps / r.plain.rps),
+  // The warm-up (each side once) also keeps each member's answer after their second request.
+  const series = await compareSides({
+    label,
+    rounds: ctx.rounds,
+    sides: { plain: run(groups.plain), reading: run(groups.reading) },
+    ratios: {
+      p99: (r) => r.reading.p99 / r.plain.p99,
+      rps: (r) => r.reading.rps / r.plain.rps,
+    },
   });
-  let rounds = await measureRounds();
-  let reruns = 0;
-  // A spread wider than ±15 % says more about the machine than the code: measured once more.
-  if (isUnstable(ratiosOf(rounds).p99) || isUnstable(ratiosOf(rounds).rps)) {
-    rounds = await measureRounds();
-    reruns = 1;
-  }
-  const spread = (values: number[]) =>
-    `${times(median(values))} (${times(Math.min(...values))}–${times(Math.max(...values))})`;
-  const { p99, rps } = ratiosOf(rounds);
+  const { rounds, ratios } = series;
+  const of = (side: 'plain' | 'reading', key: 'p50' | 'p99' | 'rps') =>
+    valuesOf(rounds, (r) => r[side][key]).median;
   const failed = rounds.reduce((sum, r) => sum + r.plain.failed + r.reading.failed, 0);
   const figures: Figure[] = [
-    {
+    ratioFigure({
       measure: `${label}: p99`,
-      value: ms(median(rounds.map((r) => r.reading.p99))),
-      baseline: ms(median(rounds.map((r) => r.plain.p99))),
-      ratio: spread(p99),
+      value: ms(of('reading', 'p99')),
+      baseline: ms(of('plain', 'p99')),
+      ratio: ratios.p99,
+      format: times,
       goal: '≤ 1.10×',
-      met: median(p99) <= 1.1,
-      unstable: isUnstable(p99),
-    },
-    {
-      measure: `${label}: p50`,
-      value: ms(median(rounds.map((r) => r.reading.p50))),
-      baseline: ms(median(rounds.map((r) => r.plain.p50))),
-    },
-    {
+      met: (median) => median <= 1.1,
+    }),
+    { measure: `${label}: p50`, value: ms(of('reading', 'p50')), baseline: ms(of('plain', 'p50')) },
+    ratioFigure({
       measure: `${label}: Anfragen/s`,
-      value: perSecond(median(rounds.map((r) => r.reading.rps))),
-      baseline: perSecond(median(rounds.map((r) => r.plain.rps))),
-      ratio: spread(rps),
+      value: perSecond(of('reading', 'rps')),
+      baseline: perSecond(of('plain', 'rps')),
+      ratio: ratios.rps,
+      format: times,
       goal: '≥ 0.90×',
-      met: median(rps) >= 0.9,
-      unstable: isUnstable(rps),
-    },
-    {
+      met: (median) => median >= 0.9,
+    }),
+    ratioFigure({
       measure: `${label}: erste Antwort je Mitglied (Median)`,
-      value: ms(coldReading),
-      baseline: ms(coldPlain),
-      ratio: times(coldReading / coldPlain),
-    },
+      value: ms(valuesOf(cold.rounds, (r) => r.reading).median),
+      baseline: ms(valuesOf(cold.rounds, (r) => r.plain).median),
+      ratio: cold.ratios.first,
+      format: times,
+    }),
     { measure: `${label}: Fehlgeschlagene Anfragen`, value: String(failed), goal: '0', met: failed === 0 },
-    { measure: `${label}: wiederholte Messreihen (Streuung über ±15 %)`, value: String(reruns) },
+    seriesFigure(label, series),
   ];
   return figures;
 }
@@ -215,9 +206,10 @@ export async function readStateScenario(ctx: BenchContext): Promise<ScenarioResu
   return {
     name: 'Lesestand: Baum und Ordnerinhalt mit „Neu“',
     setup:
-      `wrk, ${CONNECTIONS} Verbindungen, ${ROUNDS} Runden im Wechsel; je Anfrage das nächste von ${groups.reading.length} Mitgliedern (nur Vertreter) ` +
+      `wrk (ein Thread), ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.quick ? ctx.phase : 8} s je Gruppe im Wechsel nach einer Aufwärmrunde; je Anfrage das nächste von ${groups.reading.length} Mitgliedern (nur Vertreter) ` +
       `mit Lesestand (Konto älter als jedes Dokument, ${READS_PER_MEMBER} Dokumente geöffnet: ${newForReader} sichtbare neu) gegen ${groups.plain.length} Mitglieder, ` +
-      `die alles als gelesen markiert haben (nichts neu: die geteilte Antwort). Verhältnis: Median der Runden (kleinster–größter Wert).`,
+      `die alles als gelesen markiert haben (nichts neu: die geteilte Antwort). Verhältnis: Median der Runden (kleinster–größter Wert). ` +
+      'Erste Antworten: je Runde ein Mitglied jeder Gruppe im Wechsel (ohne Aufwärmen und Wiederholung, die erste Antwort gibt es einmal).',
     figures,
   };
 }

@@ -1,11 +1,24 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchContext } from '../lib/context.ts';
-import { bestRate, curl, withPeak, type Transfer } from '../lib/curl.ts';
+import { compareSides, ratioFigure, seriesFigure, spreadText, valuesOf } from '../lib/compare.ts';
+import { cpuPerGiB, cpuSecondsOf, withCpu } from '../lib/cpu.ts';
+import { curl, readThrough, withPeak, type Transfer } from '../lib/curl.ts';
 import { startProcess } from '../lib/portal.ts';
-import { mib, mibPerSecond, percent, type ScenarioResult } from '../lib/report.ts';
+import { mib, mibPerSecond, percent, seconds, type ScenarioResult } from '../lib/report.ts';
 
-/** A multipart upload of the large file into the portal against a Node server piping to a file. */
+interface Run {
+  transfer: Transfer;
+  /** CPU seconds the receiving server used for the upload. */
+  cpuSeconds: number;
+}
+
+/**
+ * A multipart upload of the large file into the portal against a Node server piping to a file:
+ * the same client (curl -F), the same file, read once before each side so that both send it from
+ * a page cache warmed alike; CPU time of each server per GiB next to the throughput. Each upload
+ * is removed again (the portal's through its Papierkorb), so the rounds do not fill the disk.
+ */
 export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { largeFile } = ctx.dataset;
   const port = await ctx.port();
@@ -17,56 +30,99 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
     readyUrl: `http://127.0.0.1:${port}/`,
     url: `http://127.0.0.1:${port}`,
   });
-  const token = await ctx.token(ctx.dataset.admins[0]!);
-  const form = (round: number) => [
-    '-F',
-    `title=Großer Scan ${round}`,
-    '-F',
-    'permissions=Vertreter',
-    '-F',
-    `folder_id=${ctx.dataset.smallFolderId}`,
-    '-F',
-    `file=@${largeFile.path};type=application/pdf;filename=scan-${round}.pdf`,
-  ];
-  const pipeRuns: Transfer[] = [];
-  const portalRuns: Transfer[] = [];
-  let peak = 0;
+  const admin = { authorization: `Bearer ${await ctx.token(ctx.dataset.admins[0]!)}` };
+  const superAdmin = { authorization: `Bearer ${await ctx.token(ctx.dataset.superAdmin)}` };
+  let upload = 0;
+  const form = () => {
+    upload += 1;
+    return [
+      '-F',
+      `title=Großer Scan ${upload}`,
+      '-F',
+      'permissions=Vertreter',
+      '-F',
+      `folder_id=${ctx.dataset.smallFolderId}`,
+      '-F',
+      `file=@${largeFile.path};type=application/pdf;filename=scan-${upload}.pdf`,
+    ];
+  };
+  const answer = join(ctx.workDir, 'upload-answer.json');
+  const remove = async (path: string, headers: Record<string, string>) => {
+    const res = await fetch(`${ctx.portal.url}/api/v1${path}`, { method: 'DELETE', headers });
+    if (res.status !== 204) throw new Error(`DELETE ${path}: ${res.status} ${await res.text()}`);
+  };
   const before = ctx.portal.rss();
-  try {
-    for (let round = 0; round < 3; round += 1) {
-      pipeRuns.push(await curl(`${baseline.url}/`, form(round), true));
-      await rm(join(uploadDir, `upload-${round + 1}`), { force: true });
-      const measured = await withPeak(ctx.portal.rss, () =>
-        curl(
-          `${ctx.portal.url}/api/v1/files`,
-          ['-H', `authorization: Bearer ${token}`, ...form(round)],
-          true,
-        ),
-      );
-      portalRuns.push(measured.result);
-      peak = Math.max(peak, measured.peak);
+  let peak = before;
+  const pipe = async (): Promise<Run> => {
+    const { result, cpuSeconds } = await withCpu(
+      () => cpuSecondsOf(baseline.pid),
+      () => curl(`${baseline.url}/`, form(), true),
+    );
+    for (const name of await readdir(uploadDir)) await rm(join(uploadDir, name), { force: true });
+    return { transfer: result, cpuSeconds };
+  };
+  const portal = async (): Promise<Run> => {
+    const measured = await withPeak(ctx.portal.rss, () =>
+      withCpu(
+        () => cpuSecondsOf(ctx.portal.pid),
+        () =>
+          curl(
+            `${ctx.portal.url}/api/v1/files`,
+            ['-H', `authorization: ${admin.authorization}`, ...form()],
+            true,
+            answer,
+          ),
+      ),
+    );
+    peak = Math.max(peak, measured.peak);
+    const { result, cpuSeconds } = measured.result;
+    if (result.status === 201) {
+      const { file } = JSON.parse(await readFile(answer, 'utf8')) as { file: { id: number } };
+      await remove(`/files/${file.id}`, admin);
+      await remove(`/trash/file/${file.id}`, superAdmin);
     }
+    return { transfer: result, cpuSeconds };
+  };
+  let series;
+  try {
+    series = await compareSides({
+      label: 'Upload',
+      rounds: ctx.rounds,
+      sides: { pipe, portal },
+      before: () => readThrough(largeFile.path),
+      ratios: { rate: (r) => r.portal.transfer.rate / r.pipe.transfer.rate },
+    });
   } finally {
     await baseline.stop();
   }
-  const failures = [
-    ...pipeRuns.filter((t) => t.status !== 201),
-    ...portalRuns.filter((t) => t.status !== 201),
-  ];
-  const ratio = bestRate(portalRuns) / bestRate(pipeRuns);
+  const { rounds, ratios } = series;
+  const failures = rounds
+    .flatMap((r) => [r.pipe.transfer, r.portal.transfer])
+    .filter((transfer) => transfer.status !== 201);
+  const rate = (side: 'pipe' | 'portal') => valuesOf(rounds, (r) => r[side].transfer.rate).median;
+  const cpu = (side: 'pipe' | 'portal') =>
+    valuesOf(rounds, (r) => cpuPerGiB(r[side].cpuSeconds, r[side].transfer.bytes));
   const growth = peak - before;
   return {
     name: `Upload einer Datei mit ${mib(largeFile.bytes)} (multipart)`,
     setup:
-      'curl -F, je 3 Läufe im Wechsel (bester zählt); Basislinie: ein Node-Server, der den Anfragekörper mit `pipeline` in eine Datei schreibt. Das Portal prüft dazu Anmeldung und Rolle, zählt und hasht (SHA-256) die Bytes, schreibt in eine temporäre Datei, erzwingt fsync, benennt um und trägt die Zeile ein.',
+      `curl -F für beide Seiten, ${ctx.rounds} Runden im Wechsel nach einer Aufwärmrunde; vor jeder Seite wird die Datei einmal ganz gelesen (Seitencache für beide gleich warm). ` +
+      'Basislinie: ein Node-Server, der den Anfragekörper mit `pipeline` in eine Datei schreibt. Das Portal prüft dazu Anmeldung und Rolle, zählt und hasht (SHA-256) die Bytes, schreibt in eine temporäre Datei, erzwingt fsync, benennt um und trägt die Zeile ein. ' +
+      'Verhältnis: Median der Runden (kleinster–größter Wert). CPU-Zeit des Servers (utime + stime aus /proc) je empfangenem GiB. Jede Datei wird nach ihrer Runde wieder gelöscht.',
     figures: [
-      {
+      ratioFigure({
         measure: 'Durchsatz',
-        value: mibPerSecond(bestRate(portalRuns)),
-        baseline: mibPerSecond(bestRate(pipeRuns)),
-        ratio: percent(ratio),
+        value: mibPerSecond(rate('portal')),
+        baseline: mibPerSecond(rate('pipe')),
+        ratio: ratios.rate,
+        format: percent,
         goal: '≥ 70 %',
-        met: ratio >= 0.7,
+        met: (median) => median >= 0.7,
+      }),
+      {
+        measure: 'CPU-Zeit des Servers je GiB',
+        value: spreadText(cpu('portal'), seconds),
+        baseline: spreadText(cpu('pipe'), seconds),
       },
       {
         measure: 'Zuwachs Resident Set während des Uploads',
@@ -81,6 +137,7 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
         goal: '0',
         met: failures.length === 0,
       },
+      seriesFigure('Upload', series),
     ],
   };
 }

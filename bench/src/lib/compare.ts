@@ -1,0 +1,179 @@
+/**
+ * The common method of every figure that compares the portal with a baseline (issue 23): N
+ * alternating rounds of both sides after a warm-up, one ratio per round, reported as the median
+ * with the spread (smallest–largest round). When the rounds of any ratio spread wider than ±15 %
+ * around their median (`isUnstable`), the whole series is measured once more; if it still
+ * spreads, the figure says "unstabil" instead of met or missed.
+ */
+import { isUnstable, type Figure } from './report.ts';
+
+/** Rounds per series: quick runs (CI) at least 3, full runs at least 5. */
+export const MIN_ROUNDS = { quick: 3, full: 5 } as const;
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  values: number[];
+  /** Wider than ±15 % around the median (or not a finite number). */
+  unstable: boolean;
+}
+
+/** The middle value (the upper of the two middle ones for an even count, as `isUnstable` takes it). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export function spreadOf(values: readonly number[]): Spread {
+  return {
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    values: [...values],
+    unstable: isUnstable([...values]),
+  };
+}
+
+export interface Series<T, R extends string> {
+  /** The counted rounds (of the repeated series when there was one). */
+  rounds: T[];
+  ratios: Record<R, Spread>;
+  /** The first series' ratios when it spread too wide and was measured once more. */
+  first?: Record<R, Spread>;
+  reruns: 0 | 1;
+}
+
+function ratiosOf<T, R extends string>(
+  rounds: T[],
+  ratios: Record<R, (round: T) => number>,
+): Record<R, Spread> {
+  const spreads = {} as Record<R, Spread>;
+  for (const name of Object.keys(ratios) as R[]) spreads[name] = spreadOf(rounds.map(ratios[name]));
+  return spreads;
+}
+
+/**
+ * `rounds` rounds of `round` after `warmup`; each round gives one value of every ratio. A series
+ * in which any ratio is unstable is measured once more (without a second warm-up) and that one
+ * counts. Series without ratios (a figure with an absolute goal only) are never repeated.
+ */
+export async function repeatRounds<T, R extends string>(options: {
+  label: string;
+  rounds: number;
+  round: (index: number) => Promise<T>;
+  ratios: Record<R, (round: T) => number>;
+  /** The ratios whose spread decides the rerun (those with a goal); all when left out. */
+  decide?: readonly NoInfer<R>[];
+  warmup?: () => Promise<unknown>;
+}): Promise<Series<T, R>> {
+  if (options.rounds < MIN_ROUNDS.quick)
+    throw new Error(`${options.label}: ${options.rounds} Runden, mindestens ${MIN_ROUNDS.quick}`);
+  await options.warmup?.();
+  const series = async () => {
+    const rounds: T[] = [];
+    for (let index = 0; index < options.rounds; index += 1) rounds.push(await options.round(index));
+    return rounds;
+  };
+  const rounds = await series();
+  const ratios = ratiosOf(rounds, options.ratios);
+  const decide = options.decide ?? (Object.keys(ratios) as R[]);
+  if (!decide.some((name) => ratios[name].unstable)) return { rounds, ratios, reruns: 0 };
+  console.log(`  ${options.label}: Runden streuen über ±15 % um ihren Median, die Reihe wird wiederholt`);
+  const again = await series();
+  return { rounds: again, ratios: ratiosOf(again, options.ratios), first: ratios, reruns: 1 };
+}
+
+/**
+ * Alternating rounds of several sides (the portal and its baseline, or more): each round runs
+ * every side once, every other round in reverse order, so a side is neither always first after
+ * a pause nor always second after the other's load. `before` runs ahead of each side in every
+ * round and in the warm-up (to warm the page cache the same way for both). The warm-up runs each
+ * side once and is not counted, unless `warmup` is false or a function of its own.
+ */
+export function compareSides<K extends string, T, R extends string>(options: {
+  label: string;
+  rounds: number;
+  sides: Record<K, () => Promise<T>>;
+  ratios: Record<R, (round: Record<K, T>) => number>;
+  decide?: readonly NoInfer<R>[];
+  before?: (side: K) => Promise<unknown>;
+  warmup?: boolean | (() => Promise<unknown>);
+}): Promise<Series<Record<K, T>, R>> {
+  const names = Object.keys(options.sides) as K[];
+  const runSide = async (side: K) => {
+    await options.before?.(side);
+    return options.sides[side]();
+  };
+  const warmup =
+    typeof options.warmup === 'function'
+      ? options.warmup
+      : options.warmup === false
+        ? undefined
+        : async () => {
+            for (const side of names) await runSide(side);
+          };
+  return repeatRounds({
+    label: options.label,
+    rounds: options.rounds,
+    ratios: options.ratios,
+    ...(options.decide ? { decide: options.decide } : {}),
+    warmup,
+    round: async (index) => {
+      const result = {} as Record<K, T>;
+      for (const side of index % 2 === 0 ? names : [...names].reverse()) result[side] = await runSide(side);
+      return result;
+    },
+  });
+}
+
+/** The median of one value over the rounds, with its spread (no rerun rule: not a ratio). */
+export const valuesOf = <T>(rounds: readonly T[], pick: (round: T) => number): Spread =>
+  spreadOf(rounds.map(pick));
+
+/** "median (smallest–largest)" in the figure's own unit. */
+export function spreadText(spread: Spread, format: (value: number) => string): string {
+  return `${format(spread.median)} (${format(spread.min)}–${format(spread.max)})`;
+}
+
+/**
+ * A ratio figure: "median (min–max)" and, when it has a goal, met or missed by the median – or
+ * "unstabil" when the rounds still spread wider than ±15 % after the rerun. `met` may test
+ * something else than the ratio (an absolute goal); the spread of the ratio still decides
+ * whether the figure can be judged.
+ */
+export function ratioFigure(options: {
+  measure: string;
+  ratio: Spread;
+  format: (value: number) => string;
+  value?: string;
+  baseline?: string;
+  goal?: string;
+  /** Met or missed; a function gets the ratio's median. */
+  met?: boolean | ((median: number) => boolean);
+}): Figure {
+  const met = typeof options.met === 'function' ? options.met(options.ratio.median) : options.met;
+  return {
+    measure: options.measure,
+    value: options.value ?? '',
+    ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
+    ratio: spreadText(options.ratio, options.format),
+    ratioMedian: options.ratio.median,
+    ...(options.goal ? { goal: options.goal, met } : {}),
+    ...(options.goal && options.ratio.unstable ? { unstable: true } : {}),
+  };
+}
+
+/** States how many rounds counted and whether the series had to be measured once more. */
+export function seriesFigure(label: string, series: Series<unknown, string>): Figure {
+  const first = series.first
+    ? ` (erste Reihe: ${(Object.entries(series.first) as [string, Spread][])
+        .filter(([, spread]) => spread.unstable)
+        .map(([name, spread]) => `${name} ${spread.min.toFixed(2)}–${spread.max.toFixed(2)}`)
+        .join(', ')})`
+    : '';
+  return {
+    measure: `${label}: Runden, Reihe wiederholt (Streuung über ±15 %)`,
+    value: `${series.rounds.length}, ${series.reruns ? `ja${first}` : 'nein'}`,
+  };
+}
