@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { nginxConfig } from '../lib/nginx-config.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { curl, withPeak, type Transfer } from '../lib/curl.ts';
 import { startPortal, startProcess } from '../lib/portal.ts';
@@ -15,25 +16,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * other path goes to the portal, whose downloads come back through the offload location of
  * docs/deployment.md (X-Accel-Redirect, decision 135).
  */
-function nginxConfig(workDir: string, filesDir: string, port: number, portalPort: number): string {
-  return `
-user root;
-daemon off;
-worker_processes auto;
-pid ${join(workDir, 'offload-nginx.pid')};
-error_log ${join(workDir, 'offload-nginx-error.log')} warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  default_type application/pdf;
-  client_body_temp_path ${workDir}/offload-nginx/body;
-  proxy_temp_path ${workDir}/offload-nginx/proxy;
-  fastcgi_temp_path ${workDir}/offload-nginx/fastcgi;
-  uwsgi_temp_path ${workDir}/offload-nginx/uwsgi;
-  scgi_temp_path ${workDir}/offload-nginx/scgi;
-  upstream portal {
+function offloadConfig(workDir: string, filesDir: string, port: number, portalPort: number): string {
+  return nginxConfig(
+    workDir,
+    'offload-nginx',
+    `  upstream portal {
     server 127.0.0.1:${portalPort};
     keepalive 16;
   }
@@ -58,9 +45,8 @@ http {
       add_header X-Content-Type-Options $upstream_http_x_content_type_options always;
       add_header Content-Security-Policy $upstream_http_content_security_policy always;
     }
-  }
-}
-`;
+  }`,
+  );
 }
 
 /**
@@ -75,10 +61,7 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
   const portal = await startPortal(ctx.dataset.dataDir, { DOWNLOAD_OFFLOAD: 'nginx' });
   const port = await ctx.port();
   const config = join(ctx.workDir, 'offload-nginx.conf');
-  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
-    await mkdir(join(ctx.workDir, 'offload-nginx', sub), { recursive: true });
-  }
-  await writeFile(config, nginxConfig(ctx.workDir, filesDir, port, Number(new URL(portal.url).port)));
+  await writeFile(config, offloadConfig(ctx.workDir, filesDir, port, Number(new URL(portal.url).port)));
   const nginx = await startProcess(
     '/usr/sbin/nginx',
     ['-e', join(ctx.workDir, 'offload-nginx-error.log'), '-c', config],

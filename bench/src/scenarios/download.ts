@@ -5,35 +5,20 @@ import { compareSides, ratioFigure, seriesFigure, spreadText, valuesOf } from '.
 import { cpuOfTree, cpuPerGiB, cpuSecondsOf, withCpu } from '../lib/cpu.ts';
 import { curl, readThrough, withPeak, type Transfer } from '../lib/curl.ts';
 import { startProcess } from '../lib/portal.ts';
+import { nginxConfig } from '../lib/nginx-config.ts';
 import { mib, mibPerSecond, percent, seconds, type ScenarioResult } from '../lib/report.ts';
 
 const PARALLEL = 10;
 
-function nginxConfig(workDir: string, root: string, port: number): string {
-  return `
-user root;
-daemon off;
-worker_processes auto;
-pid ${join(workDir, 'nginx.pid')};
-error_log ${join(workDir, 'nginx-error.log')} warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  default_type application/pdf;
-  client_body_temp_path ${workDir}/nginx-body;
-  proxy_temp_path ${workDir}/nginx-proxy;
-  fastcgi_temp_path ${workDir}/nginx-fastcgi;
-  uwsgi_temp_path ${workDir}/nginx-uwsgi;
-  scgi_temp_path ${workDir}/nginx-scgi;
-  server {
+const directConfig = (workDir: string, root: string, port: number) =>
+  nginxConfig(
+    workDir,
+    'nginx',
+    `  server {
     listen 127.0.0.1:${port};
     root ${root};
-  }
-}
-`;
-}
+  }`,
+  );
 
 interface Run {
   transfer: Transfer;
@@ -50,7 +35,7 @@ export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResul
   const { largeFile } = ctx.dataset;
   const port = await ctx.port();
   const config = join(ctx.workDir, 'nginx.conf');
-  await writeFile(config, nginxConfig(ctx.workDir, dirname(largeFile.path), port));
+  await writeFile(config, directConfig(ctx.workDir, dirname(largeFile.path), port));
   const nginx = await startProcess(
     '/usr/sbin/nginx',
     ['-e', join(ctx.workDir, 'nginx-error.log'), '-c', config],

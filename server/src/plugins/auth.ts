@@ -79,6 +79,11 @@ export const actorOf = (request: FastifyRequest): Actor => ({
   ip: request.ip,
 });
 
+const TOUCH_FAILED = {
+  sessions: 'Sitzung konnte nicht verlängert werden',
+  api_keys: 'Letzte Nutzung des API-Schlüssels konnte nicht gespeichert werden',
+} as const;
+
 /** The user's columns every request needs, with the session or the API-Schlüssel. */
 const USER_COLUMNS = [
   'users.id',
@@ -115,9 +120,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
     return update
       .execute()
       .then(() => undefined)
-      .catch((error: unknown) =>
-        request.log.warn({ err: error }, `${table} konnte nicht aktualisiert werden`),
-      );
+      .catch((error: unknown) => request.log.warn({ err: error }, TOUCH_FAILED[table]));
   }
 
   const sessionRow = (tokenHash: string) =>

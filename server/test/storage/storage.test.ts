@@ -3,7 +3,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,20 +17,7 @@ import { createRoleUsers } from '../support/factories.ts';
 import { DiskStorage } from '../../src/storage/disk-storage.ts';
 import type { FileStorage } from '../../src/storage/file-storage.ts';
 import { MIN_PART_SIZE, S3Storage, s3ClientFromConfig } from '../../src/storage/s3-storage.ts';
-
-/** s3rver ships no types; this is the part the tests use. */
-interface S3rverInstance {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverConstructor = new (options: {
-  address: string;
-  port: number;
-  directory: string;
-  silent: boolean;
-  configureBuckets?: { name: string }[];
-}) => S3rverInstance;
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
+import { S3rver, type S3rverInstance } from '../support/s3rver.ts';
 
 const MiB = 1024 * 1024;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');

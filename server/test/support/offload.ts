@@ -9,8 +9,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
+import { S3rver, type S3rverInstance } from './s3rver.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,18 +161,6 @@ ${await offloadLocation(filesDir)}
   };
 }
 
-/** s3rver ships no types; this is the part used here. */
-interface S3rverInstance {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverConstructor = new (options: {
-  address: string;
-  port: number;
-  directory: string;
-  silent: boolean;
-}) => S3rverInstance;
-
 /** One test file's set-up for one mode. */
 export class Offload {
   private nginx?: Awaited<ReturnType<typeof startNginx>>;
@@ -187,7 +175,6 @@ export class Offload {
   static async create(mode: OffloadMode): Promise<Offload> {
     if (mode === 'nginx') return new Offload(mode, { DOWNLOAD_OFFLOAD: 'nginx' });
     if (mode === 'none') return new Offload(mode, {});
-    const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
     const dir = await mkdtemp(join(tmpdir(), 'gremienportal-s3rver-'));
     const server = new S3rver({ address: '127.0.0.1', port: 0, directory: dir, silent: true });
     const endpoint = `http://127.0.0.1:${(await server.run()).port}`;
