@@ -15,7 +15,7 @@ import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-han
 import { authPlugin } from './plugins/auth.ts';
 import { shareInvalidations } from './db/principal-cache-redis.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
-import { loggerOptions, RequestLog } from './plugins/logging.ts';
+import { loggerOptions, RequestLog, requestLoggerFactory } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -40,6 +40,7 @@ import { GERMAN } from './errors.ts';
 import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';
 import { RedisCounterStore } from './rate-limit/redis-counter-store.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
+import { serverWithHealthProbe } from './features/health/health-probe.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { accountRoutes } from './features/account/account.routes.ts';
 import { twoFactorRoutes } from './features/account/two-factor.routes.ts';
@@ -126,6 +127,7 @@ async function sweepStorage(context: AppContext, graceMs: number): Promise<void>
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  let closing = false;
   const app = Fastify({
     ...(options.logger === undefined || typeof options.logger === 'boolean'
       ? { logger: options.logger === false ? false : loggerOptions(config) }
@@ -138,6 +140,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
     logController: new RequestLog(),
+    childLoggerFactory: requestLoggerFactory,
+    serverFactory: serverWithHealthProbe(() => closing),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -304,6 +308,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return reply.status(404).send({ message: GERMAN.notFound });
   });
 
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   const retention = new DailyJob(context, DAILY_TASKS);
   app.addHook('onReady', async () => {
     // Decision 135: nginx's user (in the portal's group) passes through DATA_DIR to the documents,

@@ -13,8 +13,9 @@ import {
 import type { Database } from './schema.ts';
 
 /**
- * What a bearer token resolved to a moment ago (issue 23): the session or key row with its user and
- * roles, so that a burst of requests of one member costs one look-up instead of two queries each.
+ * What a bearer token resolved to a moment ago (issue 23): its principal with the session's or key's
+ * dates (plugins/principal-resolver.ts), keyed by the token itself, so that a burst of requests of
+ * one member costs one look-up instead of two queries each, and a hit neither hashes nor awaits.
  *
  * Correct, not merely short: every write to a table the principal is read from (sessions, users,
  * user_roles, roles, api_keys) empties the cache when it is sent, when it returns and when its

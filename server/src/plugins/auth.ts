@@ -4,17 +4,11 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
 import { MINUTE, HOUR } from '../clock.ts';
 import { AppError, forbidden, notFound, unauthenticated } from '../errors.ts';
-import { requiresSecondFactor } from '../policies/two-factor.policy.ts';
 import { TWO_FACTOR_MESSAGES, TWO_FACTOR_SETUP_REQUIRED } from '@gremienportal/contracts/two-factor';
-import { hashToken } from '../tokens.ts';
-import { API_KEY_MESSAGES, API_KEY_PREFIX } from '@gremienportal/contracts/api-keys';
+import { API_KEY_MESSAGES } from '@gremienportal/contracts/api-keys';
 import { keyMayCall } from '../policies/api-key.policy.ts';
-import { adminKind, mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
-
-interface Role {
-  id: number;
-  name: string;
-}
+import { principalResolver, type Resolved } from './principal-resolver.ts';
+import { mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
 
 export type { Principal };
 
@@ -84,33 +78,18 @@ const TOUCH_FAILED = {
   api_keys: 'Letzte Nutzung des API-Schlüssels konnte nicht gespeichert werden',
 } as const;
 
-/** The user's columns every request needs, with the session or the API-Schlüssel. */
-const USER_COLUMNS = [
-  'users.id',
-  'users.email',
-  'users.title',
-  'users.firstname',
-  'users.lastname',
-  'users.two_factor_enabled',
-  // The read state (issue 21) comes with the session: "neu" markers cost no extra query.
-  'users.created_at as user_created_at',
-  'users.news_read_at',
-  'users.news_version',
-] as const;
-
 export const authPlugin = fp(async function authPlugin(app: FastifyInstance, options: AuthOptions) {
   const { db, clock } = options;
+  const resolve = principalResolver(db, options.twoFactorRoles);
   const idleMs = options.idleMinutes * MINUTE;
   const absoluteMs = options.absoluteHours * HOUR;
   const touchMs = touchIntervalMs(idleMs);
 
   app.decorateRequest('principal', null);
 
-  /** Writes `last_seen_at`/`last_used_at` at most every `touchMs`; a failed write is only logged. */
-  function touch(request: FastifyRequest, table: 'sessions' | 'api_keys', id: number, last: string | null) {
-    const now = clock.now();
-    if (last && now.getTime() - new Date(last).getTime() <= touchMs) return Promise.resolve();
-    const at = now.toISOString();
+  /** Writes `last_seen_at`/`last_used_at` (when due, see `touchDue`); a failed write is only logged. */
+  function touch(request: FastifyRequest, table: Resolved['table'], id: number, nowMs: number) {
+    const at = new Date(nowMs).toISOString();
     const update =
       table === 'sessions'
         ? db.kysely.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', id)
@@ -123,143 +102,96 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
       .catch((error: unknown) => request.log.warn({ err: error }, TOUCH_FAILED[table]));
   }
 
-  const sessionRow = (tokenHash: string) =>
-    db.kysely
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id as session_id', 'sessions.created_at', 'sessions.last_seen_at', ...USER_COLUMNS])
-      .where('sessions.token_hash', '=', tokenHash)
-      .executeTakeFirst();
-  const keyRow = (tokenHash: string) =>
-    db.kysely
-      .selectFrom('api_keys')
-      .innerJoin('users', 'users.id', 'api_keys.user_id')
-      .select([
-        'api_keys.id as key_id',
-        'api_keys.name as key_name',
-        'api_keys.scopes',
-        'api_keys.expires_at',
-        'api_keys.last_used_at',
-        ...USER_COLUMNS,
-      ])
-      .where('api_keys.token_hash', '=', tokenHash)
-      .executeTakeFirst();
-  // Roles are read with the session, so a removed role grants nothing from the next request on.
-  const rolesOf = (userId: number) =>
-    db.kysely
-      .selectFrom('user_roles')
-      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-      .select(['roles.id', 'roles.name'])
-      .where('user_roles.user_id', '=', userId)
-      .orderBy('roles.id')
-      .execute();
-  type Found =
-    | { kind: 'session'; row: NonNullable<Awaited<ReturnType<typeof sessionRow>>>; roles: Role[] }
-    | { kind: 'key'; row: NonNullable<Awaited<ReturnType<typeof keyRow>>>; roles: Role[] };
-
   /**
-   * The rows behind a token, from the principal cache when they were read a moment ago and
-   * nothing they come from was written since (db/principal-cache.ts, decision 137).
+   * The principal behind a token, from the principal cache when it was resolved a moment ago and
+   * nothing it comes from was written since (db/principal-cache.ts, decision 137). The cache is
+   * keyed by the token itself, so a hit costs no hash; entries live for a second at most.
    */
-  async function lookup(token: string): Promise<Found | null> {
-    const tokenHash = hashToken(token);
-    const cached = db.principals.get(tokenHash) as Found | undefined;
-    if (cached) return cached;
+  async function lookup(token: string): Promise<Resolved | null> {
     const mark = db.principals.mark();
-    let found: Found | null = null;
-    if (token.startsWith(API_KEY_PREFIX)) {
-      const row = await keyRow(tokenHash);
-      if (row) found = { kind: 'key', row, roles: await rolesOf(row.id) };
-    } else {
-      const row = await sessionRow(tokenHash);
-      if (row) found = { kind: 'session', row, roles: await rolesOf(row.id) };
-    }
+    const found = await resolve(token);
     // Unknown tokens are not kept: a flood of them must not push out the members' entries.
-    if (found) db.principals.set(tokenHash, found, mark);
+    if (found) db.principals.set(token, found, mark);
     return found;
   }
 
-  async function authenticate(request: FastifyRequest): Promise<Principal | null> {
+  /** The token of an `Authorization: Bearer` header, or undefined. */
+  function bearerToken(request: FastifyRequest): string | undefined {
     const header = request.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!match) return null;
-    const found = await lookup(match[1]!);
+    return header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+  }
+
+  /** Ended at `nowMs`: a session after its idle or absolute limit, a key on its date. */
+  const ended = (found: Resolved, nowMs: number) =>
+    found.table === 'sessions'
+      ? nowMs - found.lastMs! > idleMs || nowMs - found.createdMs > absoluteMs
+      : nowMs >= found.expiresMs;
+  /** `last_seen_at`/`last_used_at` is due to be written (at most every `touchMs`). */
+  const touchDue = (found: Resolved, nowMs: number) =>
+    found.lastMs === null || nowMs - found.lastMs > touchMs;
+
+  async function authenticate(request: FastifyRequest, token: string): Promise<Principal | null> {
+    const found = await lookup(token);
     if (!found) return null;
-    const now = clock.now();
-    let sessionId: number | null = null;
-    let apiKey: Principal['apiKey'];
-    if (found.kind === 'session') {
-      const session = found.row;
-      if (
-        now.getTime() - new Date(session.last_seen_at).getTime() > idleMs ||
-        now.getTime() - new Date(session.created_at).getTime() > absoluteMs
-      ) {
-        await db.kysely.deleteFrom('sessions').where('id', '=', session.session_id).execute();
-        return null;
-      }
-      await touch(request, 'sessions', session.session_id, session.last_seen_at);
-      sessionId = session.session_id;
-    } else {
-      // An API-Schlüssel (issue 22): valid until it expires or is revoked; no idle limit.
-      const key = found.row;
-      if (now.toISOString() >= key.expires_at) return null;
-      await touch(request, 'api_keys', key.key_id, key.last_used_at);
-      apiKey = { id: key.key_id, name: key.key_name, scopes: key.scopes.split(',') };
+    const nowMs = clock.now().getTime();
+    if (ended(found, nowMs)) {
+      if (found.table === 'sessions')
+        await db.kysely.deleteFrom('sessions').where('id', '=', found.rowId).execute();
+      return null;
     }
-    const user = found.row;
-    const roles = found.roles;
-    const roleNames = roles.map((role) => role.name);
-    return {
-      id: user.id,
-      sessionId,
-      ...(apiKey ? { apiKey } : {}),
-      email: user.email,
-      title: user.title,
-      firstname: user.firstname,
-      lastname: user.lastname,
-      roles: roleNames,
-      roleIds: roles.map((role) => role.id),
-      ...adminKind(roleNames),
-      readState: {
-        since:
-          user.news_read_at && user.news_read_at > user.user_created_at
-            ? user.news_read_at
-            : user.user_created_at,
-        version: Number(user.news_version),
-      },
-      twoFactorEnabled: Boolean(user.two_factor_enabled),
-      needsTwoFactorSetup:
-        !user.two_factor_enabled &&
-        requiresSecondFactor({ TWO_FACTOR_REQUIRED_ROLES: options.twoFactorRoles }, roleNames),
-    };
+    if (touchDue(found, nowMs)) await touch(request, found.table, found.rowId, nowMs);
+    return found.principal;
+  }
+
+  /** The route's own rules for a signed-in principal: the 2FA setup gate, key scopes, admin routes. */
+  function admit(
+    request: FastifyRequest,
+    route: FastifyRequest['routeOptions'],
+    principal: Principal | null,
+  ): Error | undefined {
+    request.principal = principal;
+    const access = route.config.access ?? 'user';
+    if (!principal) return unauthenticated();
+    if (principal.needsTwoFactorSetup && !route.config.duringTwoFactorSetup) {
+      return new AppError(
+        'forbidden',
+        TWO_FACTOR_MESSAGES.setupRequired,
+        undefined,
+        undefined,
+        TWO_FACTOR_SETUP_REQUIRED,
+      );
+    }
+    if (!keyMayCall(principal, request.method, route.url ?? '')) {
+      return new AppError('forbidden', API_KEY_MESSAGES.outOfScope);
+    }
+    if (access === 'admin' && !mayUseAdminRoutes(principal)) return forbidden();
+    if (access === 'admin-hidden' && !mayUseAdminRoutes(principal)) return notFound();
+    return undefined;
   }
 
   // onRequest: before the body is read, so nobody signed out can make the server parse an upload.
-  // Public routes pass without a promise: the hook runs on every request.
+  // It runs on every request: public routes pass without a promise, and so does a token the
+  // principal cache knows whose session needs no write (issue 23: most requests of a member).
   app.addHook('onRequest', (request, _reply, done) => {
-    const access = request.routeOptions.config.access ?? 'user';
-    if (access === 'public') {
+    // A getter that builds a new object on every use: read once.
+    const route = request.routeOptions;
+    if (route.config.access === 'public') {
       done();
       return;
     }
-    authenticate(request).then((principal) => {
-      request.principal = principal;
-      if (!principal) done(unauthenticated());
-      else if (principal.needsTwoFactorSetup && !request.routeOptions.config.duringTwoFactorSetup) {
-        done(
-          new AppError(
-            'forbidden',
-            TWO_FACTOR_MESSAGES.setupRequired,
-            undefined,
-            undefined,
-            TWO_FACTOR_SETUP_REQUIRED,
-          ),
-        );
-      } else if (!keyMayCall(principal, request.method, request.routeOptions.url ?? '')) {
-        done(new AppError('forbidden', API_KEY_MESSAGES.outOfScope));
-      } else if (access === 'admin' && !mayUseAdminRoutes(principal)) done(forbidden());
-      else if (access === 'admin-hidden' && !mayUseAdminRoutes(principal)) done(notFound());
-      else done();
-    }, done);
+    const token = bearerToken(request);
+    if (!token) {
+      done(admit(request, route, null));
+      return;
+    }
+    const cached = db.principals.get(token) as Resolved | undefined;
+    if (cached) {
+      const nowMs = clock.now().getTime();
+      if (!ended(cached, nowMs) && !touchDue(cached, nowMs)) {
+        done(admit(request, route, cached.principal));
+        return;
+      }
+    }
+    authenticate(request, token).then((principal) => done(admit(request, route, principal)), done);
   });
 });
