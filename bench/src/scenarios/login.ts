@@ -1,7 +1,8 @@
 import autocannon from 'autocannon';
 import type { BenchContext } from '../lib/context.ts';
 import { compareSides, ratioFigure, seriesFigure, spreadText, valuesOf } from '../lib/compare.ts';
-import { load, type LoadResult } from '../lib/load.ts';
+import type { LoadResult } from '../lib/load.ts';
+import { probeInOwnProcess } from '../lib/probe-process.ts';
 import { pinning } from '../lib/pinning.ts';
 import { ms, perSecond, times, type ScenarioResult } from '../lib/report.ts';
 
@@ -30,8 +31,8 @@ interface Side {
 export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const seconds = ctx.quick ? 2 : 10;
   const member = ctx.dataset.members[0]!;
-  const probe = () =>
-    load({ url: `${ctx.portal.url}/api/v1/health`, connections: 1, seconds, rate: PROBE_RATE });
+  const probe = async () =>
+    (await probeInOwnProcess({ url: `${ctx.portal.url}/api/v1/health`, seconds, rate: PROBE_RATE })).start();
   const idle = async (): Promise<Side> => ({
     probe: await probe(),
     logins: 0,
@@ -43,6 +44,12 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
     let logins = 0;
     let refused = 0;
     let failed = 0;
+    // Loaded before the storm starts, so that both run for the whole round.
+    const probes = await probeInOwnProcess({
+      url: `${ctx.portal.url}/api/v1/health`,
+      seconds,
+      rate: PROBE_RATE,
+    });
     const instance = autocannon({
       url: `${ctx.portal.url}/api/v1/auth/login`,
       connections: LOGINS,
@@ -56,7 +63,7 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
       else if (status === 429) refused += 1;
       else failed += 1;
     });
-    const [busy, result] = await Promise.all([probe(), instance]);
+    const [busy, result] = await Promise.all([probes.start(), instance]);
     return {
       probe: busy,
       logins,
@@ -87,7 +94,7 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
       `429 (Warteschlange der Passwortprüfung voll, mit Retry-After) zählen als abgewiesen, nicht als fehlgeschlagen. ` +
       // run.ts gives the portal every core for this scenario.
       (pinning().enabled
-        ? 'Ohne Kernbindung des Portals: argon2 rechnet auf einem eigenen Kern neben der Ereignisschleife, wie auf einem Server (Lastgenerator im Benchmark-Prozess).'
+        ? 'Ohne Kernbindung des Portals: argon2 rechnet auf einem eigenen Kern neben der Ereignisschleife, wie auf einem Server (Anmeldungen aus dem Benchmark-Prozess, Health-Proben aus einem eigenen Prozess).'
         : 'Ohne Kernbindung.'),
     figures: [
       {
