@@ -70,16 +70,6 @@ export class RequestLog extends LogController {
   }
 }
 
-const LEVELS: Readonly<Record<string, number>> = {
-  trace: 10,
-  debug: 20,
-  info: 30,
-  warn: 40,
-  error: 50,
-  fatal: 60,
-  silent: Number.POSITIVE_INFINITY,
-};
-
 /**
  * A request's logger that becomes a pino child (with the request id) only when something is
  * logged above its level: most requests log nothing but the line of `RequestLog`, which is written
@@ -94,7 +84,12 @@ export class RequestLogger implements FastifyBaseLogger {
     private readonly bindings: Bindings,
     private readonly options: ChildLoggerOptions,
   ) {
-    this.threshold = LEVELS[options.level ?? parent.level] ?? 0;
+    this.threshold = this.valueOf(options.level ?? parent.level);
+  }
+
+  /** pino's number for a level; `silent` (which has none) and unknown names log nothing. */
+  private valueOf(level: string): number {
+    return this.parent.levels.values[level] ?? Number.POSITIVE_INFINITY;
   }
 
   private get real(): Logger {
@@ -108,7 +103,7 @@ export class RequestLogger implements FastifyBaseLogger {
 
   set level(level: string) {
     this.options.level = level;
-    this.threshold = LEVELS[level] ?? 0;
+    this.threshold = this.valueOf(level);
     if (this.child_) this.child_.level = level;
   }
 
@@ -117,7 +112,7 @@ export class RequestLogger implements FastifyBaseLogger {
    * Fastify's request and reply objects made the line cost four times as much (issue 23).
    */
   completed(request: FastifyRequest, reply: FastifyReply): void {
-    if (this.threshold > LEVELS.info!) return;
+    if (this.threshold > this.valueOf('info')) return;
     this.parent.info(
       {
         reqId: request.id,
@@ -129,16 +124,16 @@ export class RequestLogger implements FastifyBaseLogger {
     );
   }
 
-  fatal: Logger['fatal'] = (...args: Parameters<Logger['fatal']>) => this.at(60, 'fatal', args);
-  error: Logger['error'] = (...args: Parameters<Logger['error']>) => this.at(50, 'error', args);
-  warn: Logger['warn'] = (...args: Parameters<Logger['warn']>) => this.at(40, 'warn', args);
-  info: Logger['info'] = (...args: Parameters<Logger['info']>) => this.at(30, 'info', args);
-  debug: Logger['debug'] = (...args: Parameters<Logger['debug']>) => this.at(20, 'debug', args);
-  trace: Logger['trace'] = (...args: Parameters<Logger['trace']>) => this.at(10, 'trace', args);
+  fatal: Logger['fatal'] = (...args: Parameters<Logger['fatal']>) => this.at('fatal', args);
+  error: Logger['error'] = (...args: Parameters<Logger['error']>) => this.at('error', args);
+  warn: Logger['warn'] = (...args: Parameters<Logger['warn']>) => this.at('warn', args);
+  info: Logger['info'] = (...args: Parameters<Logger['info']>) => this.at('info', args);
+  debug: Logger['debug'] = (...args: Parameters<Logger['debug']>) => this.at('debug', args);
+  trace: Logger['trace'] = (...args: Parameters<Logger['trace']>) => this.at('trace', args);
   silent: Logger['silent'] = () => {};
 
-  private at(value: number, level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]) {
-    if (value < this.threshold) return;
+  private at(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]) {
+    if (this.valueOf(level) < this.threshold) return;
     (this.real[level] as (...a: unknown[]) => void)(...args);
   }
 
