@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { ByteRange } from '../storage/file-storage.ts';
 import { MIME_BY_FORMAT } from './file-formats.ts';
+import { sendStoredObject } from './send-file.ts';
 
 /** What a download needs to know about a stored object; the caller has checked visibility. */
 export interface DownloadObject {
@@ -144,7 +145,7 @@ export function parseRange(header: string | undefined, size: number): RangeResul
  * otherwise), `X-Content-Type-Options: nosniff`, a sandboxing CSP, `Cache-Control: private,
  * no-store`, the stored media type, `Accept-Ranges: bytes`. One `Range` gives 206 with
  * `Content-Range`; a range past the end gives 416 with `Content-Range: bytes * /size`. The
- * content is streamed from `ctx.storage.get`; HEAD reads nothing.
+ * content is sent by `sendStoredObject` (send-file.ts); HEAD reads nothing.
  *
  * With `DOWNLOAD_OFFLOAD` (decision 135) everything up to the audit entry is the same, and only the
  * bytes of a GET go another way: `nginx` answers with `X-Accel-Redirect` and these headers, and
@@ -255,9 +256,10 @@ export async function sendDownload(
       .header('Content-Range', `bytes ${start}-${end}/${size}`)
       .header('Content-Length', String(end - start + 1));
     // An empty stream keeps our Content-Length on HEAD; Fastify would reset it for no body.
-    return reply.send(isHead ? Readable.from([]) : await ctx.storage.get(object.key, range.range));
+    if (isHead) return reply.send(Readable.from([]));
+    return sendStoredObject(reply, ctx.storage, object.key, size, range.range);
   }
   reply.status(200).header('Content-Length', String(size));
   if (isHead || size === 0) return reply.send(Readable.from([]));
-  return reply.send(await ctx.storage.get(object.key));
+  return sendStoredObject(reply, ctx.storage, object.key, size);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -122,6 +122,10 @@ export class DiskStorage implements FileStorage {
       highWaterMark: READ_CHUNK,
       ...(range ? { start: range.start, end: range.end } : {}),
     });
+  }
+
+  openFile(key: string): Promise<FileHandle> {
+    return open(this.pathOf(key), 'r');
   }
 
   async size(key: string): Promise<number | null> {

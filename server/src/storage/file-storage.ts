@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 export interface StoredObject {
@@ -36,6 +37,11 @@ export interface FileStorage {
   put(source: Readable, options: { maxBytes: number }): Promise<StoredObject>;
   /** Reads an object, or a byte range of it. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Opens the object's file for reading, for stores that keep objects as local files (disk):
+   * downloads then reuse their buffers instead of allocating one per read (http/send-file.ts).
+   */
+  openFile?(key: string): Promise<FileHandle>;
   /**
    * A short-lived address at which the store itself serves the object with the given headers, for
    * stores that can (S3: a presigned GET). It is a secret while it is valid: never log it.
