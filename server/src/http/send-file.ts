@@ -50,8 +50,8 @@ const written = (res: ServerResponse, chunk: Buffer) =>
 export async function sendFileRange(reply: FastifyReply, file: FileHandle, range: ByteRange) {
   const res = reply.raw;
   try {
-    if (res.destroyed) return;
     reply.hijack();
+    if (res.destroyed) return;
     res.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
     const closed = new Promise<'closed'>((resolve) => res.once('close', () => resolve('closed')));
     const size = Math.min(CHUNK, range.end - range.start + 1);
