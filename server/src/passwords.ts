@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { hash, verify, type Options } from '@node-rs/argon2';
+import type { Options } from '@node-rs/argon2';
 import { PasswordQueue } from './password-queue.ts';
+import { PasswordThreads } from './password-threads.ts';
 
 /** OWASP's argon2id parameters (m = 19 MiB, t = 2, p = 1). */
 // `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
@@ -18,9 +19,12 @@ export const passwordQueue = new PasswordQueue({
   initialEstimateMs: 50,
 });
 
+/** argon2 runs on threads of the lowest priority, so that it never delays a request (decision 139). */
+const threads = new PasswordThreads();
+
 /** Hashes a new password; never refused (see PasswordQueue). */
 export const hashPassword = (password: string): Promise<string> =>
-  passwordQueue.run('account', () => hash(password, ARGON2_OPTIONS));
+  passwordQueue.run('account', () => threads.hash(password, ARGON2_OPTIONS));
 
 /**
  * Checks a sign-in's password. Throws HashingBusyError instead of queueing when the checks
@@ -29,7 +33,7 @@ export const hashPassword = (password: string): Promise<string> =>
 export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   return passwordQueue.run('sign-in', async () => {
     try {
-      return await verify(passwordHash, password);
+      return await threads.verify(passwordHash, password);
     } catch {
       return false;
     }

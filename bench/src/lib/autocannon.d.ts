@@ -2,6 +2,14 @@
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** Called before each request is sent; what it returns is sent. */
+    setupRequest?: (request: Request) => Request;
+  }
   interface Options {
     url: string;
     connections?: number;
@@ -13,7 +21,7 @@ declare module 'autocannon' {
     pipelining?: number;
     overallRate?: number;
     timeout?: number;
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }[];
+    requests?: Request[];
   }
   interface Result {
     requests: { average: number; total: number };

@@ -30,7 +30,10 @@ interface Side {
  */
 export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const seconds = ctx.quick ? 2 : 10;
-  const member = ctx.dataset.members[0]!;
+  // A storm is many members signing in, as before a meeting: one after another in turn, so that
+  // no member collects thousands of sessions, which no real member has.
+  const members = ctx.dataset.members;
+  let next = 0;
   const probe = async () =>
     (await probeInOwnProcess({ url: `${ctx.portal.url}/api/v1/health`, seconds, rate: PROBE_RATE })).start();
   const idle = async (): Promise<Side> => ({
@@ -51,12 +54,20 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
       rate: PROBE_RATE,
     });
     const instance = autocannon({
-      url: `${ctx.portal.url}/api/v1/auth/login`,
+      url: ctx.portal.url,
       connections: LOGINS,
       duration: seconds,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: member.email, password: member.password }),
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/v1/auth/login',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (request) => {
+            const member = members[next++ % members.length]!;
+            return { ...request, body: JSON.stringify({ email: member.email, password: member.password }) };
+          },
+        },
+      ],
     });
     instance.on('response', (_client: unknown, status: number) => {
       if (status === 200) logins += 1;
@@ -89,7 +100,7 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
   return {
     name: 'Anmeldung (argon2id, m = 19 MiB, t = 2, p = 1)',
     setup:
-      `autocannon: ${LOGINS} Verbindungen melden sich je Runde ${seconds} s lang an; gleichzeitig ${PROBE_RATE} Health-Anfragen/s über eine Verbindung. ` +
+      `autocannon: ${LOGINS} Verbindungen melden ${members.length} Mitglieder reihum je Runde ${seconds} s lang an; gleichzeitig ${PROBE_RATE} Health-Anfragen/s über eine Verbindung. ` +
       `Basislinie: dieselben Health-Anfragen ohne Anmeldungen. ${ctx.rounds} Runden je Seite im Wechsel nach einer Aufwärmrunde; Verhältnis: Median der Runden (kleinster–größter Wert). ` +
       `429 (Warteschlange der Passwortprüfung voll, mit Retry-After) zählen als abgewiesen, nicht als fehlgeschlagen. ` +
       // run.ts gives the portal every core for this scenario.

@@ -6,8 +6,11 @@ import { parentPort } from 'node:worker_threads';
 import { composeBook } from './compose.ts';
 import { pdfChunks } from './pdf-chunks.ts';
 import type { BookPlan, BookSource, ComposeLimits, FromWorker, ToWorker } from './types.ts';
+import { lowerThreadPriority } from '../thread-priority.ts';
 
 const port = parentPort!;
+// Long work: requests go first (decision 139).
+lowerThreadPriority();
 let onSource: ((source: BookSource) => void) | undefined;
 let onMore: (() => void) | undefined;
 

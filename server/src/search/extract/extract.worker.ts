@@ -4,6 +4,10 @@ import { parentPort } from 'node:worker_threads';
 import type { ExtractRequest, ExtractResult } from './types.ts';
 import { parseDocument } from './parse-document.ts';
 import { bytesToRead } from './plain-text.ts';
+import { lowerThreadPriority } from '../../thread-priority.ts';
+
+// Background work: requests go first (decision 139).
+lowerThreadPriority();
 
 // One document per message; the host sends the next only after the answer.
 parentPort?.on('message', (request: ExtractRequest) => {
