@@ -24,8 +24,18 @@ export class PasswordThreads {
     return this.run({ op: 'verify', hash, password }) as Promise<boolean>;
   }
 
+  /** A new thread; should it ever end while idle, it leaves the idle list instead of taking a job. */
+  private start(): Worker {
+    const worker = startWorker(import.meta.url, 'password.worker', {});
+    worker.once('exit', () => {
+      const index = this.idle.indexOf(worker);
+      if (index >= 0) this.idle.splice(index, 1);
+    });
+    return worker;
+  }
+
   private run(job: PasswordJob): Promise<string | boolean> {
-    const worker = this.idle.pop() ?? startWorker(import.meta.url, 'password.worker', {});
+    const worker = this.idle.pop() ?? this.start();
     worker.ref();
     return new Promise((resolve, reject) => {
       const settle = (): void => {
