@@ -1,18 +1,21 @@
 import { defineConfig } from '@playwright/test';
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, PORT } from './tests/support/portal.ts';
+import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, FIRST_PORT, WORKERS } from './tests/support/portal.ts';
 
-/** Journeys in Debian's Chromium against the built portal, started fresh by the global setup. */
+/**
+ * Journeys in Debian's Chromium against the built portal, started fresh by the global setup: one
+ * portal per worker (support/portal.ts). A file's journeys run in order on one worker.
+ */
 export default defineConfig({
   testDir: './tests',
   globalSetup: './tests/support/global-setup.ts',
   globalTeardown: './tests/support/global-teardown.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
-  outputDir: `./.tmp/test-results-${PORT}`,
+  outputDir: `./.tmp/test-results-${FIRST_PORT}`,
   use: {
     baseURL: BASE_URL,
     locale: 'de-DE',

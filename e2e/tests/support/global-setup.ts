@@ -2,17 +2,23 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ACCOUNTS, BASE_URL, PORT, REPO_ROOT, STATE_FILE, type PortalState } from './portal.ts';
+import { ACCOUNTS, portFor, REPO_ROOT, stateFile, WORKERS, type PortalState } from './portal.ts';
 
-/** Starts the built portal on a fresh data folder with one account per role. */
+/** Starts one built portal per worker, each on a fresh data folder with one account per role. */
 export default async function globalSetup(): Promise<void> {
+  const slots = Array.from({ length: WORKERS }, (_, slot) => portFor(slot));
+  await Promise.all(slots.map((port) => startPortal(port)));
+}
+
+async function startPortal(port: number): Promise<void> {
+  const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'gremienportal-e2e-'));
   const env = {
     ...process.env,
     DATA_DIR: dataDir,
-    PORT: String(PORT),
+    PORT: String(port),
     HOST: '127.0.0.1',
-    PUBLIC_URL: BASE_URL,
+    PUBLIC_URL: baseUrl,
     INITIAL_ADMIN_EMAIL: ACCOUNTS.superAdmin.email,
     INITIAL_ADMIN_PASSWORD: ACCOUNTS.superAdmin.password,
     LOG_LEVEL: 'warn',
@@ -45,14 +51,14 @@ export default async function globalSetup(): Promise<void> {
     stdio: ['ignore', log, log],
     detached: false,
   });
-  mkdirSync(dirname(STATE_FILE), { recursive: true });
+  mkdirSync(dirname(stateFile(port)), { recursive: true });
   const state: PortalState = { dataDir, pid: server.pid! };
-  writeFileSync(STATE_FILE, JSON.stringify(state));
+  writeFileSync(stateFile(port), JSON.stringify(state));
 
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(`${BASE_URL}/api/v1/health`);
+      const res = await fetch(`${baseUrl}/api/v1/health`);
       if (res.ok) return;
     } catch {
       // not up yet

@@ -1,13 +1,24 @@
-import { rmSync } from 'node:fs';
-import { portalState } from './portal.ts';
+import { readFileSync, rmSync } from 'node:fs';
+import { portFor, stateFile, WORKERS, type PortalState } from './portal.ts';
 
+/** Stops every worker's portal and removes its data folder (unless KEEP_E2E_DATA is set). */
 export default async function globalTeardown(): Promise<void> {
-  const { pid, dataDir } = portalState();
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // already gone
+  const states: PortalState[] = [];
+  for (let slot = 0; slot < WORKERS; slot += 1) {
+    try {
+      states.push(JSON.parse(readFileSync(stateFile(portFor(slot)), 'utf8')) as PortalState);
+    } catch {
+      // this slot's portal never started
+    }
+  }
+  for (const { pid } of states) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
   }
   await new Promise((resolve) => setTimeout(resolve, 500));
-  if (!process.env.KEEP_E2E_DATA) rmSync(dataDir, { recursive: true, force: true });
+  if (!process.env.KEEP_E2E_DATA)
+    for (const { dataDir } of states) rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,10 +15,21 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** E2E_PORT lets two runs on one machine keep out of each other's way. */
-export const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const FIRST_PORT = Number(process.env.E2E_PORT ?? 3100);
+
+/**
+ * Journeys run on several workers, and each worker has a portal of its own on the port after
+ * E2E_PORT that its slot gives (Playwright sets TEST_PARALLEL_INDEX in every worker; a worker
+ * that replaces a failed one keeps the slot). No journey sees another's data or sign-ins.
+ */
+export const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? Math.min(2, availableParallelism())));
+export const portFor = (slot: number): number => FIRST_PORT + slot;
+export const PORT = portFor(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const STATE_FILE = fileURLToPath(new URL(`../../.tmp/portal-state-${PORT}.json`, import.meta.url));
+export const stateFile = (port: number): string =>
+  fileURLToPath(new URL(`../../.tmp/portal-state-${port}.json`, import.meta.url));
+export const STATE_FILE = stateFile(PORT);
 
 export type RoleKey = 'superAdmin' | 'admin' | 'aufsichtsrat' | 'vertreter';
 /**
