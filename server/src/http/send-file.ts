@@ -44,8 +44,10 @@ const written = (res: ServerResponse, chunk: Buffer) =>
  * The reply is hijacked after the headers are known: Fastify's `onSend` hooks do not run (no
  * download route has one; headers set in `onRequest` are on the reply and written here), its
  * `onResponse` hooks and the request log do (they wait for the response to finish). A client that
- * goes away ends the loop; a read error after the headers destroys the connection, so the client
- * sees a cut-off transfer, never a wrong body.
+ * goes away ends the loop; as the response then never finishes, Fastify writes no request line,
+ * so this writes one of its own (`download aborted`, with the bytes sent), also when a write to the
+ * gone client fails first. A read error after the headers destroys the connection (`download cut
+ * off`, a warning), so the client sees a cut-off transfer, never a wrong body.
  */
 export async function sendFileRange(reply: FastifyReply, file: FileHandle, range: ByteRange) {
   const res = reply.raw;
@@ -58,10 +60,25 @@ export async function sendFileRange(reply: FastifyReply, file: FileHandle, range
     const buffers = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)] as const;
     const writes: [Promise<Error | null>, Promise<Error | null>] = [idle, idle];
     let position = range.start;
+    // The client went away (the socket closed, or a write to it failed): not an error of ours.
+    const aborted = (error?: Error) => {
+      reply.log.info(
+        {
+          req: { method: reply.request.method, url: reply.request.url },
+          res: { statusCode: reply.statusCode },
+          responseTime: reply.elapsedTime,
+          // Handed to the socket, not necessarily received.
+          bytesSent: position - range.start,
+          reason: (error as NodeJS.ErrnoException | undefined)?.code ?? 'closed',
+        },
+        'download aborted',
+      );
+      if (error) res.destroy();
+    };
     for (let turn: 0 | 1 = 0; position <= range.end; turn = turn === 0 ? 1 : 0) {
       const previous = await Promise.race([writes[turn], closed]);
-      if (previous === 'closed') return;
-      if (previous) throw previous;
+      if (previous === 'closed') return aborted();
+      if (previous) return aborted(previous);
       const buffer = buffers[turn];
       const length = Math.min(size, range.end + 1 - position);
       const { bytesRead } = await file.read(buffer, 0, length, position);
@@ -70,9 +87,9 @@ export async function sendFileRange(reply: FastifyReply, file: FileHandle, range
       writes[turn] = written(res, buffer.subarray(0, bytesRead));
     }
     const last = await Promise.race([Promise.all(writes), closed]);
-    if (last === 'closed') return;
+    if (last === 'closed') return aborted();
     const failed = last.find((error) => error !== null);
-    if (failed) throw failed;
+    if (failed) return aborted(failed);
     res.end();
   } catch (error) {
     reply.log.warn({ err: error }, 'download cut off');
