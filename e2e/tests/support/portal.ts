@@ -22,7 +22,9 @@ export const FIRST_PORT = Number(process.env.E2E_PORT ?? 3100);
  * E2E_PORT that its slot gives (Playwright sets TEST_PARALLEL_INDEX in every worker; a worker
  * that replaces a failed one keeps the slot). No journey sees another's data or sign-ins.
  */
-export const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? Math.min(2, availableParallelism())));
+export const WORKERS = Number(process.env.E2E_WORKERS ?? Math.min(2, availableParallelism()));
+if (!Number.isInteger(WORKERS) || WORKERS < 1)
+  throw new Error(`E2E_WORKERS: eine ganze Zahl ab 1, nicht „${process.env.E2E_WORKERS}“`);
 export const portFor = (slot: number): number => FIRST_PORT + slot;
 export const PORT = portFor(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
