@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ACCOUNTS, portFor, REPO_ROOT, stateFile, WORKERS, type PortalState } from './portal.ts';
+import { ACCOUNTS, baseUrlFor, portFor, REPO_ROOT, stateFile, WORKERS, type PortalState } from './portal.ts';
 
 /** Starts one built portal per worker, each on a fresh data folder with one account per role. */
 export default async function globalSetup(): Promise<void> {
@@ -11,7 +11,7 @@ export default async function globalSetup(): Promise<void> {
 }
 
 async function startPortal(port: number): Promise<void> {
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = baseUrlFor(port);
   const dataDir = mkdtempSync(join(tmpdir(), 'gremienportal-e2e-'));
   const env = {
     ...process.env,

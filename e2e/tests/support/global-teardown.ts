@@ -1,12 +1,12 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { portFor, stateFile, WORKERS, type PortalState } from './portal.ts';
+import { rmSync } from 'node:fs';
+import { portalStateAt, portFor, WORKERS, type PortalState } from './portal.ts';
 
 /** Stops every worker's portal and removes its data folder (unless KEEP_E2E_DATA is set). */
 export default async function globalTeardown(): Promise<void> {
   const states: PortalState[] = [];
   for (let slot = 0; slot < WORKERS; slot += 1) {
     try {
-      states.push(JSON.parse(readFileSync(stateFile(portFor(slot)), 'utf8')) as PortalState);
+      states.push(portalStateAt(portFor(slot)));
     } catch {
       // this slot's portal never started
     }

@@ -27,11 +27,11 @@ if (!Number.isInteger(WORKERS) || WORKERS < 1)
   throw new Error(`E2E_WORKERS: eine ganze Zahl ab 1, nicht „${process.env.E2E_WORKERS}“`);
 export const portFor = (slot: number): number => FIRST_PORT + slot;
 export const PORT = portFor(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
-export const BASE_URL = `http://127.0.0.1:${PORT}`;
+export const baseUrlFor = (port: number): string => `http://127.0.0.1:${port}`;
+export const BASE_URL = baseUrlFor(PORT);
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const stateFile = (port: number): string =>
   fileURLToPath(new URL(`../../.tmp/portal-state-${port}.json`, import.meta.url));
-export const STATE_FILE = stateFile(PORT);
 
 export type RoleKey = 'superAdmin' | 'admin' | 'aufsichtsrat' | 'vertreter';
 /**
@@ -107,4 +107,6 @@ export interface PortalState {
 }
 
 /** Where the running portal keeps its data (mail files are in `${dataDir}/mail`). */
-export const portalState = (): PortalState => JSON.parse(readFileSync(STATE_FILE, 'utf8')) as PortalState;
+export const portalStateAt = (port: number): PortalState =>
+  JSON.parse(readFileSync(stateFile(port), 'utf8')) as PortalState;
+export const portalState = (): PortalState => portalStateAt(PORT);
