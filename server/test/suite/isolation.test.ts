@@ -1,0 +1,42 @@
+/**
+ * The server suite runs its files without isolation (vitest.config.ts): a worker evaluates the
+ * portal's modules once. A `vi.mock` of a portal module in such a file would not take effect when
+ * an earlier file had loaded the module already, and would reach the files after it. So every test
+ * file that mocks a module must be one of the isolated files.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const TEST_DIR = join(import.meta.dirname, '..');
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** `vi.mock(` or `vi.doMock(` in code (this file names them only in comments and strings). */
+const mocksModules = (source: string) => /\bvi\.(do)?[mM]ock\(/.test(source);
+
+describe('the suite without isolation', () => {
+  it('recognises a module mock', () => {
+    expect(mocksModules("vi.mock('../src/x.ts', () => ({}));")).toBe(true);
+    expect(mocksModules('vi.doMock(import("../src/x.ts"))')).toBe(true);
+    expect(mocksModules('vi.fn(); vi.spyOn(object, "method")')).toBe(false);
+  });
+
+  it('runs every file that mocks a module isolated (*.isolated.test.ts)', () => {
+    const files = testFiles(TEST_DIR);
+    expect(files.length).toBeGreaterThan(50);
+    const unisolated = files
+      .filter((file) => !file.endsWith('.isolated.test.ts') && file !== import.meta.filename)
+      .filter((file) => mocksModules(readFileSync(file, 'utf8')))
+      .map((file) => relative(TEST_DIR, file));
+    expect(unisolated).toEqual([]);
+    // The isolated project is not empty by accident: the account race mocks the repository.
+    expect(files.some((file) => file.endsWith('account-race.isolated.test.ts'))).toBe(true);
+  });
+});
