@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { createContext, type BenchContext } from './lib/context.ts';
 import { createDataset, FULL_SIZE, QUICK_SIZE } from './lib/dataset.ts';
 import { REPO_ROOT, startPortal } from './lib/portal.ts';
-import { MIN_ROUNDS } from './lib/compare.ts';
+import { configureSeries, MIN_ROUNDS } from './lib/compare.ts';
 import { configurePinning, moveProcess } from './lib/pinning.ts';
 import {
   machine,
@@ -73,6 +73,7 @@ const { values } = parseArgs({
   },
 });
 const quick = values.quick ?? false;
+configureSeries({ rerunUnstable: !quick });
 const known = [...Object.keys(SCENARIOS), ...Object.keys(IN_PROCESS)];
 const only = values.only ? values.only.split(',') : known;
 const unknown = only.filter((name) => !known.includes(name));
@@ -145,7 +146,7 @@ async function runWithPortal(names: string[], results: ScenarioResult[]): Promis
   return [
     `- Datenbestand: ${dataset.counts.folders} Ordner (bis 6 Ebenen), ${dataset.counts.files} Dateien, ${dataset.counts.users} Nutzer, ${dataset.counts.events} Events; SQLite und Plattenspeicher (Standardbetrieb)`,
     '- Das Portal läuft gebaut (`npm run build`) wie mit `npm start`, Protokollstufe `info`; Last und Portal teilen sich die Maschine.',
-    `- Methode: ${ctx.rounds} Runden je Seite im Wechsel nach einer Aufwärmrunde, ${ctx.phase} s je Seite und Runde bei wrk; Verhältnis: Median der Runden (kleinster–größter Wert); über ±15 % Streuung wird die Reihe einmal wiederholt, dann „unstabil“ (bench/RESULTS.md, Abschnitt Methode).`,
+    `- Methode: ${ctx.rounds} Runden je Seite im Wechsel nach einer Aufwärmrunde, ${ctx.phase} s je Seite und Runde bei wrk; Verhältnis: Median der Runden (kleinster–größter Wert); über ±15 % Streuung wird die Reihe ${quick ? 'im schnellen Lauf nicht wiederholt, sondern' : 'einmal wiederholt, dann'} „unstabil“ (bench/RESULTS.md, Abschnitt Methode).`,
   ];
 }
 

@@ -10,6 +10,17 @@ import { isUnstable, type Figure } from './report.ts';
 /** Rounds per series: quick runs (CI) at least 3, full runs at least 5. */
 export const MIN_ROUNDS = { quick: 3, full: 5 } as const;
 
+let rerunUnstable = true;
+
+/**
+ * Whether an unstable series is measured once more: yes in a full run; not in a quick run, whose
+ * figures mean nothing (it only proves that every scenario runs, in CI beside a test suite) and
+ * whose series would nearly all be measured twice there.
+ */
+export function configureSeries(options: { rerunUnstable: boolean }): void {
+  rerunUnstable = options.rerunUnstable;
+}
+
 export interface Spread {
   median: number;
   min: number;
@@ -42,6 +53,8 @@ export interface Series<T, R extends string> {
   /** The first series' ratios when it spread too wide and was measured once more. */
   first?: Record<R, Spread>;
   reruns: 0 | 1;
+  /** It spread too wide, but reruns were off (a quick run). */
+  notRerun?: true;
 }
 
 function ratiosOf<T, R extends string>(
@@ -79,6 +92,7 @@ export async function repeatRounds<T, R extends string>(options: {
   const ratios = ratiosOf(rounds, options.ratios);
   const decide = options.decide ?? (Object.keys(ratios) as R[]);
   if (!decide.some((name) => ratios[name].unstable)) return { rounds, ratios, reruns: 0 };
+  if (!rerunUnstable) return { rounds, ratios, reruns: 0, notRerun: true };
   console.log(`  ${options.label}: Runden streuen über ±15 % um ihren Median, die Reihe wird wiederholt`);
   const again = await series();
   return { rounds: again, ratios: ratiosOf(again, options.ratios), first: ratios, reruns: 1 };
@@ -174,6 +188,6 @@ export function seriesFigure(label: string, series: Series<unknown, string>): Fi
     : '';
   return {
     measure: `${label}: Runden, Reihe wiederholt (Streuung über ±15 %)`,
-    value: `${series.rounds.length}, ${series.reruns ? `ja${first}` : 'nein'}`,
+    value: `${series.rounds.length}, ${series.reruns ? `ja${first}` : series.notRerun ? 'nein (schneller Lauf: keine Wiederholung)' : 'nein'}`,
   };
 }
