@@ -14,6 +14,13 @@ const LOGINS = 4;
 const PROBE_RATE = 200;
 /** Issue 23 item 3: health p99 during the storm at most twice idle, at least 15 sign-ins/s. */
 const GOALS = { ratio: 2, logins: 15 };
+/**
+ * The storm the goal is measured with offers twice the goal's sign-ins per second. The flood
+ * offers as many as four connections can send (about 100/s on two cores) and is reported beside
+ * it without a goal: there the load generator, the probes, argon2 and the event loop share two
+ * cores, and the figure tells more about that than about the portal (decision 139, session 14).
+ */
+const STORM_RATE = 2 * GOALS.logins;
 
 interface Side {
   probe: LoadResult;
@@ -43,7 +50,7 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
     failed: 0,
     seconds,
   });
-  const storm = async (): Promise<Side> => {
+  const storm = (rate?: number) => async (): Promise<Side> => {
     let logins = 0;
     let refused = 0;
     let failed = 0;
@@ -57,6 +64,7 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
       url: ctx.portal.url,
       connections: LOGINS,
       duration: seconds,
+      ...(rate ? { overallRate: rate } : {}),
       requests: [
         {
           method: 'POST',
@@ -86,22 +94,34 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
   const series = await compareSides({
     label: 'Anmeldung',
     rounds: ctx.rounds,
-    sides: { idle, storm },
-    ratios: { p99: (r) => r.storm.probe.p99 / r.idle.probe.p99 },
+    sides: { idle, storm: storm(STORM_RATE), flood: storm() },
+    ratios: {
+      p99: (r) => r.storm.probe.p99 / r.idle.probe.p99,
+      flood: (r) => r.flood.probe.p99 / r.idle.probe.p99,
+    },
+    // The flood has no goal: its spread does not make the series repeat.
+    decide: ['p99'],
   });
   const { rounds, ratios } = series;
-  const rate = valuesOf(rounds, (r) => r.storm.logins / r.storm.seconds);
-  const refused = rounds.reduce((sum, r) => sum + r.storm.refused, 0);
+  const rate = (side: 'storm' | 'flood') => valuesOf(rounds, (r) => r[side].logins / r[side].seconds);
+  const refused = rounds.reduce((sum, r) => sum + r.storm.refused + r.flood.refused, 0);
   const failed = rounds.reduce(
-    (sum, r) => sum + r.storm.failed + r.storm.probe.failed + r.idle.probe.failed,
+    (sum, r) =>
+      sum +
+      r.storm.failed +
+      r.flood.failed +
+      r.storm.probe.failed +
+      r.flood.probe.failed +
+      r.idle.probe.failed,
     0,
   );
   const p50 = (side: 'idle' | 'storm') => ms(valuesOf(rounds, (r) => r[side].probe.p50).median);
+  const p99 = (side: 'idle' | 'storm' | 'flood') => ms(valuesOf(rounds, (r) => r[side].probe.p99).median);
   return {
     name: 'Anmeldung (argon2id, m = 19 MiB, t = 2, p = 1)',
     setup:
-      `autocannon: ${LOGINS} Verbindungen melden ${members.length} Mitglieder reihum je Runde ${seconds} s lang an; gleichzeitig ${PROBE_RATE} Health-Anfragen/s über eine Verbindung. ` +
-      `Basislinie: dieselben Health-Anfragen ohne Anmeldungen. ${ctx.rounds} Runden je Seite im Wechsel nach einer Aufwärmrunde; Verhältnis: Median der Runden (kleinster–größter Wert). ` +
+      `autocannon: ${LOGINS} Verbindungen melden ${members.length} Mitglieder reihum je Runde ${seconds} s lang an, im Sturm mit ${STORM_RATE} Anmeldungen/s (das Doppelte des Ziels), in der Flut so schnell sie können (ohne Ziel); gleichzeitig ${PROBE_RATE} Health-Anfragen/s über eine Verbindung. ` +
+      `Basislinie: dieselben Health-Anfragen ohne Anmeldungen. ${ctx.rounds} Runden je Seite (Ruhe, Sturm, Flut) im Wechsel nach einer Aufwärmrunde; Verhältnis: Median der Runden (kleinster–größter Wert). ` +
       `429 (Warteschlange der Passwortprüfung voll, mit Retry-After) zählen als abgewiesen, nicht als fehlgeschlagen. ` +
       // run.ts gives the portal every core for this scenario.
       (pinning().enabled
@@ -109,21 +129,32 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
         : 'Ohne Kernbindung.'),
     figures: [
       {
-        measure: 'Anmeldungen/s (erfolgreich)',
-        value: spreadText(rate, perSecond),
+        measure: `Anmeldungen/s im Sturm (erfolgreich, ${STORM_RATE}/s angeboten)`,
+        value: spreadText(rate('storm'), perSecond),
         goal: `≥ ${GOALS.logins}/s`,
-        met: rate.median >= GOALS.logins,
+        met: rate('storm').median >= GOALS.logins,
       },
       ratioFigure({
-        measure: 'Health p99 während der Anmeldungen',
-        value: ms(valuesOf(rounds, (r) => r.storm.probe.p99).median),
-        baseline: ms(valuesOf(rounds, (r) => r.idle.probe.p99).median),
+        measure: 'Health p99 während des Sturms',
+        value: p99('storm'),
+        baseline: p99('idle'),
         ratio: ratios.p99,
         format: times,
         goal: `≤ ${GOALS.ratio}×`,
         met: (median) => median <= GOALS.ratio,
       }),
-      { measure: 'Health p50 während der Anmeldungen', value: p50('storm'), baseline: p50('idle') },
+      { measure: 'Health p50 während des Sturms', value: p50('storm'), baseline: p50('idle') },
+      {
+        measure: 'Anmeldungen/s in der Flut (erfolgreich, unbegrenzt)',
+        value: spreadText(rate('flood'), perSecond),
+      },
+      ratioFigure({
+        measure: 'Health p99 während der Flut (ohne Ziel)',
+        value: p99('flood'),
+        baseline: p99('idle'),
+        ratio: ratios.flood,
+        format: times,
+      }),
       { measure: 'Abgewiesene Anmeldungen (429)', value: String(refused) },
       { measure: 'Fehlgeschlagene Anfragen', value: String(failed), goal: '0', met: failed === 0 },
       seriesFigure('Anmeldung', series),
