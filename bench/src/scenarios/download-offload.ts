@@ -4,12 +4,11 @@ import { nginxConfig } from '../lib/nginx-config.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { curl, withPeak, type Transfer } from '../lib/curl.ts';
 import { startPortal, startProcess } from '../lib/portal.ts';
-import { isUnstable, mib, mibPerSecond, percent, type Figure, type ScenarioResult } from '../lib/report.ts';
+import { compareSides, median, ratioFigure, seriesFigure, type Series } from '../lib/compare.ts';
+import { mib, mibPerSecond, percent, type Figure, type ScenarioResult } from '../lib/report.ts';
 
 const ROUNDS = 5;
 const PARALLEL = 10;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * One nginx for both sides: `/direct/` serves the document folder itself (the baseline), every
@@ -76,39 +75,23 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
   const offloadUrl = `${nginx.url}/api/v1/download/${largeFile.downloadKey}`;
   const directUrl = `${nginx.url}/direct/${basename(largeFile.path)}`;
   const transfers: Transfer[] = [];
-  let ratios: number[];
-  let rates = { direct: [] as number[], offload: [] as number[] };
-  let reruns = 0;
+  const transfer = async (...args: Parameters<typeof curl>) => {
+    const result = await curl(...args);
+    transfers.push(result);
+    return result;
+  };
+  let series: Series<Record<'direct' | 'offload', Transfer>, 'rate'>;
   let parallel: { offload: { result: Transfer[]; peak: number }; direct: Transfer[] };
   let before: number;
   try {
-    // Warm-up: the file in the page cache, connections open.
-    transfers.push(await curl(directUrl), await curl(offloadUrl, auth));
-    const measureRounds = async () => {
-      rates = { direct: [], offload: [] };
-      for (let round = 0; round < ROUNDS; round += 1) {
-        // Each side goes first every other round, so neither always meets a machine just idle.
-        let direct: Transfer;
-        let offload: Transfer;
-        if (round % 2 === 0) {
-          direct = await curl(directUrl);
-          offload = await curl(offloadUrl, auth);
-        } else {
-          offload = await curl(offloadUrl, auth);
-          direct = await curl(directUrl);
-        }
-        transfers.push(direct, offload);
-        rates.direct.push(direct.rate);
-        rates.offload.push(offload.rate);
-      }
-      return rates.offload.map((rate, index) => rate / rates.direct[index]!);
-    };
-    ratios = await measureRounds();
-    // A spread wider than ±15 % says more about the machine than the code: measured once more.
-    if (isUnstable(ratios)) {
-      ratios = await measureRounds();
-      reruns = 1;
-    }
+    // The warm-up round puts the file in the page cache and opens the connections; each side goes
+    // first every other round, and a spread wider than ±15 % is measured once more (compare.ts).
+    series = await compareSides({
+      label: 'Download mit nginx-Offload',
+      rounds: ROUNDS,
+      sides: { direct: () => transfer(directUrl), offload: () => transfer(offloadUrl, auth) },
+      ratios: { rate: (r) => r.offload.rate / r.direct.rate },
+    });
     before = portal.rss();
     const offload = await withPeak(portal.rss, () =>
       Promise.all(Array.from({ length: PARALLEL }, () => curl(offloadUrl, auth))),
@@ -124,17 +107,17 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
   const total = (runs: Transfer[]) => (PARALLEL * largeFile.bytes) / Math.max(...runs.map((t) => t.seconds));
   const parallelRatio = total(parallel.offload.result) / total(parallel.direct);
   const growth = parallel.offload.peak - before;
-  const spread = `${percent(median(ratios))} (${percent(Math.min(...ratios))}–${percent(Math.max(...ratios))})`;
+  const rate = (side: 'direct' | 'offload') => median(series.rounds.map((round) => round[side].rate));
   const figures: Figure[] = [
-    {
+    ratioFigure({
       measure: 'Durchsatz, ein Download',
-      value: mibPerSecond(median(rates.offload)),
-      baseline: mibPerSecond(median(rates.direct)),
-      ratio: spread,
+      value: mibPerSecond(rate('offload')),
+      baseline: mibPerSecond(rate('direct')),
+      ratio: series.ratios.rate,
+      format: percent,
       goal: '≥ 95 %',
-      met: median(ratios) >= 0.95,
-      unstable: isUnstable(ratios),
-    },
+      met: (ratio) => ratio >= 0.95,
+    }),
     {
       measure: `Durchsatz, ${PARALLEL} parallel (gesamt)`,
       value: mibPerSecond(total(parallel.offload.result)),
@@ -149,7 +132,7 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
       met: growth <= 16 * 1024 ** 2,
     },
     { measure: 'Fehlgeschlagene Downloads', value: String(failures), goal: '0', met: failures === 0 },
-    { measure: 'Wiederholte Messreihen (Streuung über ±15 %)', value: String(reruns) },
+    seriesFigure('Download mit nginx-Offload', series),
   ];
   return {
     name: `Download mit nginx-Offload: Portal + nginx gegen nginx allein (${mib(largeFile.bytes)})`,
