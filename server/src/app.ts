@@ -17,6 +17,7 @@ import { shareInvalidations } from './db/principal-cache-redis.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
 import { loggerOptions, RequestLog, requestLoggerFactory } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerDurableAnswers } from './plugins/durable-answers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { makePrivateDir, SHARED_DIR_MODE } from './private-files.ts';
@@ -234,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerErrorHandler(app);
   registerSecurityHeaders(app, { connectSources });
+  registerDurableAnswers(app, db.durability);
 
   await registerOpenApi(app, config);
 

@@ -7,22 +7,35 @@ import type { Database } from './schema.ts';
 import type { Dialect } from './dialect.ts';
 import { migrationsFor } from './migrations/index.ts';
 import { invalidatingKysely, PrincipalCache } from './principal-cache.ts';
+import { alwaysDurable, DurableCommits, type Durability, type SyncFile } from './durable-commits.ts';
 
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
   /** Bearer tokens resolved a moment ago; emptied by every write through `kysely` (issue 23). */
   principals: PrincipalCache<unknown>;
+  /** Answers and mails that depend on a commit wait until it is on the disk (decision 140). */
+  durability: Durability;
   close(): Promise<void>;
 }
 
 /** How long a resolved bearer token is reused at most (decision 137). */
 export const PRINCIPAL_CACHE_MS = 1_000;
 
-function withPrincipalCache(kysely: Kysely<Database>, dialect: Dialect): Db {
+function withPrincipalCache(
+  kysely: Kysely<Database>,
+  dialect: Dialect,
+  durability: Durability & { close?(): void } = alwaysDurable,
+): Db {
   const principals = new PrincipalCache<unknown>(PRINCIPAL_CACHE_MS);
   const cached = invalidatingKysely(kysely, principals);
-  return { kysely: cached, dialect, principals, close: () => cached.destroy() };
+  const close = async () => {
+    // A command-line run ends here: what it committed is on the disk before it says so.
+    await durability.untilDurable();
+    await cached.destroy();
+    durability.close?.();
+  };
+  return { kysely: cached, dialect, principals, durability, close };
 }
 
 // int8 (counts, sizes) as numbers: every value the portal stores stays far below 2^53.
@@ -33,6 +46,8 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   sqliteFile: string;
   onPoolError?: (error: Error) => void;
+  /** How the SQLite write-ahead log is flushed (tests slow it down); `fdatasync` otherwise. */
+  syncFile?: SyncFile;
 }
 
 /**
@@ -45,14 +60,25 @@ export interface OpenDatabaseOptions {
  * commit in between; IMMEDIATE takes it at the start (waiting up to busy_timeout), which gives the
  * same guarantee as PostgreSQL's `FOR UPDATE` on the rows checked.
  */
+/** How the portal begins a transaction on SQLite; it writes nothing by itself. */
+const BEGIN = 'begin immediate';
+
 class SqliteKeepingErrors extends SqliteDialect {
-  constructor(private readonly sqlite: SQLite.Database) {
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly commits?: DurableCommits,
+  ) {
     super({ database: sqlite });
   }
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      await connection.executeQuery(CompiledQuery.raw(BEGIN));
+    };
+    const commit = driver.commitTransaction.bind(driver);
+    driver.commitTransaction = async (connection) => {
+      await commit(connection);
+      this.commits?.committed();
     };
     const rollback = driver.rollbackTransaction.bind(driver);
     driver.rollbackTransaction = async (connection) => {
@@ -72,13 +98,21 @@ const STATEMENT_CACHE_SIZE = 500;
  * (a streamed export) is busy; a query with the same SQL meanwhile gets a fresh statement. The
  * oldest entry goes when the cache is full.
  */
-function reusePreparedStatements(sqlite: SQLite.Database): void {
+function reusePreparedStatements(sqlite: SQLite.Database, commits?: DurableCommits): void {
   const prepare = sqlite.prepare.bind(sqlite);
   const cache = new Map<string, SQLite.Statement>();
+  // Kysely runs a statement right after preparing it: a write outside a transaction commits then
+  // (`begin immediate` counts as a write to SQLite, but commits nothing).
+  const prepared = (statement: SQLite.Statement) => {
+    if (commits && !statement.readonly && !sqlite.inTransaction && statement.source !== BEGIN) {
+      commits.committed();
+    }
+    return statement;
+  };
   sqlite.prepare = ((source: string) => {
     const cached = cache.get(source);
-    if (cached && !cached.busy) return cached;
-    const statement = prepare(source);
+    if (cached && !cached.busy) return prepared(cached);
+    const statement = prepared(prepare(source));
     if (!cached) {
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(source, statement);
@@ -103,12 +137,22 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
   }
   const sqlite = new SQLite(options.sqliteFile);
   sqlite.pragma('journal_mode = WAL');
-  // FULL: a committed document row survives a power loss, not only a process crash.
-  sqlite.pragma('synchronous = FULL');
+  // NORMAL: a commit returns without waiting for the disk; whatever depends on it waits for
+  // `durability` instead, which flushes the log off the event loop (decision 140). SQLite keeps
+  // the database consistent after a power cut in this mode; checkpoints still sync.
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  reusePreparedStatements(sqlite);
-  return withPrincipalCache(new Kysely<Database>({ dialect: new SqliteKeepingErrors(sqlite) }), 'sqlite');
+  const commits =
+    options.sqliteFile === ':memory:'
+      ? undefined
+      : new DurableCommits(`${options.sqliteFile}-wal`, options.syncFile);
+  reusePreparedStatements(sqlite, commits);
+  return withPrincipalCache(
+    new Kysely<Database>({ dialect: new SqliteKeepingErrors(sqlite, commits) }),
+    'sqlite',
+    commits,
+  );
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -111,6 +111,8 @@ export class MailSender {
         if (Number(lease.numUpdatedRows) !== 1) continue;
         const renewal = this.keepLease(mail.id, leaseUntil);
         try {
+          // What the mail reports (a digest marked as sent, a new document) is on the disk first.
+          await db.durability.untilDurable();
           await transport.send({
             id: mail.id,
             from,

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LoginResponse } from '@gremienportal/contracts/auth';
 import type { AppContext } from '../../context.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
@@ -19,6 +20,8 @@ export async function startSession(
   const token = newToken();
   const now = ctx.clock.now();
   const roles = await repo.roleNamesOf(k, user.id);
+  // Turns for other requests before and after the transaction (decision 140).
+  await nextTurn();
   await k.transaction().execute(async (trx) => {
     // Sessions of this user that ran out are never presented again; this keeps the table small.
     await repo.deleteExpiredSessionsOfUser(trx, user.id, {
@@ -28,6 +31,7 @@ export async function startSession(
     await repo.insertSession(trx, { userId: user.id, tokenHash: hashToken(token), now: now.toISOString() });
     await recordOwnAccountAudit(trx, ctx.clock, user, { action: 'auth.login', ip: client.ip });
   });
+  await nextTurn();
   return {
     access_token: token,
     token_type: 'Bearer',
