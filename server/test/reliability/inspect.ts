@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { expect } from 'vitest';
 import type { Database } from '../../src/db/schema.ts';
@@ -226,4 +226,53 @@ export async function expectStoredConsistently(where: string, filesDir: string, 
     kinds.filter((kind, index) => kinds.indexOf(kind) !== index),
     `${where}: doppelt im Papierkorb`,
   ).toEqual([]);
+}
+
+/**
+ * The mails the file transport delivered (`<time>-<outbox id>.eml`), by outbox id: more than one
+ * name under an id means the mail went out more than once.
+ */
+export async function deliveredMailFiles(mailDir: string): Promise<Map<number, string[]>> {
+  const names = await readdir(mailDir).catch(() => [] as string[]);
+  const delivered = new Map<number, string[]>();
+  for (const name of names.sort()) {
+    const match = /-(\d+)\.eml$/.exec(name);
+    if (!match || name.startsWith('.')) continue;
+    const id = Number(match[1]);
+    delivered.set(id, [...(delivered.get(id) ?? []), name]);
+  }
+  return delivered;
+}
+
+/**
+ * Which of `secrets` lie in plain text at rest: in any file under `dataDir` (the SQLite database
+ * and its WAL, mails, documents) or, on PostgreSQL, in any row of any table. Returns "where: secret"
+ * for each find.
+ */
+export async function secretsAtRest(
+  dataDir: string,
+  secrets: readonly string[],
+  postgres?: Kysely<Database>,
+): Promise<string[]> {
+  const found: string[] = [];
+  const search = (where: string, content: Buffer | string) => {
+    for (const secret of secrets) if (content.includes(secret)) found.push(`${where}: ${secret}`);
+  };
+  const entries = await readdir(dataDir, { recursive: true, withFileTypes: true });
+  for (const entry of entries.filter((candidate) => candidate.isFile())) {
+    const path = join(entry.parentPath, entry.name);
+    search(path, await readFile(path).catch(() => Buffer.alloc(0)));
+  }
+  if (postgres) {
+    const tables = await sql<{ name: string }>`
+      select table_name as name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(postgres);
+    for (const { name } of tables.rows) {
+      const rows = await sql<{ row: string }>`select t::text as row from ${sql.table(name)} t`.execute(
+        postgres,
+      );
+      for (const { row } of rows.rows) search(`Tabelle ${name}`, row);
+    }
+  }
+  return found;
 }
