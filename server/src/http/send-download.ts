@@ -169,7 +169,7 @@ export interface SendDownloadOptions {
 export async function sendDownload(
   request: FastifyRequest,
   reply: FastifyReply,
-  ctx: Pick<AppContext, 'storage' | 'config'>,
+  ctx: Pick<AppContext, 'storage' | 'config' | 'db'>,
   object: DownloadObject,
   options: SendDownloadOptions = {},
 ): Promise<FastifyReply> {
@@ -219,6 +219,9 @@ export async function sendDownload(
     head: isHead,
     start: range.kind === 'partial' ? range.range.start : 0,
   });
+  // The audit entry is on the disk before the first byte leaves (decision 140): the direct path
+  // writes around Fastify's onSend hook, which holds every other answer until then.
+  await ctx.db.durability.untilDurable();
   const offload = isHead ? 'none' : ctx.config.DOWNLOAD_OFFLOAD;
   if (offload === 'nginx') {
     // nginx passes Content-Type, Content-Disposition and Cache-Control on by itself and the other

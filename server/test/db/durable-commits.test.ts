@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, migrateToLatest, type Db } from '../../src/db/database.ts';
 import { DurableCommits } from '../../src/db/durable-commits.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
+import { createRoleUsers } from '../support/factories.ts';
+import { createFolder, uploadFile } from '../support/files.fixtures.ts';
 
 /**
  * Decision 140: SQLite commits without an fsync on the event loop; every answer and every mail
@@ -304,6 +306,40 @@ describe('SQLite commits and the write-ahead log', () => {
       held.stopHolding();
       await sending;
       expect(t.mail.sent).toHaveLength(1);
+    } finally {
+      held.stopHolding();
+      await t.close();
+    }
+  });
+
+  it('sends no byte of a download before its audit entry is on the disk', async () => {
+    const file = join(await tempDir(), 'portal.sqlite');
+    syncs = new HeldSyncs();
+    const held = syncs;
+    held.stopHolding();
+    const t: TestApp = await buildTestApp({
+      db: openDatabase({ sqliteFile: file, syncFile: held.syncFile }),
+      env: { DATABASE_URL: '' },
+    });
+    try {
+      const { admin } = await createRoleUsers(t);
+      const folderId = (await createFolder(t, admin, { folder_id: 4, title: 'Bereiche' })).id;
+      const pdf = await uploadFile(t, admin, { title: 'Lagebericht', folderId, roles: ['Vertreter'] });
+      await t.db.durability.untilDurable();
+
+      held.hold();
+      const download = t.app.inject({
+        method: 'GET',
+        url: `/api/v1/download/${pdf.external}`,
+        headers: admin.headers,
+      });
+      for (let i = 0; i < 200 && held.held === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
+      expect(held.held).toBe(1);
+      expect(await isDone(download)).toBe(false);
+      held.stopHolding();
+      const answer = await download;
+      expect(answer.statusCode).toBe(200);
+      expect(answer.body).toContain('%PDF');
     } finally {
       held.stopHolding();
       await t.close();
