@@ -68,20 +68,29 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
+/** A log file (absent with `content` null) and its commits, flushed through held syncs. */
+async function heldLog(content: string | null = 'log') {
+  const wal = join(await tempDir(), 'db-wal');
+  if (content !== null) writeFileSync(wal, content);
+  const syncs = new HeldSyncs();
+  return { wal, syncs, commits: new DurableCommits(wal, syncs.syncFile) };
+}
+
+/** Until a flush is held (the code under test has asked for one), 2 s at most. */
+async function untilHeld(syncs: HeldSyncs): Promise<void> {
+  for (let i = 0; i < 200 && syncs.held === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
+}
+
 describe('DurableCommits', () => {
   it('flushes nothing while nothing was committed', async () => {
-    const syncs = new HeldSyncs();
-    const commits = new DurableCommits(join(await tempDir(), 'db-wal'), syncs.syncFile);
+    const { syncs, commits } = await heldLog(null);
     expect(commits.pending).toBe(false);
     await commits.untilDurable();
     expect(syncs.held).toBe(0);
   });
 
   it('answers every waiting caller with one flush, and only once it is done', async () => {
-    const wal = join(await tempDir(), 'db-wal');
-    writeFileSync(wal, 'log');
-    const syncs = new HeldSyncs();
-    const commits = new DurableCommits(wal, syncs.syncFile);
+    const { wal, syncs, commits } = await heldLog();
     for (let i = 0; i < 5; i += 1) commits.committed();
     expect(commits.pending).toBe(true);
     const waiting = Promise.all([1, 2, 3].map(() => commits.untilDurable()));
@@ -95,10 +104,7 @@ describe('DurableCommits', () => {
   });
 
   it('does not count a commit made during a flush as flushed by it', async () => {
-    const wal = join(await tempDir(), 'db-wal');
-    writeFileSync(wal, 'log');
-    const syncs = new HeldSyncs();
-    const commits = new DurableCommits(wal, syncs.syncFile);
+    const { syncs, commits } = await heldLog();
     commits.committed();
     const first = commits.untilDurable();
     await settle();
@@ -116,10 +122,7 @@ describe('DurableCommits', () => {
   });
 
   it('reports a failed flush to its callers and tries again for the next one', async () => {
-    const wal = join(await tempDir(), 'db-wal');
-    writeFileSync(wal, 'log');
-    const syncs = new HeldSyncs();
-    const commits = new DurableCommits(wal, syncs.syncFile);
+    const { syncs, commits } = await heldLog();
     commits.committed();
     const failing = commits.untilDurable();
     await settle();
@@ -135,10 +138,7 @@ describe('DurableCommits', () => {
   });
 
   it('flushes a log that was replaced, not the deleted one', async () => {
-    const wal = join(await tempDir(), 'db-wal');
-    writeFileSync(wal, 'old');
-    const syncs = new HeldSyncs();
-    const commits = new DurableCommits(wal, syncs.syncFile);
+    const { wal, syncs, commits } = await heldLog('old');
     commits.committed();
     const first = commits.untilDurable();
     await settle();
@@ -160,8 +160,7 @@ describe('DurableCommits', () => {
   });
 
   it('counts a missing log as on the disk: SQLite synced the database when it removed it', async () => {
-    const syncs = new HeldSyncs();
-    const commits = new DurableCommits(join(await tempDir(), 'db-wal'), syncs.syncFile);
+    const { syncs, commits } = await heldLog(null);
     commits.committed();
     await commits.untilDurable();
     expect(syncs.held).toBe(0);
@@ -171,23 +170,38 @@ describe('DurableCommits', () => {
 
 describe('SQLite commits and the write-ahead log', () => {
   let db: Db | undefined;
+  let syncs: HeldSyncs | undefined;
+  let app: TestApp | undefined;
   afterEach(async () => {
     syncs?.stopHolding();
+    await app?.close();
     await db?.close();
+    app = undefined;
     db = undefined;
   });
-  let syncs: HeldSyncs | undefined;
+
+  /** A test app on SQLite whose flushes are held; what its start committed is on the disk. */
+  async function heldApp(): Promise<{ t: TestApp; held: HeldSyncs }> {
+    const held = (syncs = new HeldSyncs());
+    held.stopHolding();
+    const t = (app = await buildTestApp({
+      db: openDatabase({ sqliteFile: join(await tempDir(), 'portal.sqlite'), syncFile: held.syncFile }),
+      env: { DATABASE_URL: '' },
+    }));
+    await t.db.durability.untilDurable();
+    held.hold();
+    return { t, held };
+  }
 
   async function open(): Promise<{ db: Db; syncs: HeldSyncs; file: string }> {
     const file = join(await tempDir(), 'portal.sqlite');
     syncs = new HeldSyncs();
+    syncs.stopHolding();
     db = openDatabase({ sqliteFile: file, syncFile: syncs.syncFile });
     await migrateToLatest(db);
     // Migrations committed; start each case with nothing pending.
-    const done = db.durability.untilDurable();
-    await settle();
-    syncs.release();
-    await done;
+    await db.durability.untilDurable();
+    syncs.hold();
     syncs.inodes.length = 0;
     return { db, syncs, file };
   }
@@ -225,124 +239,81 @@ describe('SQLite commits and the write-ahead log', () => {
   });
 
   it('holds the answer to a sign-in until its session is on the disk', async () => {
-    const file = join(await tempDir(), 'portal.sqlite');
-    syncs = new HeldSyncs();
-    const held = syncs;
-    const t: TestApp = await buildTestApp({
-      db: openDatabase({ sqliteFile: file, syncFile: held.syncFile }),
-      env: { DATABASE_URL: '' },
+    const { t, held } = await heldApp();
+    const answer = t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: 'admin@example.org', password: 'Start-Passwort-123' },
     });
-    try {
-      // Start-up committed (migrations, first admin): let that reach the disk first.
-      const start = t.db.durability.untilDurable();
-      await settle();
-      held.release();
-      await start;
+    await untilHeld(held);
+    expect(held.held).toBe(1);
+    expect(await isDone(answer)).toBe(false);
+    held.release();
+    expect((await answer).statusCode).toBe(200);
 
-      const answer = t.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/login',
-        payload: { email: 'admin@example.org', password: 'Start-Passwort-123' },
-      });
-      for (let i = 0; i < 200 && held.held === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
-      expect(held.held).toBe(1);
-      expect(await isDone(answer)).toBe(false);
-      held.release();
-      expect((await answer).statusCode).toBe(200);
+    // A read with nothing pending goes out without a flush.
+    const before = held.inodes.length;
+    const health = await t.app.inject({ method: 'GET', url: '/api/v1/health?x=1' });
+    expect(health.statusCode).toBeLessThan(500);
+    expect(held.inodes.length).toBe(before);
 
-      // A read with nothing pending goes out without a flush.
-      const before = held.inodes.length;
-      const health = await t.app.inject({ method: 'GET', url: '/api/v1/health?x=1' });
-      expect(health.statusCode).toBeLessThan(500);
-      expect(held.inodes.length).toBe(before);
-
-      // A flush that fails: the answer reports the error instead of the sign-in.
-      const failing = t.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/login',
-        payload: { email: 'admin@example.org', password: 'Start-Passwort-123' },
-      });
-      for (let i = 0; i < 200 && held.held === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
-      held.fail();
-      const failed = await failing;
-      expect(failed.statusCode).toBe(500);
-      expect(failed.body).not.toContain('access_token');
-    } finally {
-      held.stopHolding();
-      await t.close();
-    }
+    // A flush that fails: the answer reports the error instead of the sign-in.
+    const failing = t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: 'admin@example.org', password: 'Start-Passwort-123' },
+    });
+    await untilHeld(held);
+    held.fail();
+    const failed = await failing;
+    expect(failed.statusCode).toBe(500);
+    expect(failed.body).not.toContain('access_token');
   });
 
   it('hands a mail to the transport only once what it reports is on the disk', async () => {
-    const file = join(await tempDir(), 'portal.sqlite');
-    syncs = new HeldSyncs();
-    const held = syncs;
-    const t: TestApp = await buildTestApp({
-      db: openDatabase({ sqliteFile: file, syncFile: held.syncFile }),
-      env: { DATABASE_URL: '' },
+    const { t, held } = await heldApp();
+    held.stopHolding();
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/forgot-password',
+      payload: { email: 'admin@example.org' },
     });
-    try {
-      held.stopHolding();
-      const asked = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/forgot-password',
-        payload: { email: 'admin@example.org' },
-      });
-      expect(asked.statusCode).toBe(200);
-      await t.runJobs();
-      await t.db.durability.untilDurable();
+    expect(asked.statusCode).toBe(200);
+    await t.runJobs();
+    await t.db.durability.untilDurable();
 
-      // The outbox row is written; hold the next flush and watch the transport.
-      held.hold();
-      const sending = t.flushMail();
-      for (let i = 0; i < 200 && held.held === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
-      expect(held.held).toBe(1);
-      expect(await isDone(sending)).toBe(false);
-      expect(t.mail.sent).toHaveLength(0);
-      held.release();
-      for (let i = 0; i < 200 && held.held === 0 && t.mail.sent.length === 0; i += 1) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      held.stopHolding();
-      await sending;
-      expect(t.mail.sent).toHaveLength(1);
-    } finally {
-      held.stopHolding();
-      await t.close();
-    }
+    // The outbox row is written; hold the next flush and watch the transport.
+    held.hold();
+    const sending = t.flushMail();
+    await untilHeld(held);
+    expect(held.held).toBe(1);
+    expect(await isDone(sending)).toBe(false);
+    expect(t.mail.sent).toHaveLength(0);
+    held.stopHolding();
+    await sending;
+    expect(t.mail.sent).toHaveLength(1);
   });
 
   it('sends no byte of a download before its audit entry is on the disk', async () => {
-    const file = join(await tempDir(), 'portal.sqlite');
-    syncs = new HeldSyncs();
-    const held = syncs;
+    const { t, held } = await heldApp();
     held.stopHolding();
-    const t: TestApp = await buildTestApp({
-      db: openDatabase({ sqliteFile: file, syncFile: held.syncFile }),
-      env: { DATABASE_URL: '' },
-    });
-    try {
-      const { admin } = await createRoleUsers(t);
-      const folderId = (await createFolder(t, admin, { folder_id: 4, title: 'Bereiche' })).id;
-      const pdf = await uploadFile(t, admin, { title: 'Lagebericht', folderId, roles: ['Vertreter'] });
-      await t.db.durability.untilDurable();
+    const { admin } = await createRoleUsers(t);
+    const folderId = (await createFolder(t, admin, { folder_id: 4, title: 'Bereiche' })).id;
+    const pdf = await uploadFile(t, admin, { title: 'Lagebericht', folderId, roles: ['Vertreter'] });
+    await t.db.durability.untilDurable();
 
-      held.hold();
-      const download = t.app.inject({
-        method: 'GET',
-        url: `/api/v1/download/${pdf.external}`,
-        headers: admin.headers,
-      });
-      for (let i = 0; i < 200 && held.held === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
-      expect(held.held).toBe(1);
-      expect(await isDone(download)).toBe(false);
-      held.stopHolding();
-      const answer = await download;
-      expect(answer.statusCode).toBe(200);
-      expect(answer.body).toContain('%PDF');
-    } finally {
-      held.stopHolding();
-      await t.close();
-    }
+    held.hold();
+    const download = t.app.inject({
+      method: 'GET',
+      url: `/api/v1/download/${pdf.external}`,
+      headers: admin.headers,
+    });
+    await untilHeld(held);
+    expect(held.held).toBe(1);
+    expect(await isDone(download)).toBe(false);
+    held.stopHolding();
+    const answer = await download;
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).toContain('%PDF');
   });
 });

@@ -96,15 +96,15 @@ export const errorLines = (portal: PortalProcess) =>
     .slice(-5)
     .join('\n');
 
-/** Until `path` has changed `wanted` times (each write to it counts), or 10 s at most. */
-export function fileChanges(path: string, wanted: number): Promise<void> {
+/** Until `path` has changed `wanted` times (each write to it counts), or `limitMs` at most. */
+export function fileChanges(path: string, wanted: number, limitMs = 10_000): Promise<void> {
   return new Promise<void>((resolve) => {
     let seen = 0;
     const watcher = watch(path, () => {
       seen += 1;
       if (seen >= wanted) done();
     });
-    const timer = setTimeout(done, 10_000);
+    const timer = setTimeout(done, limitMs);
     function done() {
       clearTimeout(timer);
       watcher.close();

@@ -2,8 +2,7 @@
 // update one model of acknowledged changes, which split files would have to pass around.
 import { sql } from 'kysely';
 import { randomBytes, randomInt } from 'node:crypto';
-import { watch } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,8 +17,10 @@ import {
   type PortalProcess,
 } from './portal-process.ts';
 import type { TrashSnapshot } from '../../src/features/trash/trash.snapshot.ts';
+import { fileChanges } from './crash-rounds.ts';
 import {
   createPostgresDatabase,
+  deliveredMailFiles,
   expectStoredConsistently,
   openInspector,
   referencedKeys,
@@ -449,7 +450,7 @@ describe(`crash safety: SIGKILL during uploads, replacements, deletes, restores 
           `${where}: verlorene Mails`,
         ).toEqual([]);
         knownOutboxIds = outboxIds;
-        const delivered = await deliveredMailIds(mailDir);
+        const delivered = new Set((await deliveredMailFiles(mailDir)).keys());
         const sentButMissing = outbox.filter((mail) => mail.sent_at !== null && !delivered.has(mail.id));
         expect(sentButMissing, `${where}: als gesendet markiert, aber nicht zugestellt`).toEqual([]);
         expect(outbox.filter((mail) => mail.last_error !== null)).toEqual([]);
@@ -527,7 +528,7 @@ describe(`crash safety: SIGKILL during uploads, replacements, deletes, restores 
         .selectFrom('outbox')
         .select(['id', 'subject', 'to_address'])
         .execute();
-      const delivered = await deliveredMailIds(mailDir);
+      const delivered = new Set((await deliveredMailFiles(mailDir)).keys());
       expect(outbox.filter((mail) => !delivered.has(mail.id))).toEqual([]);
       // Every mail seen before is still there; newer ones can only be reset mails the worker
       // queued for requests stored before the last kill.
@@ -661,29 +662,5 @@ async function killMoment(round: number, filesDir: string): Promise<void> {
     return;
   }
   await mkdir(filesDir, { recursive: true });
-  const wanted = randomInt(1, 25);
-  await new Promise<void>((resolve) => {
-    let seen = 0;
-    const watcher = watch(filesDir, () => {
-      seen += 1;
-      if (seen >= wanted) done();
-    });
-    const timer = setTimeout(done, 3_000);
-    function done() {
-      clearTimeout(timer);
-      watcher.close();
-      resolve();
-    }
-  });
-}
-
-/** Ids of the mails the file transport delivered (`<time>-<id>.eml`). */
-async function deliveredMailIds(mailDir: string): Promise<Set<number>> {
-  const names = await readdir(mailDir).catch(() => [] as string[]);
-  return new Set(
-    names.flatMap((name) => {
-      const match = /-(\d+)\.eml$/.exec(name);
-      return match && !name.startsWith('.') ? [Number(match[1])] : [];
-    }),
-  );
+  await fileChanges(filesDir, randomInt(1, 25), 3_000);
 }
