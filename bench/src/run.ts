@@ -125,6 +125,7 @@ async function runWithPortal(names: string[], results: ScenarioResult[]): Promis
     quick,
     phase: quick ? 1 : 4,
     rounds: quick ? MIN_ROUNDS.quick : MIN_ROUNDS.full,
+    transferRounds: quick ? MIN_ROUNDS.quick : 9,
     workDir,
     dataset,
     portal,

@@ -5,6 +5,7 @@
  * around their median (`isUnstable`), the whole series is measured once more; if it still
  * spreads, the figure says "unstabil" instead of met or missed.
  */
+import { pooledPercentile, type LoadResult } from './load.ts';
 import { isUnstable, type Figure } from './report.ts';
 
 /** Rounds per series: quick runs (CI) at least 3, full runs at least 5. */
@@ -28,6 +29,36 @@ export interface Spread {
   values: number[];
   /** Wider than ±15 % around the median (or not a finite number). */
   unstable: boolean;
+  /** The ratio over the answers of all rounds together, where it has one (`percentileRatio`). */
+  overAll?: number;
+}
+
+/** The figure a spread stands for: its value over all rounds where it has one, else its median. */
+export const centre = (spread: Spread): number => spread.overAll ?? spread.median;
+
+/**
+ * How a ratio is taken: one value per round (its median and spread are reported), or that and
+ * a value over all rounds together, which the figure then reports with the rounds' spread.
+ */
+export type Ratio<T> =
+  ((round: T) => number) | { perRound: (round: T) => number; overAll: (rounds: readonly T[]) => number };
+
+/**
+ * A percentile ratio of two sides: per round for the spread and the rerun rule, over all rounds'
+ * answers together for the figure. A p99 of one 4-second round is decided by a handful of answers
+ * and so by whether a garbage collection fell into it; the p99 of all rounds' answers is decided
+ * by how often that happens, which is what differs between portal and baseline and what two runs
+ * can agree on.
+ */
+export function percentileRatio<T>(
+  p: number,
+  side: (round: T) => LoadResult,
+  base: (round: T) => LoadResult,
+): Ratio<T> {
+  return {
+    perRound: (round) => pooledPercentile([side(round)], p) / pooledPercentile([base(round)], p),
+    overAll: (rounds) => pooledPercentile(rounds.map(side), p) / pooledPercentile(rounds.map(base), p),
+  };
 }
 
 /** The middle value (the upper of the two middle ones for an even count, as `isUnstable` takes it). */
@@ -57,12 +88,15 @@ export interface Series<T, R extends string> {
   notRerun?: true;
 }
 
-function ratiosOf<T, R extends string>(
-  rounds: T[],
-  ratios: Record<R, (round: T) => number>,
-): Record<R, Spread> {
+function ratiosOf<T, R extends string>(rounds: T[], ratios: Record<R, Ratio<T>>): Record<R, Spread> {
   const spreads = {} as Record<R, Spread>;
-  for (const name of Object.keys(ratios) as R[]) spreads[name] = spreadOf(rounds.map(ratios[name]));
+  for (const name of Object.keys(ratios) as R[]) {
+    const ratio = ratios[name];
+    spreads[name] =
+      typeof ratio === 'function'
+        ? spreadOf(rounds.map(ratio))
+        : { ...spreadOf(rounds.map(ratio.perRound)), overAll: ratio.overAll(rounds) };
+  }
   return spreads;
 }
 
@@ -75,7 +109,7 @@ export async function repeatRounds<T, R extends string>(options: {
   label: string;
   rounds: number;
   round: (index: number) => Promise<T>;
-  ratios: Record<R, (round: T) => number>;
+  ratios: Record<R, Ratio<T>>;
   /** The ratios whose spread decides the rerun (those with a goal); all when left out. */
   decide?: readonly NoInfer<R>[];
   warmup?: () => Promise<unknown>;
@@ -109,7 +143,7 @@ export function compareSides<K extends string, T, R extends string>(options: {
   label: string;
   rounds: number;
   sides: Record<K, () => Promise<T>>;
-  ratios: Record<R, (round: Record<K, T>) => number>;
+  ratios: Record<R, Ratio<Record<K, T>>>;
   decide?: readonly NoInfer<R>[];
   before?: (side: K) => Promise<unknown>;
   warmup?: boolean | (() => Promise<unknown>);
@@ -141,13 +175,27 @@ export function compareSides<K extends string, T, R extends string>(options: {
   });
 }
 
+/** A percentile of one side over the answers of all rounds together (see `percentileRatio`). */
+export const percentileOver = <T>(rounds: readonly T[], pick: (round: T) => LoadResult, p: number): number =>
+  pooledPercentile(rounds.map(pick), p);
+
+/** A percentile of one side over all rounds' answers together, with the rounds' own values as its spread. */
+export const percentileSpread = <T>(
+  rounds: readonly T[],
+  pick: (round: T) => LoadResult,
+  p: number,
+): Spread => ({
+  ...spreadOf(rounds.map((round) => pooledPercentile([pick(round)], p))),
+  overAll: percentileOver(rounds, pick, p),
+});
+
 /** The median of one value over the rounds, with its spread (no rerun rule: not a ratio). */
 export const valuesOf = <T>(rounds: readonly T[], pick: (round: T) => number): Spread =>
   spreadOf(rounds.map(pick));
 
-/** "median (smallest–largest)" in the figure's own unit. */
+/** "median (smallest–largest)" in the figure's own unit; the value over all rounds where there is one. */
 export function spreadText(spread: Spread, format: (value: number) => string): string {
-  return `${format(spread.median)} (${format(spread.min)}–${format(spread.max)})`;
+  return `${format(centre(spread))} (${format(spread.min)}–${format(spread.max)})`;
 }
 
 /**
@@ -166,13 +214,13 @@ export function ratioFigure(options: {
   /** Met or missed; a function gets the ratio's median. */
   met?: boolean | ((median: number) => boolean);
 }): Figure {
-  const met = typeof options.met === 'function' ? options.met(options.ratio.median) : options.met;
+  const met = typeof options.met === 'function' ? options.met(centre(options.ratio)) : options.met;
   return {
     measure: options.measure,
     value: options.value ?? '',
     ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
     ratio: spreadText(options.ratio, options.format),
-    ratioMedian: options.ratio.median,
+    ratioMedian: centre(options.ratio),
     ...(options.goal ? { goal: options.goal, met } : {}),
     ...(options.goal && options.ratio.unstable ? { unstable: true } : {}),
   };

@@ -7,6 +7,12 @@ export interface BenchContext {
   phase: number;
   /** Alternating rounds per side of a comparison (compare.ts): quick 3, full 5. */
   rounds: number;
+  /**
+   * Rounds of the 1 GiB transfers (download, offload, upload): quick 3, full 9. One round is a
+   * single transfer, whose speed the page cache's writeback and the disk move by a third and more,
+   * so their median needs more rounds than a wrk round of thousands of answers.
+   */
+  transferRounds: number;
   workDir: string;
   dataset: Dataset;
   portal: Service;

@@ -14,7 +14,12 @@ export interface LoadResult {
   p99: number;
   /** Answers that were not 2xx, plus connection errors and timeouts. */
   failed: number;
+  /** Every response time (ms) with how often it occurred, ascending: for percentiles over rounds. */
+  histogram: Histogram;
 }
+
+/** [response time in ms, count] pairs, ascending by time. */
+export type Histogram = ReadonlyArray<readonly [number, number]>;
 
 /** Exact percentile of sorted values (nearest rank). */
 export function percentile(sorted: number[], p: number): number {
@@ -25,6 +30,12 @@ export function percentile(sorted: number[], p: number): number {
 
 export function summarise(latencies: number[], seconds: number, failed: number): LoadResult {
   const sorted = [...latencies].sort((a, b) => a - b);
+  const histogram: [number, number][] = [];
+  for (const value of sorted) {
+    const last = histogram.at(-1);
+    if (last?.[0] === value) last[1] += 1;
+    else histogram.push([value, 1]);
+  }
   return {
     requests: sorted.length,
     rps: sorted.length / seconds,
@@ -32,7 +43,28 @@ export function summarise(latencies: number[], seconds: number, failed: number):
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     failed,
+    histogram,
   };
+}
+
+/**
+ * The percentile (nearest rank) of the answers of several loads together, as if they were one:
+ * for a tail percentile the value of a single short round depends on whether a garbage collection
+ * fell into it; over all rounds it depends on how often they happen.
+ */
+export function pooledPercentile(results: readonly LoadResult[], p: number): number {
+  const merged = new Map<number, number>();
+  for (const result of results)
+    for (const [value, count] of result.histogram) merged.set(value, (merged.get(value) ?? 0) + count);
+  const total = [...merged.values()].reduce((sum, count) => sum + count, 0);
+  if (total === 0) return NaN;
+  const rank = Math.min(total, Math.max(1, Math.ceil((p / 100) * total)));
+  let seen = 0;
+  for (const value of [...merged.keys()].sort((a, b) => a - b)) {
+    seen += merged.get(value)!;
+    if (seen >= rank) return value;
+  }
+  return NaN;
 }
 
 /**
@@ -63,6 +95,17 @@ export async function load(options: {
   });
   const result = await instance;
   return summarise(latencies, result.duration, failed + result.errors + result.timeouts);
+}
+
+/** The line report.lua prints. */
+interface WrkReport {
+  requests: number;
+  duration_us: number;
+  p50_us: number;
+  p95_us: number;
+  p99_us: number;
+  failed: number;
+  histogram_us: [number, number][];
 }
 
 const REPORT_SCRIPT = fileURLToPath(new URL('./report.lua', import.meta.url));
@@ -108,15 +151,16 @@ export function wrk(options: {
     child.on('close', (code) => {
       const line = out.split('\n').find((text) => text.startsWith('{"requests"'));
       if (code !== 0 || !line) return reject(new Error(`wrk endete mit ${code}: ${out}`));
-      const r = JSON.parse(line) as Record<string, number>;
-      const seconds = r.duration_us! / 1e6;
+      const r = JSON.parse(line) as WrkReport;
+      const seconds = r.duration_us / 1e6;
       resolve({
-        requests: r.requests!,
-        rps: r.requests! / seconds,
-        p50: r.p50_us! / 1000,
-        p95: r.p95_us! / 1000,
-        p99: r.p99_us! / 1000,
-        failed: r.failed!,
+        requests: r.requests,
+        rps: r.requests / seconds,
+        p50: r.p50_us / 1000,
+        p95: r.p95_us / 1000,
+        p99: r.p99_us / 1000,
+        failed: r.failed,
+        histogram: r.histogram_us.map(([us, count]) => [us / 1000, count] as const),
       });
     });
   });

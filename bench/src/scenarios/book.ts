@@ -10,7 +10,7 @@ import { germanText } from '../lib/search-index.ts';
 /** A word only the scenario's documents contain: the search finds them once they are indexed. */
 const MARKER = 'Sitzungsmappenmessung';
 const SIZES = {
-  full: { documents: 20, pages: 20, rounds: 20 },
+  full: { documents: 20, pages: 20, rounds: 60 },
   quick: { documents: 10, pages: 10, rounds: MIN_ROUNDS.quick },
 } as const;
 

@@ -7,7 +7,6 @@ import { startPortal, startProcess } from '../lib/portal.ts';
 import { compareSides, median, ratioFigure, seriesFigure, type Series } from '../lib/compare.ts';
 import { mib, mibPerSecond, percent, type Figure, type ScenarioResult } from '../lib/report.ts';
 
-const ROUNDS = 5;
 const PARALLEL = 10;
 
 /**
@@ -88,7 +87,7 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
     // first every other round, and a spread wider than ±15 % is measured once more (compare.ts).
     series = await compareSides({
       label: 'Download mit nginx-Offload',
-      rounds: ROUNDS,
+      rounds: ctx.transferRounds,
       sides: { direct: () => transfer(directUrl), offload: () => transfer(offloadUrl, auth) },
       ratios: { rate: (r) => r.offload.rate / r.direct.rate },
     });
@@ -137,7 +136,7 @@ export async function downloadOffloadScenario(ctx: BenchContext): Promise<Scenar
   return {
     name: `Download mit nginx-Offload: Portal + nginx gegen nginx allein (${mib(largeFile.bytes)})`,
     setup:
-      `curl nach /dev/null über dasselbe nginx (Debian, sendfile), ${ROUNDS} Runden im Wechsel (jede Seite abwechselnd zuerst): nginx liefert die Datei ` +
+      `curl nach /dev/null über dasselbe nginx (Debian, sendfile), ${ctx.transferRounds} Runden im Wechsel (jede Seite abwechselnd zuerst): nginx liefert die Datei ` +
       'direkt aus dem Speicherordner (Basislinie) gegen `/api/v1/download/…` bei einem zweiten Portal mit ' +
       '`DOWNLOAD_OFFLOAD=nginx` (Token, Rollen, Audit-Eintrag, dann `X-Accel-Redirect`). Verhältnis: Median der Runden ' +
       `(kleinster–größter Wert). Danach je ${PARALLEL} Downloads gleichzeitig, Speicher des Portals alle 50 ms gemessen.`,

@@ -58,7 +58,7 @@ export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResul
   try {
     series = await compareSides({
       label: 'Download',
-      rounds: ctx.rounds,
+      rounds: ctx.transferRounds,
       sides: {
         nginx: () =>
           measured(`${nginx.url}/${basename(largeFile.path)}`, [], () => cpuOfTree(nginx.pid, true)),
@@ -86,7 +86,7 @@ export async function downloadScenario(ctx: BenchContext): Promise<ScenarioResul
   return {
     name: `Download einer Datei mit ${mib(largeFile.bytes)}`,
     setup:
-      `curl nach /dev/null für beide Seiten, ${ctx.rounds} Runden im Wechsel nach einer Aufwärmrunde; vor jeder Seite wird die Datei einmal ganz gelesen (Seitencache für beide gleich warm). ` +
+      `curl nach /dev/null für beide Seiten, ${ctx.transferRounds} Runden im Wechsel nach einer Aufwärmrunde; vor jeder Seite wird die Datei einmal ganz gelesen (Seitencache für beide gleich warm). ` +
       'Basislinie: nginx (Debian) mit sendfile liefert dieselbe Datei von der Platte. Verhältnis: Median der Runden (kleinster–größter Wert). ' +
       `CPU-Zeit des Servers (utime + stime aus /proc, nginx mit seinen Workern) je übertragenem GiB. Danach ${PARALLEL} Downloads gleichzeitig, Speicher des Portals alle 50 ms gemessen.`,
     figures: [

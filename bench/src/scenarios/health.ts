@@ -1,7 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchContext } from '../lib/context.ts';
-import { compareSides, ratioFigure, seriesFigure, spreadText, valuesOf } from '../lib/compare.ts';
+import {
+  centre,
+  compareSides,
+  percentileOver,
+  percentileSpread,
+  ratioFigure,
+  seriesFigure,
+  spreadText,
+  valuesOf,
+} from '../lib/compare.ts';
 import { wrk, type LoadResult } from '../lib/load.ts';
 import { startProcess, type Service } from '../lib/portal.ts';
 import { percent, perSecond, type ScenarioResult } from '../lib/report.ts';
@@ -65,8 +74,8 @@ export async function healthScenario(ctx: BenchContext): Promise<ScenarioResult>
   }
   const { rounds, ratios } = series;
   const rps = (side: keyof (typeof rounds)[number]) => perSecond(valuesOf(rounds, (r) => r[side].rps).median);
-  const p99 = (side: keyof (typeof rounds)[number]) => valuesOf(rounds, (r) => r[side].p99);
-  const p50 = (side: keyof (typeof rounds)[number]) => ms2(valuesOf(rounds, (r) => r[side].p50).median);
+  const p99 = (side: keyof (typeof rounds)[number]) => percentileSpread(rounds, (r) => r[side], 99);
+  const p50 = (side: keyof (typeof rounds)[number]) => ms2(percentileOver(rounds, (r) => r[side], 50));
   const failed = rounds.reduce(
     (sum, round) => sum + (Object.values(round) as LoadResult[]).reduce((all, r) => all + r.failed, 0),
     0,
@@ -75,9 +84,9 @@ export async function healthScenario(ctx: BenchContext): Promise<ScenarioResult>
     {
       measure: `${label}: p99`,
       value: spreadText(p99(side), ms2),
-      baseline: ms2(p99(bare).median),
+      baseline: ms2(centre(p99(bare))),
       goal: `≤ ${GOALS.p99} ms`,
-      met: p99(side).median <= GOALS.p99,
+      met: centre(p99(side)) <= GOALS.p99,
     },
     { measure: `${label}: p50`, value: p50(side), baseline: p50(bare) },
   ];
@@ -86,7 +95,7 @@ export async function healthScenario(ctx: BenchContext): Promise<ScenarioResult>
     setup:
       `wrk (ein Thread), ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Seite im Wechsel (jede zweite Runde umgekehrt) nach einer Aufwärmrunde. ` +
       'Basislinien: `node:http` mit `{"status":"ok"}` für Health; `node:http` mit genau dem JSON, das das Portal dem Vertreter auf `/api/v1/account` schickt ' +
-      `(${body.length} Bytes, einmal abgeholt), für das Konto, das das Portal mit Bearer-Token prüft. Verhältnis: Median der Runden (kleinster–größter Wert).`,
+      `(${body.length} Bytes, einmal abgeholt), für das Konto, das das Portal mit Bearer-Token prüft. Verhältnis: Median der Runden (kleinster–größter Wert); p50 und p99 über die Antworten aller Runden zusammen (in Klammern die einzelnen Runden).`,
     figures: [
       ratioFigure({
         measure: 'Health: Anfragen/s',

@@ -1,6 +1,14 @@
 import autocannon from 'autocannon';
 import type { BenchContext } from '../lib/context.ts';
-import { compareSides, ratioFigure, seriesFigure, spreadText, valuesOf } from '../lib/compare.ts';
+import {
+  compareSides,
+  percentileOver,
+  percentileRatio,
+  ratioFigure,
+  seriesFigure,
+  spreadText,
+  valuesOf,
+} from '../lib/compare.ts';
 import type { LoadResult } from '../lib/load.ts';
 import { probeInOwnProcess } from '../lib/probe-process.ts';
 import { pinning } from '../lib/pinning.ts';
@@ -96,8 +104,16 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
     rounds: ctx.rounds,
     sides: { idle, storm: storm(STORM_RATE), flood: storm() },
     ratios: {
-      p99: (r) => r.storm.probe.p99 / r.idle.probe.p99,
-      flood: (r) => r.flood.probe.p99 / r.idle.probe.p99,
+      p99: percentileRatio<Record<'idle' | 'storm' | 'flood', Side>>(
+        99,
+        (r) => r.storm.probe,
+        (r) => r.idle.probe,
+      ),
+      flood: percentileRatio<Record<'idle' | 'storm' | 'flood', Side>>(
+        99,
+        (r) => r.flood.probe,
+        (r) => r.idle.probe,
+      ),
     },
     // The flood has no goal: its spread does not make the series repeat.
     decide: ['p99'],
@@ -115,13 +131,13 @@ export async function loginScenario(ctx: BenchContext): Promise<ScenarioResult> 
       r.idle.probe.failed,
     0,
   );
-  const p50 = (side: 'idle' | 'storm') => ms(valuesOf(rounds, (r) => r[side].probe.p50).median);
-  const p99 = (side: 'idle' | 'storm' | 'flood') => ms(valuesOf(rounds, (r) => r[side].probe.p99).median);
+  const p50 = (side: 'idle' | 'storm') => ms(percentileOver(rounds, (r) => r[side].probe, 50));
+  const p99 = (side: 'idle' | 'storm' | 'flood') => ms(percentileOver(rounds, (r) => r[side].probe, 99));
   return {
     name: 'Anmeldung (argon2id, m = 19 MiB, t = 2, p = 1)',
     setup:
       `autocannon: ${LOGINS} Verbindungen melden ${members.length} Mitglieder reihum je Runde ${seconds} s lang an, im Sturm mit ${STORM_RATE} Anmeldungen/s (das Doppelte des Ziels), in der Flut so schnell sie können (ohne Ziel); gleichzeitig ${PROBE_RATE} Health-Anfragen/s über eine Verbindung. ` +
-      `Basislinie: dieselben Health-Anfragen ohne Anmeldungen. ${ctx.rounds} Runden je Seite (Ruhe, Sturm, Flut) im Wechsel nach einer Aufwärmrunde; Verhältnis: Median der Runden (kleinster–größter Wert). ` +
+      `Basislinie: dieselben Health-Anfragen ohne Anmeldungen. ${ctx.rounds} Runden je Seite (Ruhe, Sturm, Flut) im Wechsel nach einer Aufwärmrunde; Verhältnis: p99 der Proben aller Runden zusammen (kleinster–größter Wert der einzelnen Runden). ` +
       `429 (Warteschlange der Passwortprüfung voll, mit Retry-After) zählen als abgewiesen, nicht als fehlgeschlagen. ` +
       // run.ts gives the portal every core for this scenario.
       (pinning().enabled

@@ -3,7 +3,15 @@ import { openDatabase } from '../../../server/src/db/database.ts';
 import { linesPdf } from '../../../server/src/db/demo-seed.ts';
 import { DEFAULT_LIMITS, extractText } from '../../../server/src/search/extract/index.ts';
 import type { BenchContext } from '../lib/context.ts';
-import { compareSides, ratioFigure, seriesFigure, valuesOf } from '../lib/compare.ts';
+import {
+  compareSides,
+  percentileOver,
+  percentileRatio,
+  ratioFigure,
+  seriesFigure,
+  valuesOf,
+  type Ratio,
+} from '../lib/compare.ts';
 import { wrk, type LoadResult } from '../lib/load.ts';
 import { mib, ms, perSecond, times, type Figure, type ScenarioResult } from '../lib/report.ts';
 import { germanText } from '../lib/search-index.ts';
@@ -109,32 +117,36 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
   const sides: Record<string, () => Promise<LoadResult>> = {
     listing: run(`/api/v1/folders/${ctx.dataset.bigFolderId}/files`),
   };
-  const ratios: Record<string, (round: Record<string, LoadResult>) => number> = {};
+  const ratios: Record<string, Ratio<Record<string, LoadResult>>> = {};
   for (const search of searches) {
     sides[search.key] = run(search.path);
-    ratios[search.key] = (round) => round[search.key]!.p95 / round.listing!.p95;
+    ratios[search.key] = percentileRatio(
+      95,
+      (round) => round[search.key]!,
+      (round) => round.listing!,
+    );
   }
   const series = await compareSides({ label: 'Suche', rounds: ctx.rounds, sides, ratios });
-  const of = (key: string, pick: 'p50' | 'p95' | 'p99' | 'rps') =>
-    valuesOf(series.rounds, (r) => r[key]![pick]).median;
+  const at = (key: string, p: number) => percentileOver(series.rounds, (r) => r[key]!, p);
+  const rps = (key: string) => valuesOf(series.rounds, (r) => r[key]!.rps).median;
   const figures: Figure[] = [];
   let failed = series.rounds.reduce(
     (sum, round) => sum + Object.values(round).reduce((all, result) => all + result.failed, 0),
     0,
   );
   for (const search of searches) {
-    const p95 = of(search.key, 'p95');
-    const p99 = of(search.key, 'p99');
+    const p95 = at(search.key, 95);
+    const p99 = at(search.key, 99);
     figures.push(
       {
         measure: `${search.label}: p50`,
-        value: ms(of(search.key, 'p50')),
-        baseline: ms(of('listing', 'p50')),
+        value: ms(at(search.key, 50)),
+        baseline: ms(at('listing', 50)),
       },
       ratioFigure({
         measure: `${search.label}: p95`,
         value: ms(p95),
-        baseline: ms(of('listing', 'p95')),
+        baseline: ms(at('listing', 95)),
         ratio: series.ratios[search.key]!,
         format: times,
         goal: `≤ ${search.p95Goal} ms`,
@@ -143,13 +155,13 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
       {
         measure: `${search.label}: p99`,
         value: ms(p99),
-        baseline: ms(of('listing', 'p99')),
+        baseline: ms(at('listing', 99)),
         ...(search.p99Goal ? { goal: `≤ ${search.p99Goal} ms`, met: p99 <= search.p99Goal } : {}),
       },
       {
         measure: `${search.label}: Anfragen/s`,
-        value: perSecond(of(search.key, 'rps')),
-        baseline: perSecond(of('listing', 'rps')),
+        value: perSecond(rps(search.key)),
+        baseline: perSecond(rps('listing')),
       },
     );
     if (cold.has(search.key))
@@ -181,7 +193,7 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     name: `Suche über ${ctx.dataset.counts.files} Dokumente`,
     setup:
       `\`GET /api/v1/search\` und \`/search/suggest\` als Vertreter, wrk (ein Thread) mit ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Abfrage im Wechsel nach einer Aufwärmrunde; ` +
-      `Basis in denselben Runden: \`GET /api/v1/folders/{id}/files\` des Ordners mit ${ctx.dataset.bigFolderItems} Dokumenten. Verhältnis (p95 zur Basis): Median der Runden (kleinster–größter Wert); die Ziele sind absolut, streut ein Verhältnis über ±15 %, heißt die Zeile „unstabil“. ` +
+      `Basis in denselben Runden: \`GET /api/v1/folders/{id}/files\` des Ordners mit ${ctx.dataset.bigFolderItems} Dokumenten. Perzentile über die Antworten aller Runden zusammen; Verhältnis (p95 zur Basis) ebenso, dazu kleinster–größter Wert der einzelnen Runden; die Ziele sind absolut, streut ein Verhältnis über ±15 %, heißt die Zeile „unstabil“. ` +
       'Texte: etwa zwei Seiten Deutsch je Dokument, vorab im Index; die Textauslese einzeln gemessen (Worker-Thread wie im Portal). ' +
       'Die Last misst den eingeschwungenen Zustand (die Treffer eines Worts sind je Indexstand zwischengespeichert); die erste Anfrage nach einer Indexänderung steht eigens da.',
     figures,

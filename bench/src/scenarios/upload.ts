@@ -87,7 +87,7 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
   try {
     series = await compareSides({
       label: 'Upload',
-      rounds: ctx.rounds,
+      rounds: ctx.transferRounds,
       sides: { pipe, portal },
       before: () => readThrough(largeFile.path),
       ratios: { rate: (r) => r.portal.transfer.rate / r.pipe.transfer.rate },
@@ -106,7 +106,7 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
   return {
     name: `Upload einer Datei mit ${mib(largeFile.bytes)} (multipart)`,
     setup:
-      `curl -F für beide Seiten, ${ctx.rounds} Runden im Wechsel nach einer Aufwärmrunde; vor jeder Seite wird die Datei einmal ganz gelesen (Seitencache für beide gleich warm). ` +
+      `curl -F für beide Seiten, ${ctx.transferRounds} Runden im Wechsel nach einer Aufwärmrunde; vor jeder Seite wird die Datei einmal ganz gelesen (Seitencache für beide gleich warm). ` +
       'Basislinie: ein Node-Server, der den Anfragekörper mit `pipeline` in eine Datei schreibt. Das Portal prüft dazu Anmeldung und Rolle, zählt und hasht (SHA-256) die Bytes, schreibt in eine temporäre Datei, erzwingt fsync, benennt um und trägt die Zeile ein. ' +
       'Verhältnis: Median der Runden (kleinster–größter Wert). CPU-Zeit des Servers (utime + stime aus /proc) je empfangenem GiB. Jede Datei wird nach ihrer Runde wieder gelöscht.',
     figures: [
