@@ -147,7 +147,7 @@ async function runWithPortal(names: string[], results: ScenarioResult[]): Promis
   return [
     `- Datenbestand: ${dataset.counts.folders} Ordner (bis 6 Ebenen), ${dataset.counts.files} Dateien, ${dataset.counts.users} Nutzer, ${dataset.counts.events} Events; SQLite und Plattenspeicher (Standardbetrieb)`,
     '- Das Portal läuft gebaut (`npm run build`) wie mit `npm start`, Protokollstufe `info`; Last und Portal teilen sich die Maschine.',
-    `- Methode: ${ctx.rounds} Runden je Seite im Wechsel nach einer Aufwärmrunde, ${ctx.phase} s je Seite und Runde bei wrk; Verhältnis: Median der Runden (kleinster–größter Wert); über ±15 % Streuung wird die Reihe ${quick ? 'im schnellen Lauf nicht wiederholt, sondern' : 'einmal wiederholt, dann'} „unstabil“ (bench/RESULTS.md, Abschnitt Methode).`,
+    `- Methode: ${ctx.rounds} Runden je Seite im Wechsel nach einer Aufwärmrunde, ${ctx.phase} s je Seite und Runde bei wrk; Verhältnis: Median der Runden (kleinster–größter Wert), Perzentile über die Antworten aller Runden zusammen; über ±15 % Streuung wird die Reihe ${quick ? 'im schnellen Lauf nicht wiederholt, sondern' : 'einmal wiederholt, dann'} „unstabil“ (bench/RESULTS.md, Abschnitt Methode).`,
   ];
 }
 
