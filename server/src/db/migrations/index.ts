@@ -11,6 +11,7 @@ import { migration0008 } from './0008_meetings.ts';
 import { migration0009 } from './0009_news.ts';
 import { migration0010 } from './0010_mail_html.ts';
 import { migration0011 } from './0011_api_keys.ts';
+import { migration0012 } from './0012_events_version.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -26,5 +27,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0009_news': migration0009(dialect),
     '0010_mail_html': migration0010(dialect),
     '0011_api_keys': migration0011(dialect),
+    '0012_events_version': migration0012(dialect),
   };
 }

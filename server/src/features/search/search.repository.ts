@@ -47,12 +47,15 @@ export async function contentMatches(
   return found;
 }
 
-/** Raised with every text the indexer stores (migration 0007). */
-export async function indexVersion(db: Kysely<Database>): Promise<string> {
+/**
+ * A change counter: `search` is raised with every text the indexer stores (migration 0007),
+ * `events` with every change to events and their roles (migration 0012).
+ */
+export async function counterValue(db: Kysely<Database>, name: 'search' | 'events'): Promise<string> {
   const row = await db
     .selectFrom('change_counters')
     .select('value')
-    .where('name', '=', 'search')
+    .where('name', '=', name)
     .executeTakeFirstOrThrow();
   return String(row.value);
 }

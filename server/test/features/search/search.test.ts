@@ -148,6 +148,52 @@ describe('search', () => {
     expect(await titles(users.admin, q('Zitronenfalter'))).toEqual([]);
   });
 
+  it('finds events by title, place and description and follows their edits, roles and deletion at once', async () => {
+    const body = (changes: object = {}) => ({
+      title: 'Klausur der Vertreter',
+      roles: ['Vertreter'],
+      start: '2027-02-10T18:00',
+      end: '2027-02-10T20:00',
+      location: 'Gemeindesaal Nord',
+      description: 'Beratung über die Rücklagen.',
+      ...changes,
+    });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/events',
+      headers: users.admin.headers,
+      payload: body(),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = (created.json() as { event: { id: number } }).event.id;
+    const events = (user: TestUser, words: string) => titles(user, `${q(words)}&type=event`);
+    const edit = async (changes: object) => {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/events/${id}`,
+        headers: users.admin.headers,
+        payload: body(changes),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    expect(await events(users.vertreter, 'Gemeindesaal Ruecklagen')).toEqual(['Klausur der Vertreter']);
+    // Asked once by each viewer kind, so that a kept answer would show below.
+    expect(await events(users.aufsichtsrat, 'Gemeindesaal')).toEqual([]);
+    await edit({ location: 'Rathaus Süd' });
+    expect(await events(users.vertreter, 'Gemeindesaal')).toEqual([]);
+    expect(await events(users.vertreter, 'Rathaus Sued')).toEqual(['Klausur der Vertreter']);
+    await edit({ location: 'Rathaus Süd', roles: ['Aufsichtsrat'] });
+    expect(await events(users.vertreter, 'Rathaus')).toEqual([]);
+    expect(await events(users.aufsichtsrat, 'Rathaus')).toEqual(['Klausur der Vertreter']);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/events/${id}`,
+      headers: users.admin.headers,
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await events(users.admin, 'Rathaus')).toEqual([]);
+  });
+
   it('answers 422 in German for too short or too long queries and bad filters', async () => {
     for (const [query, message] of [
       ['q=a', 'Bitte mindestens 2 Zeichen eingeben.'],
