@@ -1,7 +1,8 @@
 /**
  * The common method of every figure that compares the portal with a baseline (issue 23): N
  * alternating rounds of both sides after a warm-up, one ratio per round, reported as the median
- * with the spread (smallest–largest round). When the rounds of any ratio spread wider than ±15 %
+ * with the spread (smallest–largest round); percentile ratios as the ratio over all rounds' answers
+ * together, with the same spread. When the rounds of any ratio spread wider than ±15 %
  * around their median (`isUnstable`), the whole series is measured once more; if it still
  * spreads, the figure says "unstabil" instead of met or missed.
  */
@@ -47,8 +48,7 @@ export type Ratio<T> =
  * A percentile ratio of two sides: per round for the spread and the rerun rule, over all rounds'
  * answers together for the figure. A p99 of one 4-second round is decided by a handful of answers
  * and so by whether a garbage collection fell into it; the p99 of all rounds' answers is decided
- * by how often that happens, which is what differs between portal and baseline and what two runs
- * can agree on.
+ * by how often that happens. (Two runs still disagree on millisecond tails: decision 141.)
  */
 export function percentileRatio<T>(
   p: number,
@@ -211,7 +211,7 @@ export function ratioFigure(options: {
   value?: string;
   baseline?: string;
   goal?: string;
-  /** Met or missed; a function gets the ratio's median. */
+  /** Met or missed; a function gets the ratio's figure (`centre`: over all rounds, else the median). */
   met?: boolean | ((median: number) => boolean);
 }): Figure {
   const met = typeof options.met === 'function' ? options.met(centre(options.ratio)) : options.met;
