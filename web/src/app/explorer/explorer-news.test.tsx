@@ -85,6 +85,16 @@ async function openExplorer(path: string) {
 }
 
 describe('Neu markers in the explorer', () => {
+  // First in this file on purpose: a lazily loaded bar would appear here only after the grid (the
+  // rows moving down under a pointer about to click one); once some earlier test had loaded the
+  // lazy chunk, the check could no longer tell.
+  it('shows a folder’s new-documents bar in the same render as its grid, so no row moves', async () => {
+    signIn(vertreterUser());
+    explorerApi(EMPTY_NEWS);
+    await openExplorer('/files?folder=3');
+    expect(screen.getByText('3 neue Dokumente in diesem Ordner')).toBeInTheDocument();
+  });
+
   it('shows "Neu" on new documents and how many new ones each folder holds, in tree and grid', async () => {
     signIn(vertreterUser());
     explorerApi(EMPTY_NEWS);

@@ -13,43 +13,21 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconChecks } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import { FileIcon } from '../../components/file-icon';
 import { SMALL_SCREEN_QUERY } from '../../components/data-table-defaults';
-import { showFailureToast, showSuccessToast } from '../../components/toasts';
 import { formatDateTime } from '../../lib/format';
 import { AttendanceBadge } from '../../features/events/components/attendance-badge';
 import { formatDay } from '../../features/files/components/acknowledgement-banner';
 import { newFilesQueryOptions, type StoredFile } from '../../features/files/files.api';
-import { newsQueryOptions, useMarkRead } from '../../features/news/news.api';
+import { newsQueryOptions } from '../../features/news/news.api';
+import { MarkReadButton } from './folder-news';
 import classes from './explorer-news.module.css';
 
 /** On a phone the list starts shorter; "alle anzeigen" shows the rest. */
 const PHONE_FILES = 3;
-
-/** "Alle als gelesen markieren" for a folder (with everything below it) or, without one, everything. */
-function MarkReadButton({ folderId }: { folderId?: number }) {
-  const markRead = useMarkRead();
-  return (
-    <Button
-      variant="default"
-      size="compact-sm"
-      leftSection={<IconChecks size={16} aria-hidden />}
-      loading={markRead.isPending}
-      onClick={() =>
-        markRead.mutate(folderId, {
-          onSuccess: (result) => showSuccessToast(result.message),
-          onError: (error) => showFailureToast(NEWS_MESSAGES.markFailed, error),
-        })
-      }
-    >
-      {folderId === undefined ? NEWS_MESSAGES.markAllRead : NEWS_MESSAGES.markFolderRead}
-    </Button>
-  );
-}
 
 /** A document of the lists: opens the file dialog (view, download, Kenntnisnahme). */
 function DocumentEntry({
@@ -214,25 +192,7 @@ function NewsForYou({ onOpenFile }: { onOpenFile: (file: StoredFile) => void }) 
   );
 }
 
-/** Above a folder's grid: how many documents below it are new, and marking them read. */
-function FolderNews({ folder }: { folder: { id: number; new_count: number } }) {
-  return (
-    <Group gap="sm" className={classes.folderBar}>
-      <Text size="sm" fw={600}>
-        {NEWS_MESSAGES.newCount(folder.new_count)} in diesem Ordner
-      </Text>
-      <MarkReadButton folderId={folder.id} />
-    </Group>
-  );
-}
-
-interface ExplorerNewsProps {
-  /** A chosen folder with new documents below it; without it, "Neu für Sie". */
-  folder?: { id: number; new_count: number };
-  onOpenFile?: (file: StoredFile) => void;
-}
-
-/** The explorer's parts of issue 21, loaded apart from the page (decision 024). */
-export default function ExplorerNews({ folder, onOpenFile = () => undefined }: ExplorerNewsProps) {
-  return folder ? <FolderNews folder={folder} /> : <NewsForYou onOpenFile={onOpenFile} />;
+/** "Neu für Sie" on the explorer's start (issue 21), loaded apart from the page (decision 024). */
+export default function ExplorerNews({ onOpenFile }: { onOpenFile: (file: StoredFile) => void }) {
+  return <NewsForYou onOpenFile={onOpenFile} />;
 }

@@ -34,6 +34,7 @@ import { PathBar } from '../../features/folders/components/path-bar';
 import { showFailureToast } from '../../components/toasts';
 import { useDeleteWithConfirmation } from './use-delete-with-confirmation';
 import type { RowActionHandler } from './explorer-row-menu';
+import { FolderNews } from './folder-news';
 import touch from './touch.module.css';
 
 // The file dialog (loaded once the grid has its rows) and "Neu für Sie" with "Alle als gelesen
@@ -243,9 +244,7 @@ export function FileExplorer() {
               ) : (
                 <>
                   {activeNode && activeNode.id !== ROOT_FOLDER_ID && activeNode.new_count > 0 ? (
-                    <Suspense>
-                      <ExplorerNews folder={activeNode} />
-                    </Suspense>
+                    <FolderNews folder={activeNode} />
                   ) : null}
                   {isAdmin ? (
                     <ExplorerToolbar folderId={shownId} onAction={handleAction} deleting={deleting} />
