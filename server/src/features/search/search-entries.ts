@@ -5,6 +5,7 @@ import type { Viewer } from '../../policies/principal.ts';
 import { fold } from '../../search/fold.ts';
 import type { FileRecord, FolderRecord } from '../folders/folders.service.ts';
 import { contentKey, type ContentKey } from './search.repository.ts';
+import { TitleIndex } from './title-index.ts';
 
 /** What a hit shows, without the parts that depend on the query. */
 export type HitBase = Omit<SearchHit, 'highlight' | 'snippet' | 'searchable'>;
@@ -20,11 +21,22 @@ export interface Entry {
   folderId: number | null;
 }
 
+/** Entries with their folded titles indexed together (decision 143). */
+export interface EntryList {
+  entries: readonly Entry[];
+  titles: TitleIndex;
+}
+
+export const entryList = (entries: readonly Entry[]): EntryList => ({
+  entries,
+  titles: new TitleIndex(entries.map((entry) => entry.folded)),
+});
+
 /** The documents and folders one kind of viewer may see, built once per tree version. */
 export interface VisibleEntries {
   tree: FolderTree<FolderRecord>;
-  files: Entry[];
-  folders: Entry[];
+  files: EntryList;
+  folders: EntryList;
 }
 
 /**
@@ -40,41 +52,45 @@ export function visibleEntries(
   const tree = new FolderTree(folders, viewer);
   return {
     tree,
-    files: files
-      .filter((record) => canSeeFile(tree, record))
-      .map((record) => ({
-        hit: {
-          type: 'file',
-          id: record.id,
-          title: record.title,
-          breadcrumb: tree.byId.get(record.folder_id)?.breadcrumb ?? null,
-          folder_id: record.folder_id,
-          format: record.format,
-          date: String(record.updated_at),
-          place: null,
-        },
-        folded: fold(record.title),
-        key: contentKey('file', record.id),
-        folderId: record.folder_id,
-      })),
-    folders: tree
-      .visibleFolders()
-      .filter((record) => record.parent_id !== null)
-      .map((record) => ({
-        hit: {
-          type: 'folder',
-          id: record.id,
-          title: record.title,
-          breadcrumb: record.breadcrumb,
-          folder_id: record.parent_id,
-          format: null,
-          date: String(record.updated_at),
-          place: null,
-        },
-        folded: fold(record.title),
-        key: null,
-        folderId: record.id,
-      })),
+    files: entryList(
+      files
+        .filter((record) => canSeeFile(tree, record))
+        .map((record) => ({
+          hit: {
+            type: 'file',
+            id: record.id,
+            title: record.title,
+            breadcrumb: tree.byId.get(record.folder_id)?.breadcrumb ?? null,
+            folder_id: record.folder_id,
+            format: record.format,
+            date: String(record.updated_at),
+            place: null,
+          },
+          folded: fold(record.title),
+          key: contentKey('file', record.id),
+          folderId: record.folder_id,
+        })),
+    ),
+    folders: entryList(
+      tree
+        .visibleFolders()
+        .filter((record) => record.parent_id !== null)
+        .map((record) => ({
+          hit: {
+            type: 'folder',
+            id: record.id,
+            title: record.title,
+            breadcrumb: record.breadcrumb,
+            folder_id: record.parent_id,
+            format: null,
+            date: String(record.updated_at),
+            place: null,
+          },
+          folded: fold(record.title),
+          key: null,
+          folderId: record.id,
+        })),
+    ),
   };
 }
 

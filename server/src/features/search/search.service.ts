@@ -11,7 +11,7 @@ import { viewerKey, viewerOf, type Viewer } from '../../policies/principal.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { INDEXABLE_LENGTH, matchRanges, parseQuery, snippetOf, type SearchTerm } from '../../search/fold.ts';
 import type { ReadCache } from '../folders/folders.service.ts';
-import { eventEntry, visibleEntries, type Entry } from './search-entries.ts';
+import { entryList, eventEntry, visibleEntries, type Entry, type EntryList } from './search-entries.ts';
 import * as repo from './search.repository.ts';
 import type { ContentKey } from './search.repository.ts';
 
@@ -81,16 +81,16 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
    * counter of migration 0012): reading and folding every event cost a third of a search. The
    * counter is read before the events, so kept entries are never older than their version.
    */
-  let eventCache = { version: '', byViewer: new Map<string, Promise<Entry[]>>() };
+  let eventCache = { version: '', byViewer: new Map<string, Promise<EntryList>>() };
 
-  async function visibleEventEntries(viewer: Viewer): Promise<Entry[]> {
+  async function visibleEventEntries(viewer: Viewer): Promise<EntryList> {
     const version = await repo.counterValue(k(), 'events');
     if (version !== eventCache.version) eventCache = { version, byViewer: new Map() };
     const key = viewerKey(viewer);
     const byViewer = eventCache.byViewer;
     let entries = byViewer.get(key);
     if (!entries) {
-      entries = repo.visibleEvents(k(), viewer).then((rows) => rows.map(eventEntry));
+      entries = repo.visibleEvents(k(), viewer).then((rows) => entryList(rows.map(eventEntry)));
       byViewer.set(key, entries);
       entries.catch(() => byViewer.get(key) === entries && byViewer.delete(key));
     }
@@ -121,36 +121,43 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
     return sets;
   }
 
-  /** The entries that hold every term in their title-like text or their indexed text. */
+  /**
+   * The entries that hold every term in their title-like text or their indexed text. Titles are
+   * sought with the list's title index, and each entry's text is looked up once per term; the
+   * loop runs over every visible entry, so it is kept to array reads (decision 143).
+   */
   function match(
-    entries: readonly Entry[],
+    list: EntryList,
     terms: readonly SearchTerm[],
     sets: ReadonlyMap<string, Map<ContentKey, number>>,
     found: Best,
     accept?: (entry: Entry) => boolean,
   ): void {
     const termSets = terms.map((term) => sets.get(term.folded));
-    for (const entry of entries) {
+    const inTitles = terms.map((term) => list.titles.hits(term.folded));
+    const { entries } = list;
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index]!;
+      const { key } = entry;
       let inTitle = 0;
       let contentScore = 0;
+      // A text that holds the terms too earns its snippet even when the title matched already.
+      let inText = key !== null;
       let missing = false;
       for (let i = 0; i < terms.length; i += 1) {
-        if (entry.folded.includes(terms[i]!.folded)) {
+        const value = key === null ? undefined : termSets[i]?.get(key);
+        if (value === undefined) inText = false;
+        if (inTitles[i]![index] === 1) {
           inTitle += 1;
-          continue;
-        }
-        const value = entry.key === null ? undefined : termSets[i]?.get(entry.key);
-        if (value === undefined) {
+        } else if (value === undefined) {
           missing = true;
           break;
+        } else {
+          contentScore += value;
         }
-        contentScore += value;
       }
       if (missing || (accept && !accept(entry))) continue;
-      // A text that holds the terms too earns its snippet even when the title matched already.
-      const content =
-        entry.key !== null && termSets.length > 0 && termSets.every((set) => set?.has(entry.key!) ?? false);
-      found.offer({ entry, inTitle, contentScore, content: content || inTitle < terms.length });
+      found.offer({ entry, inTitle, contentScore, content: inText || inTitle < terms.length });
     }
   }
 
