@@ -5,6 +5,7 @@ import type { Viewer } from '../../policies/principal.ts';
 import { fold } from '../../search/fold.ts';
 import type { FileRecord, FolderRecord } from '../folders/folders.service.ts';
 import { contentKey, type ContentKey } from './search.repository.ts';
+import { keyOrder, type KeyOrder } from './term-matches.ts';
 import { TitleIndex } from './title-index.ts';
 
 /** What a hit shows, without the parts that depend on the query. */
@@ -21,15 +22,17 @@ export interface Entry {
   folderId: number | null;
 }
 
-/** Entries with their folded titles indexed together (decision 143). */
+/** Entries with their folded titles indexed together and their texts in key order (decision 143). */
 export interface EntryList {
   entries: readonly Entry[];
   titles: TitleIndex;
+  byKey: KeyOrder;
 }
 
 export const entryList = (entries: readonly Entry[]): EntryList => ({
   entries,
   titles: new TitleIndex(entries.map((entry) => entry.folded)),
+  byKey: keyOrder(entries.map((entry) => entry.key)),
 });
 
 /** The documents and folders one kind of viewer may see, built once per tree version. */

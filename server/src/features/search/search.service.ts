@@ -13,7 +13,7 @@ import { INDEXABLE_LENGTH, matchRanges, parseQuery, snippetOf, type SearchTerm }
 import type { ReadCache } from '../folders/folders.service.ts';
 import { entryList, eventEntry, visibleEntries, type Entry, type EntryList } from './search-entries.ts';
 import * as repo from './search.repository.ts';
-import type { ContentKey } from './search.repository.ts';
+import { scoresOf, termMatches, type TermMatches } from './term-matches.ts';
 
 /** The search state of a document's text, for the file dialog (files feature). */
 export { fileTextState } from './search.repository.ts';
@@ -75,7 +75,7 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
    * common word matches most documents, and looking it up costs far more than the request around
    * it. Visibility is applied per request, so the shared sets reveal nothing.
    */
-  let termCache = { version: '', sets: new Map<string, Promise<Map<ContentKey, number>>>() };
+  let termCache = { version: '', sets: new Map<string, Promise<TermMatches>>() };
   /**
    * The events each kind of viewer may see, folded, until an event or its roles change (the
    * counter of migration 0012): reading and folding every event cost a third of a search. The
@@ -101,7 +101,7 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
     let entry = termCache.sets.get(term.folded);
     if (!entry) {
       const sets = termCache.sets;
-      entry = repo.contentMatches(k(), ctx.db.dialect, term);
+      entry = repo.contentMatches(k(), ctx.db.dialect, term).then(termMatches);
       sets.set(term.folded, entry);
       entry.catch(() => sets.get(term.folded) === entry && sets.delete(term.folded));
       // The oldest go first (a Map keeps insertion order).
@@ -114,7 +114,7 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
   async function contentSets(terms: readonly SearchTerm[]) {
     const version = await repo.counterValue(k(), 'search');
     if (version !== termCache.version) termCache = { version, sets: new Map() };
-    const sets = new Map<string, Map<ContentKey, number>>();
+    const sets = new Map<string, TermMatches>();
     for (const term of terms) {
       if (term.folded.length >= INDEXABLE_LENGTH) sets.set(term.folded, await matchesOf(term));
     }
@@ -123,40 +123,45 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
 
   /**
    * The entries that hold every term in their title-like text or their indexed text. Titles are
-   * sought with the list's title index, and each entry's text is looked up once per term; the
-   * loop runs over every visible entry, so it is kept to array reads (decision 143).
+   * sought with the list's title index and texts merged in key order, once per term; the loop over
+   * every visible entry then reads arrays only (decision 143).
    */
   function match(
     list: EntryList,
     terms: readonly SearchTerm[],
-    sets: ReadonlyMap<string, Map<ContentKey, number>>,
+    sets: ReadonlyMap<string, TermMatches>,
     found: Best,
     accept?: (entry: Entry) => boolean,
   ): void {
-    const termSets = terms.map((term) => sets.get(term.folded));
-    const inTitles = terms.map((term) => list.titles.hits(term.folded));
     const { entries } = list;
+    const inTitles = terms.map((term) => list.titles.hits(term.folded));
+    const inTexts = terms.map((term) => {
+      const matches = sets.get(term.folded);
+      return matches && scoresOf(list.byKey, matches, entries.length);
+    });
     for (let index = 0; index < entries.length; index += 1) {
-      const entry = entries[index]!;
-      const { key } = entry;
       let inTitle = 0;
       let contentScore = 0;
       // A text that holds the terms too earns its snippet even when the title matched already.
-      let inText = key !== null;
+      let inText = true;
       let missing = false;
       for (let i = 0; i < terms.length; i += 1) {
-        const value = key === null ? undefined : termSets[i]?.get(key);
-        if (value === undefined) inText = false;
+        // NaN: the entry's text lacks the term (or it has none); no scores: texts were not sought.
+        const value = inTexts[i]?.[index] ?? Number.NaN;
+        const textHolds = !Number.isNaN(value);
+        if (!textHolds) inText = false;
         if (inTitles[i]![index] === 1) {
           inTitle += 1;
-        } else if (value === undefined) {
+        } else if (!textHolds) {
           missing = true;
           break;
         } else {
           contentScore += value;
         }
       }
-      if (missing || (accept && !accept(entry))) continue;
+      if (missing) continue;
+      const entry = entries[index]!;
+      if (accept && !accept(entry)) continue;
       found.offer({ entry, inTitle, contentScore, content: inText || inTitle < terms.length });
     }
   }
@@ -174,7 +179,7 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
       cache.derived(`search:${viewerKey(viewer)}`, (files, folders) =>
         visibleEntries(files, folders, viewer),
       ),
-      withContent ? contentSets(terms) : Promise.resolve(new Map<string, Map<ContentKey, number>>()),
+      withContent ? contentSets(terms) : Promise.resolve(new Map<string, TermMatches>()),
     ]);
     const { tree } = visible;
     const within =
