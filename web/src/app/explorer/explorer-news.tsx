@@ -152,9 +152,10 @@ function NextEvents({ events }: { events: readonly PortalEvent[] }) {
 /**
  * "Neu für Sie" above the explorer at / and /files without a chosen folder (issue 21): new
  * documents, those waiting for the member's Kenntnisnahme and the next events with the member's
- * answer. Nothing while it loads, and nothing when all three are empty.
+ * answer. Nothing while it loads, and nothing when all three are empty. Loaded apart from the
+ * page (decision 024).
  */
-function NewsForYou({ onOpenFile }: { onOpenFile: (file: StoredFile) => void }) {
+export default function NewsForYou({ onOpenFile }: { onOpenFile: (file: StoredFile) => void }) {
   const headingId = useId();
   const news = useQuery(newsQueryOptions());
   if (news.isError) {
@@ -190,9 +191,4 @@ function NewsForYou({ onOpenFile }: { onOpenFile: (file: StoredFile) => void }) 
       </Stack>
     </Paper>
   );
-}
-
-/** "Neu für Sie" on the explorer's start (issue 21), loaded apart from the page (decision 024). */
-export default function ExplorerNews({ onOpenFile }: { onOpenFile: (file: StoredFile) => void }) {
-  return <NewsForYou onOpenFile={onOpenFile} />;
 }
