@@ -12,7 +12,7 @@ import {
   seriesFigure,
   valuesOf,
 } from '../lib/compare.ts';
-import { ms, perSecond, times, type Figure, type ScenarioResult } from '../lib/report.ts';
+import { kib, ms, perSecond, times, type Figure, type ScenarioResult } from '../lib/report.ts';
 
 const CONNECTIONS = 10;
 /** Documents each member with read state has opened (the rest of what they see is new to them). */
@@ -103,6 +103,15 @@ async function firstAnswer(ctx: BenchContext, path: string, token: string): Prom
   return performance.now() - started;
 }
 
+/** The gzip answer's size in bytes. */
+async function answerBytes(ctx: BenchContext, path: string, token: string): Promise<number> {
+  const res = await fetch(ctx.portal.url + path, {
+    headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' },
+  });
+  await res.arrayBuffer();
+  return Number(res.headers.get('content-length'));
+}
+
 /** Alternating rounds, both groups taking turns with their members; medians and spread of the ratios. */
 async function compare(
   ctx: BenchContext,
@@ -149,6 +158,11 @@ async function compare(
     },
   });
   const { rounds, ratios } = series;
+  // What one answer weighs on the wire, after the rounds (a member's answer is then compressed whole).
+  const [plainBytes, readingBytes] = [
+    await answerBytes(ctx, path, groups.plain[0]!),
+    await answerBytes(ctx, path, groups.reading[0]!),
+  ];
   const at = (side: 'plain' | 'reading', p: number) => percentileOver(rounds, (r) => r[side], p);
   const rps = (side: 'plain' | 'reading') => valuesOf(rounds, (r) => r[side].rps).median;
   const failed = rounds.reduce((sum, r) => sum + r.plain.failed + r.reading.failed, 0);
@@ -179,6 +193,12 @@ async function compare(
       ratio: cold.ratios.first,
       format: times,
     }),
+    {
+      measure: `${label}: Antwortgröße (gzip)`,
+      value: kib(readingBytes),
+      baseline: kib(plainBytes),
+      ratio: times(readingBytes / plainBytes),
+    },
     { measure: `${label}: Fehlgeschlagene Anfragen`, value: String(failed), goal: '0', met: failed === 0 },
     seriesFigure(label, series),
   ];
