@@ -92,25 +92,20 @@ async function prepareGroups(ctx: BenchContext): Promise<{ plain: string[]; read
   }
 }
 
-/** The first answer of a member (their read state computed and spliced), in ms. */
-async function firstAnswer(ctx: BenchContext, path: string, token: string): Promise<number> {
+/** One gzip answer of a member: how long it took (ms) and its size on the wire (bytes). */
+async function fetchAnswer(ctx: BenchContext, path: string, token: string) {
   const started = performance.now();
   const res = await fetch(ctx.portal.url + path, {
     headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' },
   });
   await res.arrayBuffer();
   if (!res.ok) throw new Error(`${path}: ${res.status}`);
-  return performance.now() - started;
+  return { ms: performance.now() - started, bytes: Number(res.headers.get('content-length')) };
 }
 
-/** The gzip answer's size in bytes. */
-async function answerBytes(ctx: BenchContext, path: string, token: string): Promise<number> {
-  const res = await fetch(ctx.portal.url + path, {
-    headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' },
-  });
-  await res.arrayBuffer();
-  return Number(res.headers.get('content-length'));
-}
+/** The first answer of a member (their read state computed and spliced), in ms. */
+const firstAnswer = async (ctx: BenchContext, path: string, token: string) =>
+  (await fetchAnswer(ctx, path, token)).ms;
 
 /** Alternating rounds, both groups taking turns with their members; medians and spread of the ratios. */
 async function compare(
@@ -160,8 +155,8 @@ async function compare(
   const { rounds, ratios } = series;
   // What one answer weighs on the wire, after the rounds (a member's answer is then compressed whole).
   const [plainBytes, readingBytes] = [
-    await answerBytes(ctx, path, groups.plain[0]!),
-    await answerBytes(ctx, path, groups.reading[0]!),
+    (await fetchAnswer(ctx, path, groups.plain[0]!)).bytes,
+    (await fetchAnswer(ctx, path, groups.reading[0]!)).bytes,
   ];
   const at = (side: 'plain' | 'reading', p: number) => percentileOver(rounds, (r) => r[side], p);
   const rps = (side: 'plain' | 'reading') => valuesOf(rounds, (r) => r[side].rps).median;

@@ -46,18 +46,21 @@ describe('state snapshot', () => {
     expect(changes(before, await snapshot(t), ['change_counters'])).toEqual(NO_CHANGES);
   });
 
-  it('sees a change another connection committed', async () => {
-    if (t.db.dialect !== 'sqlite') return;
-    const user = await createUser(t);
-    const before = await snapshot(t);
-    const other = new SQLite(join(t.dataDir, 'portal.sqlite'));
-    try {
-      other.prepare('update users set lastname = ? where id = ?').run('Anderswo', user.id);
-    } finally {
-      other.close();
-    }
-    expect(changes(before, await snapshot(t)).tables).toEqual(['users']);
-  });
+  // PostgreSQL snapshots have no change marker to stand still: every one hashes all rows.
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'sees a change another connection committed',
+    async () => {
+      const user = await createUser(t);
+      const before = await snapshot(t);
+      const other = new SQLite(join(t.dataDir, 'portal.sqlite'));
+      try {
+        other.prepare('update users set lastname = ? where id = ?').run('Anderswo', user.id);
+      } finally {
+        other.close();
+      }
+      expect(changes(before, await snapshot(t)).tables).toEqual(['users']);
+    },
+  );
 
   it('sees a file added to the storage folder', async () => {
     await mkdir(join(t.dataDir, 'files'), { recursive: true });
