@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   LOGIN_ACCOUNT_THROTTLED_MESSAGE,
   LOGIN_BUSY_MESSAGE,
@@ -44,6 +44,19 @@ describe('sign-in limits beyond one address and client', () => {
 
   it('refuses a flood of made-up addresses from one client, while another client signs in within a second', async () => {
     const member = await createUser(t);
+    // Each password check's duration, to scale the one-second budget below to this machine.
+    const checks: number[] = [];
+    const run = passwordQueue.run.bind(passwordQueue);
+    const spy = vi.spyOn(passwordQueue, 'run').mockImplementation((priority, work) =>
+      run(priority, async () => {
+        const began = performance.now();
+        try {
+          return await work();
+        } finally {
+          checks.push(performance.now() - began);
+        }
+      }),
+    );
     const flood = Array.from({ length: 200 }, (_, i) =>
       login(t, `erfunden-${i}@example.org`, 'Falsches-Passwort-1', '10.20.0.1'),
     );
@@ -51,9 +64,15 @@ describe('sign-in limits beyond one address and client', () => {
     const legitimate = await login(t, member.email, TEST_PASSWORD, '10.20.0.2');
     const took = performance.now() - started;
     const answers = await Promise.all(flood);
+    spy.mockRestore();
 
     expect(legitimate.statusCode).toBe(200);
-    expect(took).toBeLessThan(1_000);
+    // The other client waits for at most the flood's ten concurrent checks and its own. On an idle
+    // machine a check takes 10-30 ms and the budget is one second; when other test files take
+    // the cores, the hashing threads (lowest priority, decision 139) run slower and the budget
+    // grows with the slowest check seen (twenty checks' worth), never below one second.
+    expect(checks.length).toBeGreaterThanOrEqual(11);
+    expect(took).toBeLessThan(Math.max(1_000, 20 * Math.max(...checks)));
     const statuses = answers.map((res) => res.statusCode);
     expect(statuses.filter((status) => status === 401)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(190);
