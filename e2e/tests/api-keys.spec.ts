@@ -11,7 +11,6 @@ const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slic
 
 test.describe('API-Schlüssel', () => {
   test('a Super-Admin issues a key, copies its token once, and revokes it', async ({ browser, request }) => {
-    test.setTimeout(120_000);
     const name = `Import Mitgliederverwaltung ${stamp()}`;
     const page = await signedInPage(browser, 'superAdmin');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });

@@ -33,7 +33,6 @@ test('a Vertreter finds a document by part of a word inside it and opens it', as
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
   const id = stamp();
   const title = `Bericht des Vorstands ${id}`;
   const sentence = 'Die Vertreterversammlung billigt den Kassenprüfungsbericht einstimmig.';

@@ -42,7 +42,6 @@ test.describe('Versionen und Papierkorb', () => {
     browser,
     request,
   }) => {
-    test.setTimeout(120_000);
     const id = stamp();
     const token = await apiToken(request, 'admin');
     const original = pdf(`erste Fassung ${id}`);

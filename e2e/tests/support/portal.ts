@@ -7,6 +7,8 @@ export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
+  // Debian's start script turns GPU rasterization on; without a GPU that runs through SwiftShader.
+  '--disable-gpu-rasterization',
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',
