@@ -1,6 +1,5 @@
-import type { Worker } from 'node:worker_threads';
 import type { Options } from '@node-rs/argon2';
-import { startWorker } from './worker-thread.ts';
+import { HelperProcess } from './helper-process.ts';
 
 export type PasswordJob =
   { op: 'hash'; password: string; options: Options } | { op: 'verify'; hash: string; password: string };
@@ -8,13 +7,13 @@ export type PasswordJob =
 export type PasswordAnswer = { ok: true; value: string | boolean } | { ok: false; message: string };
 
 /**
- * The threads that compute argon2 (decision 139). Each computes one hash at a time at the lowest
- * priority; PasswordQueue decides how many run at once, so a thread is started only when all are
- * busy and stays for the next job (starting one costs more than a hash). A thread holds the
- * process open only while it computes; one that fails is dropped and its job rejected.
+ * The helper processes that compute argon2 (decisions 139, 144). Each computes one hash at a time
+ * at the lowest priority; PasswordQueue decides how many run at once, so a helper is started only
+ * when all are busy and stays for the next job (starting one costs more than a hash). A helper
+ * holds the process open only while it computes; one that fails is dropped and its job rejected.
  */
 export class PasswordThreads {
-  private readonly idle: Worker[] = [];
+  private readonly idle: HelperProcess[] = [];
 
   hash(password: string, options: Options): Promise<string> {
     return this.run({ op: 'hash', password, options }) as Promise<string>;
@@ -24,9 +23,9 @@ export class PasswordThreads {
     return this.run({ op: 'verify', hash, password }) as Promise<boolean>;
   }
 
-  /** A new thread; should it ever end while idle, it leaves the idle list instead of taking a job. */
-  private start(): Worker {
-    const worker = startWorker(import.meta.url, 'password.worker', {});
+  /** A new helper; should it ever end while idle, it leaves the idle list instead of taking a job. */
+  private start(): HelperProcess {
+    const worker = new HelperProcess(import.meta.url, 'password.worker');
     worker.once('exit', () => {
       const index = this.idle.indexOf(worker);
       if (index >= 0) this.idle.splice(index, 1);
@@ -53,7 +52,7 @@ export class PasswordThreads {
       const onFailure = (error?: unknown): void => {
         settle();
         void worker.terminate();
-        reject(error instanceof Error ? error : new Error('Passwort-Thread endete'));
+        reject(error instanceof Error ? error : new Error('Passwort-Hilfsprozess endete'));
       };
       worker.on('message', onAnswer);
       worker.on('error', onFailure);

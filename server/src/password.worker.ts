@@ -1,12 +1,9 @@
-/* Worker thread for password hashes (decision 139): argon2 one at a time, at the lowest priority. */
-import { parentPort } from 'node:worker_threads';
+/* Helper process for password hashes (decision 139, 144): argon2 one at a time, at the lowest priority. */
 import { hashSync, verifySync } from '@node-rs/argon2';
-import { lowerThreadPriority } from './thread-priority.ts';
+import { onMessage, post } from './helper-side.ts';
 import type { PasswordAnswer, PasswordJob } from './password-threads.ts';
 
-lowerThreadPriority();
-
-parentPort!.on('message', (job: PasswordJob) => {
+onMessage((job: PasswordJob) => {
   let answer: PasswordAnswer;
   try {
     answer = {
@@ -16,5 +13,5 @@ parentPort!.on('message', (job: PasswordJob) => {
   } catch (error) {
     answer = { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
-  parentPort!.postMessage(answer);
+  post(answer);
 });

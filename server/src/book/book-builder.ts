@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
-import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../worker-thread.ts';
+import { HelperProcess } from '../helper-process.ts';
 import type { BookPlan, BookSource, BookSummary, FromWorker, ToWorker } from './types.ts';
 
 /*
- * Builds Sitzungsmappen away from the request thread (decision 130): each book in a worker thread
- * with a heap limit and a deadline, at most `concurrency` at a time (further requests are refused
+ * Builds Sitzungsmappen away from the request thread (decisions 130, 144): each book in a helper
+ * process with a heap limit and a deadline, at most `concurrency` at a time (further requests are refused
  * at once, the route answers 503 with Retry-After). The finished PDF flows to the response one
  * chunk at a time, as fast as the client takes it; the book's slot is held until the last byte.
  */
@@ -13,7 +12,7 @@ import type { BookPlan, BookSource, BookSummary, FromWorker, ToWorker } from './
 export interface BookLimits {
   /** Books built or being sent at the same time. */
   concurrency: number;
-  /** V8 heap of one worker. */
+  /** V8 heap of one helper process. */
   maxMemoryMb: number;
   /** From the start until the book is composed (all documents read and copied). */
   timeoutMs: number;
@@ -23,7 +22,7 @@ export interface BookLimits {
   maxPages: number;
   /** A download that takes no data for this long is ended (its slot freed). */
   stallMs: number;
-  /** An idle worker ends after this long. */
+  /** An idle helper ends after this long. */
   idleMs: number;
 }
 
@@ -37,9 +36,9 @@ export const DEFAULT_BOOK_LIMITS: BookLimits = {
   idleMs: 60_000,
 };
 
-/** Worker ends after this many books: nothing a document left in its heap lasts long. */
+/** A helper ends after this many books: nothing a document left in its heap lasts long. */
 const RECYCLE_AFTER = 50;
-/** Documents that may end a worker before the book is given up. */
+/** Documents that may end a helper before the book is given up. */
 const MAX_CULPRITS = 2;
 
 export class BookBusyError extends Error {}
@@ -51,25 +50,16 @@ export interface BuiltBook extends BookSummary {
 }
 
 /**
- * Reads the content of the plan's document `index`, at most `maxBytes`. The bytes are moved to the
- * worker (transferred), so they must not be used again; a fresh read per call.
+ * Reads the content of the plan's document `index`, at most `maxBytes`; the helper gets a copy.
  */
 export type ReadSource = (index: number, maxBytes: number) => Promise<BookSource>;
 
 type Attempt = { built: BuiltBook } | { failed: true; culprit?: number };
 
 interface Host {
-  worker: Worker;
+  worker: HelperProcess;
   books: number;
 }
-
-/** Bytes in an ArrayBuffer of their own (a Buffer may be a slice of Node's shared pool). */
-const owned = (bytes: Uint8Array): Uint8Array<ArrayBuffer> =>
-  bytes.byteOffset === 0 &&
-  bytes.byteLength === bytes.buffer.byteLength &&
-  bytes.buffer instanceof ArrayBuffer
-    ? (bytes as Uint8Array<ArrayBuffer>)
-    : new Uint8Array(bytes);
 
 export class BookBuilder {
   readonly limits: BookLimits;
@@ -115,7 +105,7 @@ export class BookBuilder {
     }
   }
 
-  /** Ends idle workers; books under way finish. */
+  /** Ends idle helpers; books under way finish. */
   async close(): Promise<void> {
     this.closed = true;
     const idle = this.idle;
@@ -136,20 +126,10 @@ export class BookBuilder {
       idle.host.worker.off('exit', idle.gone);
       return idle.host;
     }
-    const young = Math.max(4, Math.min(16, Math.floor(this.limits.maxMemoryMb / 16)));
-    const worker = startWorker(import.meta.url, 'book.worker', {
-      resourceLimits: {
-        maxOldGenerationSizeMb: this.limits.maxMemoryMb,
-        maxYoungGenerationSizeMb: young,
-        stackSizeMb: 4,
-      },
-      // pdf-lib warns on every odd object of a damaged PDF; that is not the server's log.
-      stdout: true,
-      stderr: true,
-    });
-    worker.stdout.resume();
-    worker.stderr.resume();
-    worker.unref();
+    const worker = new HelperProcess(import.meta.url, 'book.worker', {
+      maxMemoryMb: this.limits.maxMemoryMb,
+      stackSizeMb: 4,
+    }).unref();
     return { worker, books: 0 };
   }
 
@@ -168,7 +148,7 @@ export class BookBuilder {
       void host.worker.terminate();
     }, this.limits.idleMs);
     timer.unref();
-    // A worker that ends while idle is never handed a book.
+    // A helper that ends while idle is never handed a book.
     host.worker.once('exit', drop);
     this.idle.push({ host, timer, gone: drop });
   }
@@ -176,7 +156,7 @@ export class BookBuilder {
   private attempt(plan: BookPlan, read: ReadSource, skip: number[], release: () => void): Promise<Attempt> {
     const host = this.take();
     const { worker } = host;
-    const send = (message: ToWorker, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
+    const send = (message: ToWorker) => worker.postMessage(message);
     return new Promise((resolve) => {
       let phase: 'building' | 'sending' | 'done' = 'building';
       let current: number | undefined;
@@ -195,7 +175,7 @@ export class BookBuilder {
         detach();
         void worker.terminate();
       };
-      /** The worker died or ran out of time: while building, the document it was reading is blamed. */
+      /** The helper died or ran out of time: while building, the document it was reading is blamed. */
       function broken(): void {
         if (phase === 'building') {
           phase = 'done';
@@ -221,14 +201,7 @@ export class BookBuilder {
               .catch((): BookSource => ({ failed: 'missing' }))
               .then((source) => {
                 if (phase !== 'building') return;
-                try {
-                  if (!('bytes' in source)) return send({ type: 'source', index: message.index, source });
-                  const bytes = owned(source.bytes);
-                  send({ type: 'source', index: message.index, source: { bytes } }, [bytes.buffer]);
-                } catch {
-                  // Bytes that cannot be handed over (a detached buffer) are as good as missing.
-                  send({ type: 'source', index: message.index, source: { failed: 'missing' } });
-                }
+                send({ type: 'source', index: message.index, source });
               });
             return;
           }

@@ -1,26 +1,18 @@
 /*
- * Worker thread of the Sitzungsmappe (decision 130): composes one book at a time, asking the host
- * for each PDF when it is its turn, then hands the file out one chunk per `more`.
+ * Helper process of the Sitzungsmappe (decisions 130, 144): composes one book at a time, asking
+ * the host for each PDF when it is its turn, then hands the file out one chunk per `more`.
  */
-import { parentPort } from 'node:worker_threads';
+import { onMessage, post as postToHost } from '../helper-side.ts';
 import { composeBook } from './compose.ts';
 import { pdfChunks } from './pdf-chunks.ts';
 import type { BookPlan, BookSource, ComposeLimits, FromWorker, ToWorker } from './types.ts';
-import { lowerThreadPriority } from '../thread-priority.ts';
 
-const port = parentPort!;
-// Long work: requests go first (decision 139).
-lowerThreadPriority();
 let onSource: ((source: BookSource) => void) | undefined;
 let onMore: (() => void) | undefined;
 
-const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+const post = (message: FromWorker) => postToHost(message);
 
-/** Moves the chunk's memory to the host when it owns it whole, else the host gets a copy. */
-const ownBuffer = (bytes: Uint8Array): ArrayBuffer[] =>
-  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [];
-
-port.on('message', (message: ToWorker) => {
+onMessage((message: ToWorker) => {
   if (message.type === 'build') {
     void build(message.plan, message.limits).catch(() => post({ type: 'failed' }));
   } else if (message.type === 'source') {
@@ -44,7 +36,7 @@ async function build(plan: BookPlan, limits: ComposeLimits): Promise<void> {
     await new Promise<void>((resolve) => (onMore = resolve));
     const next = chunks.next();
     if (next.done) break;
-    post({ type: 'chunk', bytes: next.value }, ownBuffer(next.value));
+    post({ type: 'chunk', bytes: next.value });
   }
   onMore = undefined;
   post({ type: 'end' });

@@ -1,24 +1,31 @@
-/* Worker thread of the text extraction: for each request, reads the input, parses it, posts one ExtractResult. */
+/*
+ * Helper process of the text extraction (decisions 127, 144): for each request, reads the input,
+ * parses it, posts one ExtractResult. Bytes come as slices before their request.
+ */
 import { open } from 'node:fs/promises';
-import { parentPort } from 'node:worker_threads';
-import type { ExtractRequest, ExtractResult } from './types.ts';
+import { onMessage, post } from '../../helper-side.ts';
+import type { ExtractRequest, ExtractResult, ToExtractor } from './types.ts';
 import { parseDocument } from './parse-document.ts';
 import { bytesToRead } from './plain-text.ts';
-import { lowerThreadPriority } from '../../thread-priority.ts';
 
-// Background work: requests go first (decision 139).
-lowerThreadPriority();
+let slices: Uint8Array[] = [];
 
-// One document per message; the host sends the next only after the answer.
-parentPort?.on('message', (request: ExtractRequest) => {
-  void run(request)
+// One document at a time; the host sends the next only after the answer.
+onMessage((message: ToExtractor) => {
+  if (message.type === 'slice') {
+    slices.push(message.bytes);
+    return;
+  }
+  const bytes = slices;
+  slices = [];
+  void run(message.request, bytes)
     .catch((): ExtractResult => ({ state: 'failed', reason: 'damaged' }))
-    .then((result) => parentPort!.postMessage(result));
+    .then(post);
 });
 
-async function run({ input, format, limits }: ExtractRequest): Promise<ExtractResult> {
-  if ('slices' in input) {
-    return parseDocument(Buffer.concat(input.slices), format, limits, input.complete);
+async function run({ input, format, limits }: ExtractRequest, bytes: Uint8Array[]): Promise<ExtractResult> {
+  if ('complete' in input) {
+    return parseDocument(Buffer.concat(bytes), format, limits, input.complete);
   }
   const file = await open(input.path, 'r');
   try {

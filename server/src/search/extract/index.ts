@@ -1,10 +1,9 @@
 /*
- * Text of a stored document for the full-text search (issue 19). The parsers run in a worker
- * thread with a heap limit and a deadline, so a hostile or broken file costs one failed result,
- * never the server's memory or event loop (decision 127).
+ * Text of a stored document for the full-text search (issue 19). The parsers run in a helper
+ * process with a heap limit and a deadline, so a hostile or broken file costs one failed result,
+ * never the server's memory or event loop (decisions 127, 144).
  */
 import { stat } from 'node:fs/promises';
-import { setImmediate } from 'node:timers/promises';
 import { bytesToRead } from './plain-text.ts';
 import type { ExtractFailure, ExtractLimits, ExtractResult } from './types.ts';
 import { runInWorker } from './worker-host.ts';
@@ -26,8 +25,8 @@ export function isExtractable(format: string): boolean {
 }
 
 /**
- * Extracts in a worker thread (node:worker_threads with resourceLimits) that is terminated on
- * timeout; never throws, never blocks the event loop.
+ * Extracts in a helper process with a heap limit that is ended on timeout; never throws, never
+ * blocks the event loop.
  */
 export async function extractText(
   input: { path: string } | { bytes: Uint8Array },
@@ -44,9 +43,11 @@ export async function extractText(
     }
     if (input.bytes.byteLength > effective.maxInputBytes) return failed('too_large');
     const wanted = bytesToRead(lowerFormat, input.bytes.byteLength, effective.maxTextBytes);
-    const slices = await sliceForWorker(input.bytes.subarray(0, wanted));
     const complete = wanted === input.bytes.byteLength;
-    return await runInWorker({ input: { slices, complete }, format: lowerFormat, limits: effective });
+    return await runInWorker(
+      { input: { complete }, format: lowerFormat, limits: effective },
+      input.bytes.subarray(0, wanted),
+    );
   } catch {
     // A file that cannot be read (gone, a folder, no permission) has no text to give.
     return failed('damaged');
@@ -55,21 +56,4 @@ export async function extractText(
 
 function failed(reason: ExtractFailure): ExtractResult {
   return { state: 'failed', reason };
-}
-
-const SLICE_BYTES = 8 * 1024 * 1024;
-
-/**
- * The worker needs its own copy of the bytes. Cloning 200 MiB at once would hold this thread for
- * about 100 ms; copied 8 MiB at a time with a turn of the event loop in between and then
- * transferred (not cloned again), no single step takes more than a few milliseconds.
- */
-async function sliceForWorker(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>[]> {
-  const slices: Uint8Array<ArrayBuffer>[] = [];
-  for (let offset = 0; offset < bytes.byteLength; offset += SLICE_BYTES) {
-    if (offset > 0) await setImmediate();
-    // A copy in a fresh ArrayBuffer (Buffer#slice would be a view of the caller's memory).
-    slices.push(new Uint8Array(bytes.subarray(offset, offset + SLICE_BYTES)));
-  }
-  return slices;
 }

@@ -1,4 +1,4 @@
-/* The shapes of the text extraction, shared by its caller side and its worker thread. */
+/* The shapes of the text extraction, shared by its caller side and its helper process. */
 
 export type ExtractResult =
   | { state: 'done'; text: string }
@@ -11,7 +11,7 @@ export type ExtractFailure = Extract<ExtractResult, { state: 'failed' }>['reason
 export interface ExtractLimits {
   /** Wall-clock time of one extraction, worker start included. */
   timeoutMs: number;
-  /** Heap of the worker (V8 old generation); buffers outside the heap are bounded by the input limits. */
+  /** Heap of the helper (V8 old generation); buffers outside the heap are bounded by the input limits. */
   maxMemoryMb: number;
   /** UTF-8 bytes of the returned text; longer text is cut. */
   maxTextBytes: number;
@@ -19,10 +19,13 @@ export interface ExtractLimits {
   maxInputBytes: number;
 }
 
-/** What the worker receives; `format` is already checked and lower case. */
+/** What the helper is asked; `format` is already checked and lower case. */
 export interface ExtractRequest {
-  /** A path the worker reads itself, or copies of the caller's bytes (see `sliceForWorker`). */
-  input: { path: string } | { slices: Uint8Array<ArrayBuffer>[]; complete: boolean };
+  /** A path the helper reads itself, or the bytes sent before the request (`complete`: all of the file). */
+  input: { path: string } | { complete: boolean };
   format: string;
   limits: ExtractLimits;
 }
+
+/** Messages to the helper: the bytes of a document in slices, then its request. */
+export type ToExtractor = { type: 'slice'; bytes: Uint8Array } | { type: 'request'; request: ExtractRequest };

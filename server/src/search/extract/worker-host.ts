@@ -1,13 +1,13 @@
-import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../../worker-thread.ts';
-import type { ExtractFailure, ExtractLimits, ExtractRequest, ExtractResult } from './types.ts';
+import { setImmediate } from 'node:timers/promises';
+import { HelperProcess } from '../../helper-process.ts';
+import type { ExtractFailure, ExtractLimits, ExtractRequest, ExtractResult, ToExtractor } from './types.ts';
 
 /*
- * The extraction worker threads (decision 127). One worker per memory limit is kept and given one
- * document at a time: starting a thread and loading the parsers costs about 100 ms, more than
- * reading a typical document. A worker that failed, ran out of time or memory, or has read
- * RECYCLE_AFTER documents is terminated and the next document gets a fresh one; an idle worker
- * ends after IDLE_MS. Idle workers never keep the process alive.
+ * The extraction helper processes (decisions 127, 144). One helper per memory limit is kept and
+ * given one document at a time: starting one and loading the parsers costs more than reading a
+ * typical document. A helper that failed, ran out of time or memory, or has read RECYCLE_AFTER
+ * documents is ended and the next document gets a fresh one; an idle helper ends after IDLE_MS.
+ * Idle helpers never keep the process alive.
  */
 const RECYCLE_AFTER = 200;
 const IDLE_MS = 60_000;
@@ -33,7 +33,7 @@ function asResult(message: unknown): ExtractResult {
 }
 
 class WorkerHost {
-  private worker: Worker | undefined;
+  private worker: HelperProcess | undefined;
   private jobs = 0;
   private idle: NodeJS.Timeout | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -41,26 +41,17 @@ class WorkerHost {
   constructor(private readonly limits: ExtractLimits) {}
 
   /** Runs the request when the documents before it are done. */
-  run(request: ExtractRequest): Promise<ExtractResult> {
-    const job = this.queue.then(() => this.runNow(request));
+  run(request: ExtractRequest, bytes?: Uint8Array): Promise<ExtractResult> {
+    const job = this.queue.then(() => this.runNow(request, bytes));
     this.queue = job.catch(() => undefined);
     return job;
   }
 
-  private spawn(): Worker {
-    const worker = startWorker(import.meta.url, 'extract.worker', {
-      resourceLimits: {
-        maxOldGenerationSizeMb: this.limits.maxMemoryMb,
-        maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(this.limits.maxMemoryMb / 8))),
-        stackSizeMb: 4,
-      },
-      // Parsers warn on every broken file; that noise is not the server's log.
-      stdout: true,
-      stderr: true,
-    });
-    worker.stdout.resume();
-    worker.stderr.resume();
-    worker.unref();
+  private spawn(): HelperProcess {
+    const worker = new HelperProcess(import.meta.url, 'extract.worker', {
+      maxMemoryMb: this.limits.maxMemoryMb,
+      stackSizeMb: 4,
+    }).unref();
     this.jobs = 0;
     return worker;
   }
@@ -71,7 +62,7 @@ class WorkerHost {
     if (worker) void worker.terminate();
   }
 
-  private runNow(request: ExtractRequest): Promise<ExtractResult> {
+  private runNow(request: ExtractRequest, bytes?: Uint8Array): Promise<ExtractResult> {
     clearTimeout(this.idle);
     const worker = (this.worker ??= this.spawn());
     return new Promise((resolve) => {
@@ -93,28 +84,43 @@ class WorkerHost {
       };
       const onMessage = (message: unknown) => finish(asResult(message), true);
       const onError = (error: Error & { code?: string }) =>
-        finish(failed(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'damaged'), false);
-      // An exit without an answer: the parser called process.exit or the thread was ended.
+        finish(failed(error.code === 'ERR_HELPER_OUT_OF_MEMORY' ? 'memory' : 'damaged'), false);
+      // An exit without an answer: the parser called process.exit or the helper was ended.
       const onExit = () => finish(failed('damaged'), false);
       // The deadline holds the process open while a document is read; the idle worker does not.
       const timer = setTimeout(() => finish(failed('timeout'), false), request.limits.timeoutMs);
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      const transfer = 'slices' in request.input ? request.input.slices.map((slice) => slice.buffer) : [];
-      worker.postMessage(request, transfer);
+      void send(worker, request, bytes);
     });
   }
 }
 
+const SLICE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The bytes go in slices: sending 200 MiB as one message would hold this thread while they are
+ * copied; 8 MiB at a time with a turn of the event loop in between, no step takes more than a few
+ * milliseconds. The caller's bytes are copied, never changed.
+ */
+async function send(worker: HelperProcess, request: ExtractRequest, bytes: Uint8Array | undefined) {
+  const message = (m: ToExtractor) => worker.postMessage(m);
+  for (let offset = 0; bytes && offset < bytes.byteLength; offset += SLICE_BYTES) {
+    if (offset > 0) await setImmediate();
+    message({ type: 'slice', bytes: bytes.subarray(offset, offset + SLICE_BYTES) });
+  }
+  message({ type: 'request', request });
+}
+
 const hosts = new Map<number, WorkerHost>();
 
-/** Reads one document in the worker for its memory limit. */
-export function runInWorker(request: ExtractRequest): Promise<ExtractResult> {
+/** Reads one document (`bytes`, or the file at the request's path) in the helper for its memory limit. */
+export function runInWorker(request: ExtractRequest, bytes?: Uint8Array): Promise<ExtractResult> {
   let host = hosts.get(request.limits.maxMemoryMb);
   if (!host) {
     host = new WorkerHost(request.limits);
     hosts.set(request.limits.maxMemoryMb, host);
   }
-  return host.run(request);
+  return host.run(request, bytes);
 }

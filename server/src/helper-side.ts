@@ -1,0 +1,38 @@
+import { readdirSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
+
+/*
+ * The helper process's side (decision 144): its messages, its priority, and its end with the
+ * process that started it.
+ */
+
+/** Sends one message to the process that started this helper. */
+export function post(message: unknown): void {
+  process.send?.(message);
+}
+
+/** Calls `handle` with each message from the process that started this helper. */
+export function onMessage<T>(handle: (message: T) => void): void {
+  process.on('message', (message) => handle(message as T));
+}
+
+/**
+ * Puts every thread of this process behind every thread of normal priority, so that its long
+ * computation never keeps the event loop from the CPU: a request thread woken on a core the helper
+ * holds would otherwise wait milliseconds for its turn (decision 139). Linux keeps a nice value
+ * per thread: the threads there now are set one by one, those started later inherit the value.
+ * Elsewhere the process's priority is set.
+ */
+function lowerPriority(): void {
+  const lowest = constants.priority.PRIORITY_LOW;
+  try {
+    if (process.platform !== 'linux') return setPriority(lowest);
+    for (const thread of readdirSync('/proc/self/task')) setPriority(Number(thread), lowest);
+  } catch {
+    // A thread that ended meanwhile, or a system without priorities: the helper still works.
+  }
+}
+
+// The helper ends with the process that started it (also when that one was killed).
+process.on('disconnect', () => process.exit(0));
+lowerPriority();
