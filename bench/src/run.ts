@@ -53,7 +53,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
 /**
  * Scenarios during which the portal has every core even when pinned: sign-ins (argon2 computes on
  * its own core beside the event loop, decision 113), Lighthouse (the browser is measured, not the
- * server) and the Sitzungsmappe (its worker thread builds beside the event loop), as on a server.
+ * server) and the Sitzungsmappe (its helper process builds beside the event loop), as on a server.
  */
 const UNPINNED = new Set(['login', 'lighthouse', 'book']);
 

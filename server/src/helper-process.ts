@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 
 /*
  * Helper processes for long computations: argon2, the Sitzungsmappe and text extraction
@@ -16,22 +18,39 @@ export interface HelperOptions {
   stackSizeMb?: number;
 }
 
-/** The helper ran out of heap; it has ended. */
-export class HelperOutOfMemoryError extends Error {
-  readonly code = 'ERR_HELPER_OUT_OF_MEMORY';
-}
-
 const STDERR_KEPT = 4096;
 
 /**
+ * On Linux a helper is started through util-linux's `setpriv --pdeathsig KILL`: the kernel ends it
+ * when the portal ends, however (killed, crashed), even while its parser is stuck in a loop and
+ * never notices its channel closing. Elsewhere the channel's end and the exit hook below do it.
+ */
+const SETPRIV = '/usr/bin/setpriv';
+const deathSignal = process.platform === 'linux' && existsSync(SETPRIV);
+
+/** Helpers alive now; this process's end takes them along (a forced exit at shutdown, say). */
+const alive = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of alive) child.kill('SIGKILL');
+});
+
+/** Ends a helper without an answer; a host that hears it blames the job, as for any end. */
+export interface HelperEnd {
+  /** The helper's heap ran out (the host answers "memory" rather than "damaged"). */
+  outOfMemory: boolean;
+}
+
+/** Bytes per message when a large buffer goes to a helper: see `sendInSlices`. */
+const SLICE_BYTES = 8 * 1024 * 1024;
+
+/**
  * One helper process, speaking in messages (v8 serialization: Uint8Array and other structured
- * values pass as they are, copied). Emits `message`, `error` (before `exit`, when it ran out of
- * heap) and `exit`. Like a worker thread it holds this process open unless `unref()`ed, and it ends
- * when this process ends (its channel closes).
+ * values pass as they are, copied). Emits `message` and, once, `exit` with a HelperEnd. Like a
+ * worker thread it holds this process open unless `unref()`ed, and it ends when this process ends.
  */
 export class HelperProcess extends EventEmitter {
   private readonly child: ChildProcess;
-  private ended = false;
+  private done = false;
 
   /** Starts the helper module `name` next to the module at `base` (its `import.meta.url`). */
   constructor(base: string, name: string, options: HelperOptions = {}) {
@@ -45,8 +64,11 @@ export class HelperProcess extends EventEmitter {
     // Under vitest and tsx the helper is TypeScript too, loaded through tsx's hooks.
     const loader = typescript ? ['--import', import.meta.resolve('tsx')] : [];
     const entry = new URL(`./${name}.${typescript ? 'ts' : 'js'}`, base);
+    const node = [...loader, ...limits];
     this.child = fork(entry, [], {
-      execArgv: [...loader, ...limits],
+      ...(deathSignal
+        ? { execPath: SETPRIV, execArgv: ['--pdeathsig', 'KILL', process.execPath, ...node] }
+        : { execArgv: node }),
       serialization: 'advanced',
       // Parsers warn on every broken file; that noise is not the server's log. Only the end of
       // stderr is kept, to tell a heap that ran out from other ends.
@@ -59,24 +81,26 @@ export class HelperProcess extends EventEmitter {
     this.child.stderr!.on('data', (text: string) => {
       stderr = (stderr + text).slice(-STDERR_KEPT);
     });
+    alive.add(this.child);
     this.child.on('message', (message) => this.emit('message', message));
-    // A failed start (no such file, no process slots) ends like an exit.
-    this.child.on('error', () => this.end(1));
-    this.child.on('exit', (code, signal) => {
-      if (/heap out of memory|heap limit/i.test(stderr)) {
-        this.emit('error', new HelperOutOfMemoryError('Hilfsprozess: Speichergrenze erreicht'));
-      }
-      this.end(code ?? (signal ? 1 : 0));
-    });
+    // A failed start (no such file, no process slots) ends like any other end.
+    this.child.on('error', () => this.end(false));
+    // `close`, not `exit`: by then stderr has been read to its end.
+    this.child.on('close', () => this.end(/heap out of memory|heap limit/i.test(stderr)));
   }
 
   get pid(): number | undefined {
     return this.child.pid;
   }
 
+  /** Whether the helper has ended (its `exit` has been emitted). */
+  get ended(): boolean {
+    return this.done;
+  }
+
   /** Sends one message; a helper that has ended takes none (its `exit` has been or will be emitted). */
   postMessage(message: unknown): void {
-    if (this.ended || !this.child.connected) return;
+    if (this.done || !this.child.connected) return;
     this.child.send(message as never, (error) => {
       // The helper ended while the message was on its way: `exit` tells the listeners.
       if (error) this.child.kill('SIGKILL');
@@ -98,15 +122,29 @@ export class HelperProcess extends EventEmitter {
 
   /** Ends the helper at once; resolves when it has ended. */
   terminate(): Promise<void> {
-    if (this.ended) return Promise.resolve();
+    if (this.done) return Promise.resolve();
     const exited = new Promise<void>((resolve) => this.once('exit', () => resolve()));
     this.child.kill('SIGKILL');
     return exited;
   }
 
-  private end(code: number): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.emit('exit', code);
+  /**
+   * Sends `bytes` as messages of at most 8 MiB (made by `slice`) with a turn of the event loop
+   * between them: one message of 200 MiB would hold this thread while it is copied. The caller's
+   * bytes are copied, never changed.
+   */
+  async sendInSlices(bytes: Uint8Array, slice: (part: Uint8Array) => unknown): Promise<void> {
+    for (let offset = 0; offset < bytes.byteLength; offset += SLICE_BYTES) {
+      if (offset > 0) await setImmediate();
+      this.postMessage(slice(bytes.subarray(offset, offset + SLICE_BYTES)));
+    }
+  }
+
+  private end(outOfMemory: boolean): void {
+    if (this.done) return;
+    this.done = true;
+    alive.delete(this.child);
+    const end: HelperEnd = { outOfMemory };
+    this.emit('exit', end);
   }
 }

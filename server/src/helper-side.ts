@@ -25,14 +25,19 @@ export function onMessage<T>(handle: (message: T) => void): void {
  */
 function lowerPriority(): void {
   const lowest = constants.priority.PRIORITY_LOW;
-  try {
-    if (process.platform !== 'linux') return setPriority(lowest);
-    for (const thread of readdirSync('/proc/self/task')) setPriority(Number(thread), lowest);
-  } catch {
-    // A thread that ended meanwhile, or a system without priorities: the helper still works.
+  const threads = process.platform === 'linux' ? readdirSync('/proc/self/task').map(Number) : [0];
+  for (const thread of threads) {
+    try {
+      setPriority(thread, lowest);
+    } catch {
+      // A thread that ended meanwhile, or a system without priorities: the helper still works.
+    }
   }
 }
 
-// The helper ends with the process that started it (also when that one was killed).
+// The helper ends with the process that started it (also when that one was killed) and only then:
+// a signal to the whole process group (Ctrl-C, systemd's stop) must not end a job the portal still
+// waits for while it drains; the portal ends idle helpers itself.
 process.on('disconnect', () => process.exit(0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => {});
 lowerPriority();

@@ -12,8 +12,11 @@ export type PasswordAnswer = { ok: true; value: string | boolean } | { ok: false
  * when all are busy and stays for the next job (starting one costs more than a hash). A helper
  * holds the process open only while it computes; one that fails is dropped and its job rejected.
  */
+/** A helper that computed nothing for this long ends; the next burst starts one again. */
+const IDLE_MS = 60_000;
+
 export class PasswordThreads {
-  private readonly idle: HelperProcess[] = [];
+  private readonly idle: { worker: HelperProcess; timer: NodeJS.Timeout }[] = [];
 
   hash(password: string, options: Options): Promise<string> {
     return this.run({ op: 'hash', password, options }) as Promise<string>;
@@ -26,37 +29,45 @@ export class PasswordThreads {
   /** A new helper; should it ever end while idle, it leaves the idle list instead of taking a job. */
   private start(): HelperProcess {
     const worker = new HelperProcess(import.meta.url, 'password.worker');
-    worker.once('exit', () => {
-      const index = this.idle.indexOf(worker);
-      if (index >= 0) this.idle.splice(index, 1);
-    });
+    worker.once('exit', () => this.take(worker));
     return worker;
   }
 
+  /** Removes `worker` from the idle list; whether it was there. */
+  private take(worker: HelperProcess): boolean {
+    const index = this.idle.findIndex((entry) => entry.worker === worker);
+    if (index < 0) return false;
+    clearTimeout(this.idle[index]!.timer);
+    this.idle.splice(index, 1);
+    return true;
+  }
+
+  private rest(worker: HelperProcess): void {
+    worker.unref();
+    const timer = setTimeout(() => {
+      if (this.take(worker)) void worker.terminate();
+    }, IDLE_MS);
+    timer.unref();
+    this.idle.push({ worker, timer });
+  }
+
   private run(job: PasswordJob): Promise<string | boolean> {
-    const worker = this.idle.pop() ?? this.start();
+    const last = this.idle.at(-1)?.worker;
+    const worker = last && this.take(last) ? last : this.start();
     worker.ref();
     return new Promise((resolve, reject) => {
-      const settle = (): void => {
-        worker.off('message', onAnswer);
-        worker.off('error', onFailure);
-        worker.off('exit', onFailure);
-      };
       const onAnswer = (answer: PasswordAnswer): void => {
-        settle();
-        worker.unref();
-        this.idle.push(worker);
+        worker.off('exit', onEnd);
+        this.rest(worker);
         if (answer.ok) resolve(answer.value);
         else reject(new Error(answer.message));
       };
-      const onFailure = (error?: unknown): void => {
-        settle();
-        void worker.terminate();
-        reject(error instanceof Error ? error : new Error('Passwort-Hilfsprozess endete'));
+      const onEnd = (): void => {
+        worker.off('message', onAnswer);
+        reject(new Error('Passwort-Hilfsprozess endete'));
       };
-      worker.on('message', onAnswer);
-      worker.on('error', onFailure);
-      worker.on('exit', onFailure);
+      worker.once('message', onAnswer);
+      worker.once('exit', onEnd);
       worker.postMessage(job);
     });
   }

@@ -19,7 +19,7 @@ export const passwordQueue = new PasswordQueue({
   initialEstimateMs: 50,
 });
 
-/** argon2 runs on threads of the lowest priority, so that it never delays a request (decision 139). */
+/** argon2 runs in helper processes of the lowest priority, so that it never delays a request (decisions 139, 144). */
 const threads = new PasswordThreads();
 
 /** Hashes a new password; never refused (see PasswordQueue). */

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { descendantsOf } from './processes.ts';
 
 /**
  * Core pinning with `taskset`: the servers (portal and baselines alike) on one core, the load
@@ -82,10 +83,17 @@ export function onLoadCore(command: string, args: string[]): [string, string[]] 
 }
 
 /**
- * Moves every thread of a running process onto `cpus` (`taskset -a -p`); a no-op without pinning.
- * The login scenario gives the portal all cores for its storm, as a server has them.
+ * Moves every thread of a running process and of its helper processes onto `cpus` (`taskset -a
+ * -p`); a no-op without pinning. The login scenario gives the portal all cores for its storm, as a
+ * server has them; helpers started later inherit the portal's cores.
  */
 export function moveProcess(pid: number, cpus: string): void {
   if (!current.enabled) return;
-  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+  for (const id of [pid, ...descendantsOf(pid)]) {
+    try {
+      execFileSync('taskset', ['-a', '-p', '-c', cpus, String(id)], { stdio: 'ignore' });
+    } catch {
+      // A helper that ended meanwhile.
+    }
+  }
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onServerCore } from './pinning.ts';
+import { descendantsOf } from './processes.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -15,10 +16,18 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Resident set size of a process from /proc (Linux), in bytes. */
+/** Resident set size of a process and its helper processes from /proc (Linux), in bytes. */
 export function rssOf(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
+  let bytes = 0;
+  for (const id of [pid, ...descendantsOf(pid)]) {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${id}/status`, 'utf8'));
+      bytes += match ? Number(match[1]) * 1024 : 0;
+    } catch {
+      // A helper that ended meanwhile holds no memory.
+    }
+  }
+  return bytes;
 }
 
 /** A port on 127.0.0.1 nothing listens on right now. */

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { linesPdf } from '../../../server/src/db/demo-seed.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { curl, withPeak, type Transfer } from '../lib/curl.ts';
 import { compareSides, MIN_ROUNDS, ratioFigure, seriesFigure } from '../lib/compare.ts';
 import { pinning } from '../lib/pinning.ts';
+import { descendantsOf } from '../lib/processes.ts';
 import { kib, mib, ms, times, type ScenarioResult } from '../lib/report.ts';
 import { germanText } from '../lib/search-index.ts';
 
@@ -40,10 +40,6 @@ async function call(ctx: BenchContext, token: string, method: string, path: stri
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<Record<string, any>>;
 }
-
-/** Threads of a process (Linux): the portal's own, its pools' and any worker threads. */
-const threadsOf = (pid: number) =>
-  Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 
 /** A meeting of `documents` PDFs in a new folder for Vertreter; answers the event and the download keys. */
 async function createMeeting(ctx: BenchContext, size: { documents: number; pages: number }) {
@@ -89,16 +85,17 @@ async function createMeeting(ctx: BenchContext, size: { documents: number; pages
 }
 
 /**
- * Waits until the search has read the new documents and, in a full run, its extraction worker has
+ * Waits until the search has read the new documents and, in a full run, its extraction helper has
  * ended again (a minute after its last document), so that the book's memory is measured alone. A
- * quick run, whose figures mean nothing, does not wait for the worker.
+ * quick run, whose figures mean nothing, does not wait for the helper.
  */
-async function settle(ctx: BenchContext, documents: number, threadsBefore: number): Promise<void> {
+async function settle(ctx: BenchContext, documents: number, helpersBefore: number): Promise<void> {
   const token = await ctx.token(ctx.dataset.vertreter);
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const found = await call(ctx, token, 'GET', `/search?q=${MARKER}&type=file&per_page=100`);
-    if (found.meta.total >= documents && (ctx.quick || threadsOf(ctx.portal.pid) <= threadsBefore)) return;
+    if (found.meta.total >= documents && (ctx.quick || descendantsOf(ctx.portal.pid).length <= helpersBefore))
+      return;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
   throw new Error('Der Suchindex las die Dokumente der Sitzungsmappe nicht rechtzeitig');
@@ -114,14 +111,14 @@ const rank = (values: number[], share: number) => sorted(values)[Math.ceil(share
  */
 export async function bookScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const size = ctx.quick ? SIZES.quick : SIZES.full;
-  const threadsBefore = threadsOf(ctx.portal.pid);
+  const helpersBefore = descendantsOf(ctx.portal.pid).length;
   const { eventId, files } = await createMeeting(ctx, size);
-  await settle(ctx, files.length, threadsBefore);
+  await settle(ctx, files.length, helpersBefore);
   const auth = ['-H', `authorization: Bearer ${await ctx.token(ctx.dataset.vertreter)}`];
   const bookUrl = `${ctx.portal.url}/api/v1/events/${eventId}/book.pdf`;
 
   const before = ctx.portal.rss();
-  // The first book starts the book's worker and stands apart (before the memory is watched).
+  // The first book starts the book's helper and stands apart (before the memory is watched).
   const first = await curl(bookUrl, auth);
   const singles = async () => {
     let total = 0;
@@ -165,7 +162,7 @@ export async function bookScenario(ctx: BenchContext): Promise<ScenarioResult> {
       'Verhältnis: Mappe zu Einzel-Downloads je Runde, Median (kleinster–größter Wert); streut es über ±15 %, wird die Reihe einmal wiederholt und das Ziel heißt dann „unstabil“. ' +
       `Dokumente: je ${size.pages} dicht beschriebene A4-Seiten Text (${kib(files[0]!.bytes)}), Tagesordnung mit ${Math.ceil(files.length / 2)} Punkten zu je 2 PDFs. ` +
       'Vor der ersten Mappe ruht das Portal (die Textauslese der Suche hat die neuen Dokumente gelesen, ihr Worker ist beendet); die erste Mappe startet den Worker der Sitzungsmappe und steht eigens da. ' +
-      'Speicher des Portals (Resident Set, mit allen Worker-Threads) alle 50 ms, Zuwachs gegenüber dem Ruhezustand vor der ersten Mappe.' +
+      'Speicher des Portals (Resident Set, mit seinen Hilfsprozessen) alle 50 ms, Zuwachs gegenüber dem Ruhezustand vor der ersten Mappe.' +
       // run.ts gives the portal every core for this scenario.
       (pinning().enabled
         ? ' Ohne Kernbindung des Portals: der Worker der Mappe rechnet neben der Ereignisschleife, wie auf einem Server.'

@@ -194,7 +194,7 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     setup:
       `\`GET /api/v1/search\` und \`/search/suggest\` als Vertreter, wrk (ein Thread) mit ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Abfrage im Wechsel nach einer Aufwärmrunde; ` +
       `Basis in denselben Runden: \`GET /api/v1/folders/{id}/files\` des Ordners mit ${ctx.dataset.bigFolderItems} Dokumenten. Perzentile über die Antworten aller Runden zusammen; Verhältnis (p95 zur Basis) ebenso, dazu kleinster–größter Wert der einzelnen Runden; die Ziele sind absolut, streut ein Verhältnis über ±15 %, heißt die Zeile „unstabil“. ` +
-      'Texte: etwa zwei Seiten Deutsch je Dokument, vorab im Index; die Textauslese einzeln gemessen (Worker-Thread wie im Portal). ' +
+      'Texte: etwa zwei Seiten Deutsch je Dokument, vorab im Index; die Textauslese einzeln gemessen (Hilfsprozess wie im Portal). ' +
       'Die Last misst den eingeschwungenen Zustand (die Treffer eines Worts sind je Indexstand zwischengespeichert); die erste Anfrage nach einer Indexänderung steht eigens da.',
     figures,
   };

@@ -157,6 +157,11 @@ export class BookBuilder {
     const host = this.take();
     const { worker } = host;
     const send = (message: ToWorker) => worker.postMessage(message);
+    const sendSource = async (index: number, source: BookSource) => {
+      if (!('bytes' in source)) return send({ type: 'source', index, failed: source.failed });
+      await worker.sendInSlices(source.bytes, (bytes): ToWorker => ({ type: 'slice', bytes }));
+      send({ type: 'source', index });
+    };
     return new Promise((resolve) => {
       let phase: 'building' | 'sending' | 'done' = 'building';
       let current: number | undefined;
@@ -168,7 +173,6 @@ export class BookBuilder {
         clearTimeout(deadline);
         clearTimeout(stall);
         worker.off('message', onMessage);
-        worker.off('error', broken);
         worker.off('exit', broken);
       };
       const discard = () => {
@@ -201,7 +205,7 @@ export class BookBuilder {
               .catch((): BookSource => ({ failed: 'missing' }))
               .then((source) => {
                 if (phase !== 'building') return;
-                send({ type: 'source', index: message.index, source });
+                void sendSource(message.index, source);
               });
             return;
           }
@@ -248,7 +252,6 @@ export class BookBuilder {
         }
       };
       worker.on('message', onMessage);
-      worker.on('error', broken);
       worker.on('exit', broken);
       send({ type: 'build', plan, limits: { maxPages: this.limits.maxPages, skip: [...skip] } });
     });

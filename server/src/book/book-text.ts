@@ -1,5 +1,5 @@
 /*
- * The German words of the Sitzungsmappe, with de-DE dates and numbers. The worker thread loads no
+ * The German words of the Sitzungsmappe, with de-DE dates and numbers. The helper process loads no
  * workspace package, so the time zone (Europe/Berlin, as events are shown) arrives with the plan.
  */
 

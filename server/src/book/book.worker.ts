@@ -9,14 +9,19 @@ import type { BookPlan, BookSource, ComposeLimits, FromWorker, ToWorker } from '
 
 let onSource: ((source: BookSource) => void) | undefined;
 let onMore: (() => void) | undefined;
+let slices: Uint8Array[] = [];
 
 const post = (message: FromWorker) => postToHost(message);
 
 onMessage((message: ToWorker) => {
   if (message.type === 'build') {
     void build(message.plan, message.limits).catch(() => post({ type: 'failed' }));
+  } else if (message.type === 'slice') {
+    slices.push(message.bytes);
   } else if (message.type === 'source') {
-    onSource?.(message.source);
+    const bytes = slices;
+    slices = [];
+    onSource?.(message.failed ? { failed: message.failed } : { bytes: Buffer.concat(bytes) });
   } else {
     onMore?.();
   }

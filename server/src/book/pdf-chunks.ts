@@ -19,7 +19,7 @@ type Layout = Awaited<ReturnType<ChunkWriter['layout']>>;
 
 class ChunkWriter extends PDFWriter {
   constructor(context: PDFContext) {
-    // No pauses for the event loop: this runs in a worker thread of its own.
+    // No pauses for the event loop: this runs in a helper process of its own.
     super(context, Number.MAX_SAFE_INTEGER);
   }
 
@@ -34,7 +34,7 @@ function* serialize(layout: Layout, chunkBytes: number): Generator<Uint8Array> {
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   const take = (): Uint8Array => {
-    // A buffer of its own (never a slice of Node's shared pool), so it can be transferred.
+    // A buffer of its own (never a slice of Node's shared pool), sent to the host as it is.
     let out = pending[0]!;
     if (pending.length > 1) {
       out = new Uint8Array(pendingBytes);

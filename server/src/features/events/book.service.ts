@@ -27,7 +27,7 @@ const busy = () =>
     'Retry-After': String(MEETING_BOOK.retryAfterSeconds),
   });
 
-/** A stored object whole, in a buffer of its own (it moves to the worker), or why not. */
+/** A stored object whole (the book's helper gets a copy), or why not. */
 async function readStored(storage: FileStorage, key: string, maxBytes: number): Promise<BookSource> {
   try {
     const size = await storage.size(key);

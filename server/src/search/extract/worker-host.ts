@@ -1,5 +1,4 @@
-import { setImmediate } from 'node:timers/promises';
-import { HelperProcess } from '../../helper-process.ts';
+import { HelperProcess, type HelperEnd } from '../../helper-process.ts';
 import type { ExtractFailure, ExtractLimits, ExtractRequest, ExtractResult, ToExtractor } from './types.ts';
 
 /*
@@ -52,6 +51,10 @@ class WorkerHost {
       maxMemoryMb: this.limits.maxMemoryMb,
       stackSizeMb: 4,
     }).unref();
+    // A helper that ends while idle (killed from outside) is not handed the next document.
+    worker.once('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+    });
     this.jobs = 0;
     return worker;
   }
@@ -72,7 +75,6 @@ class WorkerHost {
         settled = true;
         clearTimeout(timer);
         worker.off('message', onMessage);
-        worker.off('error', onError);
         worker.off('exit', onExit);
         this.jobs += 1;
         if (!reusable || this.jobs >= RECYCLE_AFTER) this.discard();
@@ -83,34 +85,22 @@ class WorkerHost {
         resolve(result);
       };
       const onMessage = (message: unknown) => finish(asResult(message), true);
-      const onError = (error: Error & { code?: string }) =>
-        finish(failed(error.code === 'ERR_HELPER_OUT_OF_MEMORY' ? 'memory' : 'damaged'), false);
-      // An exit without an answer: the parser called process.exit or the helper was ended.
-      const onExit = () => finish(failed('damaged'), false);
+      // An end without an answer: the heap ran out, the parser called process.exit, or the helper
+      // was ended.
+      const onExit = (end: HelperEnd) => finish(failed(end.outOfMemory ? 'memory' : 'damaged'), false);
       // The deadline holds the process open while a document is read; the idle worker does not.
       const timer = setTimeout(() => finish(failed('timeout'), false), request.limits.timeoutMs);
       worker.on('message', onMessage);
-      worker.on('error', onError);
       worker.on('exit', onExit);
       void send(worker, request, bytes);
     });
   }
 }
 
-const SLICE_BYTES = 8 * 1024 * 1024;
-
-/**
- * The bytes go in slices: sending 200 MiB as one message would hold this thread while they are
- * copied; 8 MiB at a time with a turn of the event loop in between, no step takes more than a few
- * milliseconds. The caller's bytes are copied, never changed.
- */
+/** The document's bytes in slices, then its request. */
 async function send(worker: HelperProcess, request: ExtractRequest, bytes: Uint8Array | undefined) {
-  const message = (m: ToExtractor) => worker.postMessage(m);
-  for (let offset = 0; bytes && offset < bytes.byteLength; offset += SLICE_BYTES) {
-    if (offset > 0) await setImmediate();
-    message({ type: 'slice', bytes: bytes.subarray(offset, offset + SLICE_BYTES) });
-  }
-  message({ type: 'request', request });
+  if (bytes) await worker.sendInSlices(bytes, (part): ToExtractor => ({ type: 'slice', bytes: part }));
+  worker.postMessage({ type: 'request', request } satisfies ToExtractor);
 }
 
 const hosts = new Map<number, WorkerHost>();
