@@ -89,15 +89,6 @@ export class HelperProcess extends EventEmitter {
     this.child.on('close', () => this.end(/heap out of memory|heap limit/i.test(stderr)));
   }
 
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  /** Whether the helper has ended (its `exit` has been emitted). */
-  get ended(): boolean {
-    return this.done;
-  }
-
   /** Sends one message; a helper that has ended takes none (its `exit` has been or will be emitted). */
   postMessage(message: unknown): void {
     if (this.done || !this.child.connected) return;

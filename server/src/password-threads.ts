@@ -6,15 +6,15 @@ export type PasswordJob =
 
 export type PasswordAnswer = { ok: true; value: string | boolean } | { ok: false; message: string };
 
+/** A helper that computed nothing for this long ends; the next burst starts one again. */
+const IDLE_MS = 60_000;
+
 /**
  * The helper processes that compute argon2 (decisions 139, 144). Each computes one hash at a time
  * at the lowest priority; PasswordQueue decides how many run at once, so a helper is started only
  * when all are busy and stays for the next job (starting one costs more than a hash). A helper
  * holds the process open only while it computes; one that fails is dropped and its job rejected.
  */
-/** A helper that computed nothing for this long ends; the next burst starts one again. */
-const IDLE_MS = 60_000;
-
 export class PasswordThreads {
   private readonly idle: { worker: HelperProcess; timer: NodeJS.Timeout }[] = [];
 
@@ -52,8 +52,9 @@ export class PasswordThreads {
   }
 
   private run(job: PasswordJob): Promise<string | boolean> {
-    const last = this.idle.at(-1)?.worker;
-    const worker = last && this.take(last) ? last : this.start();
+    const resting = this.idle.pop();
+    clearTimeout(resting?.timer);
+    const worker = resting?.worker ?? this.start();
     worker.ref();
     return new Promise((resolve, reject) => {
       const onAnswer = (answer: PasswordAnswer): void => {
