@@ -1,7 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { setImmediate } from 'node:timers/promises';
 
 /*
  * Helper processes for long computations: argon2, the Sitzungsmappe and text extraction
@@ -40,9 +39,6 @@ export interface HelperEnd {
   outOfMemory: boolean;
 }
 
-/** Bytes per message when a large buffer goes to a helper: see `sendInSlices`. */
-const SLICE_BYTES = 8 * 1024 * 1024;
-
 /**
  * One helper process, speaking in messages (v8 serialization: Uint8Array and other structured
  * values pass as they are, copied). Emits `message` and, once, `exit` with a HelperEnd. Like a
@@ -72,8 +68,12 @@ export class HelperProcess extends EventEmitter {
       serialization: 'advanced',
       // Parsers warn on every broken file; that noise is not the server's log. Only the end of
       // stderr is kept, to tell a heap that ran out from other ends.
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // stdin carries large bytes (sendBytes), the channel the messages.
+      stdio: ['pipe', 'ignore', 'pipe', 'ipc'],
     });
+    // A helper that ended while bytes were on their way: its `exit` tells the listeners.
+    this.child.stdin!.on('error', () => {});
+    (this.child.stdin as unknown as { unref(): void }).unref();
     let stderr = '';
     // The pipe alone never holds this process open; the channel does while the helper computes.
     (this.child.stderr as unknown as { unref(): void }).unref();
@@ -120,15 +120,15 @@ export class HelperProcess extends EventEmitter {
   }
 
   /**
-   * Sends `bytes` as messages of at most 8 MiB (made by `slice`) with a turn of the event loop
-   * between them: one message of 200 MiB would hold this thread while it is copied. The caller's
-   * bytes are copied, never changed.
+   * Writes `bytes` to the helper's stdin, where `readBytes` of helper-side.ts takes them; resolves
+   * when they are written or the helper has ended. No copy and no serialization on this thread: an
+   * 8-MiB message through the channel held the event loop for 25-40 ms while it was serialized,
+   * the pipe is written from the caller's bytes as the helper reads them. The bytes are never changed.
    */
-  async sendInSlices(bytes: Uint8Array, slice: (part: Uint8Array) => unknown): Promise<void> {
-    for (let offset = 0; offset < bytes.byteLength; offset += SLICE_BYTES) {
-      if (offset > 0) await setImmediate();
-      this.postMessage(slice(bytes.subarray(offset, offset + SLICE_BYTES)));
-    }
+  sendBytes(bytes: Uint8Array): Promise<void> {
+    const stdin = this.child.stdin!;
+    if (this.done || bytes.byteLength === 0 || !stdin.writable) return Promise.resolve();
+    return new Promise((resolve) => stdin.write(bytes, () => resolve()));
   }
 
   private end(outOfMemory: boolean): void {

@@ -16,6 +16,38 @@ export function onMessage<T>(handle: (message: T) => void): void {
   process.on('message', (message) => handle(message as T));
 }
 
+let reading: Promise<unknown> = Promise.resolve();
+
+/**
+ * The next `length` bytes the host wrote with HelperProcess.sendBytes, in the order they were
+ * written (reads queue behind each other). Rejects when stdin ends before.
+ */
+export function readBytes(length: number): Promise<Buffer> {
+  const bytes = reading.then(() => readNow(length));
+  reading = bytes.catch(() => undefined);
+  return bytes;
+}
+
+function readNow(length: number): Promise<Buffer> {
+  if (length === 0) return Promise.resolve(Buffer.alloc(0));
+  const stdin = process.stdin;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      // `read(n)` answers all n bytes at once or nothing (and raises the buffer's limit to fit n);
+      // at the end, what is left.
+      const bytes = stdin.read(length) as Buffer | null;
+      if (bytes === null && !stdin.readableEnded) return;
+      stdin.off('readable', attempt);
+      stdin.off('end', attempt);
+      if (bytes?.byteLength === length) resolve(bytes);
+      else reject(new Error('Eingabe endete zu früh'));
+    };
+    stdin.on('readable', attempt);
+    stdin.on('end', attempt);
+    attempt();
+  });
+}
+
 /**
  * Puts every thread of this process behind every thread of normal priority, so that its long
  * computation never keeps the event loop from the CPU: a request thread woken on a core the helper

@@ -157,10 +157,10 @@ export class BookBuilder {
     const host = this.take();
     const { worker } = host;
     const send = (message: ToWorker) => worker.postMessage(message);
-    const sendSource = async (index: number, source: BookSource) => {
+    const sendSource = (index: number, source: BookSource) => {
       if (!('bytes' in source)) return send({ type: 'source', index, failed: source.failed });
-      await worker.sendInSlices(source.bytes, (bytes): ToWorker => ({ type: 'slice', bytes }));
-      send({ type: 'source', index });
+      send({ type: 'source', index, byteLength: source.bytes.byteLength });
+      void worker.sendBytes(source.bytes);
     };
     return new Promise((resolve) => {
       let phase: 'building' | 'sending' | 'done' = 'building';
@@ -205,7 +205,7 @@ export class BookBuilder {
               .catch((): BookSource => ({ failed: 'missing' }))
               .then((source) => {
                 if (phase !== 'building') return;
-                void sendSource(message.index, source);
+                sendSource(message.index, source);
               });
             return;
           }

@@ -2,26 +2,27 @@
  * Helper process of the Sitzungsmappe (decisions 130, 144): composes one book at a time, asking
  * the host for each PDF when it is its turn, then hands the file out one chunk per `more`.
  */
-import { onMessage, post as postToHost } from '../helper-side.ts';
+import { onMessage, post as postToHost, readBytes } from '../helper-side.ts';
 import { composeBook } from './compose.ts';
 import { pdfChunks } from './pdf-chunks.ts';
 import type { BookPlan, BookSource, ComposeLimits, FromWorker, ToWorker } from './types.ts';
 
 let onSource: ((source: BookSource) => void) | undefined;
 let onMore: (() => void) | undefined;
-let slices: Uint8Array[] = [];
 
 const post = (message: FromWorker) => postToHost(message);
 
 onMessage((message: ToWorker) => {
   if (message.type === 'build') {
     void build(message.plan, message.limits).catch(() => post({ type: 'failed' }));
-  } else if (message.type === 'slice') {
-    slices.push(message.bytes);
   } else if (message.type === 'source') {
-    const bytes = slices;
-    slices = [];
-    onSource?.(message.failed ? { failed: message.failed } : { bytes: Buffer.concat(bytes) });
+    if ('failed' in message) onSource?.({ failed: message.failed });
+    // Input that ends early ends the helper: the host blames the document it was sending.
+    else
+      void readBytes(message.byteLength).then(
+        (bytes) => onSource?.({ bytes }),
+        () => process.exit(1),
+      );
   } else {
     onMore?.();
   }

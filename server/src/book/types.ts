@@ -51,10 +51,9 @@ export interface BookSummary {
 
 export type ToWorker =
   | { type: 'build'; plan: BookPlan; limits: ComposeLimits }
-  /** Part of the next document's bytes (sent in slices, see HelperProcess.sendInSlices). */
-  | { type: 'slice'; bytes: Uint8Array }
-  /** The document `index`: the slices sent before it, or why there are none. */
-  | { type: 'source'; index: number; failed?: 'missing' | 'too_large' }
+  /** The document `index`: `byteLength` bytes that follow on stdin (HelperProcess.sendBytes), or why there are none. */
+  | { type: 'source'; index: number; byteLength: number }
+  | { type: 'source'; index: number; failed: 'missing' | 'too_large' }
   | { type: 'more' };
 
 export type FromWorker =

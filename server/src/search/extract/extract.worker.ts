@@ -1,31 +1,23 @@
 /*
  * Helper process of the text extraction (decisions 127, 144): for each request, reads the input,
- * parses it, posts one ExtractResult. Bytes come as slices before their request.
+ * parses it, posts one ExtractResult. Bytes come through stdin after their request.
  */
 import { open } from 'node:fs/promises';
-import { onMessage, post } from '../../helper-side.ts';
-import type { ExtractRequest, ExtractResult, ToExtractor } from './types.ts';
+import { onMessage, post, readBytes } from '../../helper-side.ts';
+import type { ExtractRequest, ExtractResult } from './types.ts';
 import { parseDocument } from './parse-document.ts';
 import { bytesToRead } from './plain-text.ts';
 
-let slices: Uint8Array[] = [];
-
 // One document at a time; the host sends the next only after the answer.
-onMessage((message: ToExtractor) => {
-  if (message.type === 'slice') {
-    slices.push(message.bytes);
-    return;
-  }
-  const bytes = slices;
-  slices = [];
-  void run(message.request, bytes)
+onMessage((request: ExtractRequest) => {
+  void run(request)
     .catch((): ExtractResult => ({ state: 'failed', reason: 'damaged' }))
     .then(post);
 });
 
-async function run({ input, format, limits }: ExtractRequest, bytes: Uint8Array[]): Promise<ExtractResult> {
-  if ('complete' in input) {
-    return parseDocument(Buffer.concat(bytes), format, limits, input.complete);
+async function run({ input, format, limits }: ExtractRequest): Promise<ExtractResult> {
+  if ('byteLength' in input) {
+    return parseDocument(await readBytes(input.byteLength), format, limits, input.complete);
   }
   const file = await open(input.path, 'r');
   try {

@@ -45,7 +45,7 @@ export async function extractText(
     const wanted = bytesToRead(lowerFormat, input.bytes.byteLength, effective.maxTextBytes);
     const complete = wanted === input.bytes.byteLength;
     return await runInWorker(
-      { input: { complete }, format: lowerFormat, limits: effective },
+      { input: { byteLength: wanted, complete }, format: lowerFormat, limits: effective },
       input.bytes.subarray(0, wanted),
     );
   } catch {

@@ -21,11 +21,11 @@ export interface ExtractLimits {
 
 /** What the helper is asked; `format` is already checked and lower case. */
 export interface ExtractRequest {
-  /** A path the helper reads itself, or the bytes sent before the request (`complete`: all of the file). */
-  input: { path: string } | { complete: boolean };
+  /**
+   * A path the helper reads itself, or `byteLength` bytes the host writes to the helper's stdin
+   * after the request (`complete`: all of the file).
+   */
+  input: { path: string } | { byteLength: number; complete: boolean };
   format: string;
   limits: ExtractLimits;
 }
-
-/** Messages to the helper: the bytes of a document in slices, then its request. */
-export type ToExtractor = { type: 'slice'; bytes: Uint8Array } | { type: 'request'; request: ExtractRequest };

@@ -1,5 +1,5 @@
 import { HelperProcess, type HelperEnd } from '../../helper-process.ts';
-import type { ExtractFailure, ExtractLimits, ExtractRequest, ExtractResult, ToExtractor } from './types.ts';
+import type { ExtractFailure, ExtractLimits, ExtractRequest, ExtractResult } from './types.ts';
 
 /*
  * The extraction helper processes (decisions 127, 144). One helper per memory limit is kept and
@@ -92,15 +92,11 @@ class WorkerHost {
       const timer = setTimeout(() => finish(failed('timeout'), false), request.limits.timeoutMs);
       worker.on('message', onMessage);
       worker.on('exit', onExit);
-      void send(worker, request, bytes);
+      // The request, then the document's bytes through the helper's stdin.
+      worker.postMessage(request);
+      if (bytes) void worker.sendBytes(bytes);
     });
   }
-}
-
-/** The document's bytes in slices, then its request. */
-async function send(worker: HelperProcess, request: ExtractRequest, bytes: Uint8Array | undefined) {
-  if (bytes) await worker.sendInSlices(bytes, (part): ToExtractor => ({ type: 'slice', bytes: part }));
-  worker.postMessage({ type: 'request', request } satisfies ToExtractor);
 }
 
 const hosts = new Map<number, WorkerHost>();
