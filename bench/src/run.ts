@@ -98,10 +98,12 @@ async function measure(
   scenario: () => Promise<ScenarioResult>,
 ): Promise<void> {
   console.log(`Szenario ${name} …`);
+  const started = Date.now();
   try {
     const result = await scenario();
     results.push(result);
     console.log(renderScenarios([result]));
+    console.log(`Szenario ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     failures += 1;
     console.error(`Szenario ${name} scheiterte:`, error);
