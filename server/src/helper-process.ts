@@ -42,7 +42,8 @@ export interface HelperEnd {
 /**
  * One helper process, speaking in messages (v8 serialization: Uint8Array and other structured
  * values pass as they are, copied). Emits `message` and, once, `exit` with a HelperEnd. Like a
- * worker thread it holds this process open unless `unref()`ed, and it ends when this process ends.
+ * worker thread it holds this process open unless `unref()`ed (bytes still being written to it
+ * hold it open regardless), and it ends when this process ends.
  */
 export class HelperProcess extends EventEmitter {
   private readonly child: ChildProcess;
@@ -71,9 +72,9 @@ export class HelperProcess extends EventEmitter {
       // stdin carries large bytes (sendBytes), the channel the messages.
       stdio: ['pipe', 'ignore', 'pipe', 'ipc'],
     });
-    // A helper that ended while bytes were on their way: its `exit` tells the listeners.
-    this.child.stdin!.on('error', () => {});
-    (this.child.stdin as unknown as { unref(): void }).unref();
+    // Input that broke (the helper ended while bytes were on their way, or its pipe failed) ends
+    // the helper: its `exit` tells the listeners, and it never waits for bytes that cannot come.
+    this.child.stdin!.on('error', () => this.child.kill('SIGKILL'));
     let stderr = '';
     // The pipe alone never holds this process open; the channel does while the helper computes.
     (this.child.stderr as unknown as { unref(): void }).unref();
@@ -121,13 +122,18 @@ export class HelperProcess extends EventEmitter {
 
   /**
    * Writes `bytes` to the helper's stdin, where `readBytes` of helper-side.ts takes them; resolves
-   * when they are written or the helper has ended. No copy and no serialization on this thread: an
-   * 8-MiB message through the channel held the event loop for 25-40 ms while it was serialized,
-   * the pipe is written from the caller's bytes as the helper reads them. The bytes are never changed.
+   * when they are written or the helper has ended. No serialization on this thread: an 8-MiB
+   * message through the channel held the event loop for 25-40 ms while it was serialized; the pipe
+   * is written from the caller's bytes in small writes as the helper reads them (the kernel's copy,
+   * 1-3 ms for 100-300 MiB in all). The bytes are never changed.
    */
   sendBytes(bytes: Uint8Array): Promise<void> {
     const stdin = this.child.stdin!;
-    if (this.done || bytes.byteLength === 0 || !stdin.writable) return Promise.resolve();
+    if (this.done || bytes.byteLength === 0) return Promise.resolve();
+    if (!stdin.writable) {
+      this.child.kill('SIGKILL');
+      return Promise.resolve();
+    }
     return new Promise((resolve) => stdin.write(bytes, () => resolve()));
   }
 

@@ -28,22 +28,28 @@ export function readBytes(length: number): Promise<Buffer> {
   return bytes;
 }
 
+/** Copies what stdin has buffered into one buffer of `length` bytes; what is beyond stays for the next read. */
 function readNow(length: number): Promise<Buffer> {
-  if (length === 0) return Promise.resolve(Buffer.alloc(0));
   const stdin = process.stdin;
+  const target = Buffer.allocUnsafe(length);
+  let offset = 0;
   return new Promise((resolve, reject) => {
     const attempt = () => {
-      // `read(n)` answers all n bytes at once or nothing (and raises the buffer's limit to fit n);
-      // at the end, what is left.
-      const bytes = stdin.read(length) as Buffer | null;
-      if (bytes === null && !stdin.readableEnded) return;
-      stdin.off('readable', attempt);
-      stdin.off('end', attempt);
-      if (bytes?.byteLength === length) resolve(bytes);
-      else reject(new Error('Eingabe endete zu früh'));
+      for (let chunk: Buffer | null; offset < length && (chunk = stdin.read() as Buffer | null);) {
+        const take = Math.min(chunk.byteLength, length - offset);
+        chunk.copy(target, offset, 0, take);
+        offset += take;
+        if (take < chunk.byteLength) stdin.unshift(chunk.subarray(take));
+      }
+      if (offset === length) done();
+      else if (stdin.readableEnded || stdin.destroyed) done(new Error('Eingabe endete zu früh'));
     };
-    stdin.on('readable', attempt);
-    stdin.on('end', attempt);
+    const done = (error?: Error) => {
+      for (const event of ['readable', 'end', 'close', 'error']) stdin.off(event, attempt);
+      if (error) reject(error);
+      else resolve(target);
+    };
+    for (const event of ['readable', 'end', 'close', 'error']) stdin.on(event, attempt);
     attempt();
   });
 }

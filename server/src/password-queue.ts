@@ -20,8 +20,16 @@ export interface PasswordQueueOptions {
   maxSignInWaitMs: number;
   /** Assumed duration of one computation until some were measured. */
   initialEstimateMs: number;
-  /** Milliseconds from some fixed point; tests pass a fake one. */
-  now?: () => number;
+}
+
+/**
+ * What a computation gives back: its value, and how long the computation itself took. The work
+ * measures that itself: the time it waited for a helper process to start is no estimate of the
+ * next computation (a start under load took seconds and made the queue refuse sign-ins).
+ */
+export interface Timed<T> {
+  value: T;
+  ms: number;
 }
 
 /** Weight of the newest duration in the moving average. */
@@ -30,7 +38,7 @@ const SMOOTHING = 0.2;
 /**
  * Runs at most `concurrency` computations at a time; the others wait in two lines, and a free
  * slot always goes to `account` work first. The `sign-in` line is bounded by time, not length:
- * the estimated wait (work ahead × moving average of recent durations ÷ concurrency) must stay
+ * the estimated wait (work ahead × moving average of the durations the work reported ÷ concurrency) must stay
  * below `maxSignInWaitMs`, else the sign-in is refused at once with HashingBusyError. A flood of
  * sign-ins so costs its senders a quick refusal instead of costing everyone a queue of seconds.
  */
@@ -38,11 +46,9 @@ export class PasswordQueue {
   private running = 0;
   private readonly waiting: Record<HashPriority, (() => void)[]> = { account: [], 'sign-in': [] };
   private average: number;
-  private readonly now: () => number;
 
   constructor(private readonly options: PasswordQueueOptions) {
     this.average = options.initialEstimateMs;
-    this.now = options.now ?? (() => performance.now());
   }
 
   /** The moving average of recent durations, in milliseconds. */
@@ -65,7 +71,7 @@ export class PasswordQueue {
     return (Math.max(0, ahead - concurrency + 1) * this.average) / concurrency;
   }
 
-  async run<T>(priority: HashPriority, work: () => Promise<T>): Promise<T> {
+  async run<T>(priority: HashPriority, work: () => Promise<Timed<T>>): Promise<T> {
     if (priority === 'sign-in') {
       const wait = this.estimatedWaitMs('sign-in');
       if (wait > this.options.maxSignInWaitMs) throw new HashingBusyError(wait);
@@ -73,11 +79,11 @@ export class PasswordQueue {
     if (this.running >= this.options.concurrency) {
       await new Promise<void>((resolve) => this.waiting[priority].push(resolve));
     } else this.running += 1;
-    const started = this.now();
     try {
-      return await work();
+      const { value, ms } = await work();
+      this.average += SMOOTHING * (ms - this.average);
+      return value;
     } finally {
-      this.average += SMOOTHING * (this.now() - started - this.average);
       // The slot passes straight to the next in line, so `running` stays counted.
       const next = this.waiting.account.shift() ?? this.waiting['sign-in'].shift();
       if (next) next();

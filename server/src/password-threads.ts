@@ -1,10 +1,13 @@
 import type { Options } from '@node-rs/argon2';
 import { HelperProcess } from './helper-process.ts';
+import type { Timed } from './password-queue.ts';
 
 export type PasswordJob =
   { op: 'hash'; password: string; options: Options } | { op: 'verify'; hash: string; password: string };
 
-export type PasswordAnswer = { ok: true; value: string | boolean } | { ok: false; message: string };
+/** `ms`: how long argon2 itself took in the helper, without the helper's start. */
+export type PasswordAnswer =
+  { ok: true; value: string | boolean; ms: number } | { ok: false; message: string };
 
 /** A helper that computed nothing for this long ends; the next burst starts one again. */
 const IDLE_MS = 60_000;
@@ -18,12 +21,12 @@ const IDLE_MS = 60_000;
 export class PasswordThreads {
   private readonly idle: { worker: HelperProcess; timer: NodeJS.Timeout }[] = [];
 
-  hash(password: string, options: Options): Promise<string> {
-    return this.run({ op: 'hash', password, options }) as Promise<string>;
+  hash(password: string, options: Options): Promise<Timed<string>> {
+    return this.run({ op: 'hash', password, options }) as Promise<Timed<string>>;
   }
 
-  verify(hash: string, password: string): Promise<boolean> {
-    return this.run({ op: 'verify', hash, password }) as Promise<boolean>;
+  verify(hash: string, password: string): Promise<Timed<boolean>> {
+    return this.run({ op: 'verify', hash, password }) as Promise<Timed<boolean>>;
   }
 
   /** A new helper; should it ever end while idle, it leaves the idle list instead of taking a job. */
@@ -51,7 +54,7 @@ export class PasswordThreads {
     this.idle.push({ worker, timer });
   }
 
-  private run(job: PasswordJob): Promise<string | boolean> {
+  private run(job: PasswordJob): Promise<Timed<string | boolean>> {
     const resting = this.idle.pop();
     clearTimeout(resting?.timer);
     const worker = resting?.worker ?? this.start();
@@ -60,7 +63,7 @@ export class PasswordThreads {
       const onAnswer = (answer: PasswordAnswer): void => {
         worker.off('exit', onEnd);
         this.rest(worker);
-        if (answer.ok) resolve(answer.value);
+        if (answer.ok) resolve({ value: answer.value, ms: answer.ms });
         else reject(new Error(answer.message));
       };
       const onEnd = (): void => {

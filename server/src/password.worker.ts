@@ -6,10 +6,10 @@ import type { PasswordAnswer, PasswordJob } from './password-threads.ts';
 onMessage((job: PasswordJob) => {
   let answer: PasswordAnswer;
   try {
-    answer = {
-      ok: true,
-      value: job.op === 'hash' ? hashSync(job.password, job.options) : verifySync(job.hash, job.password),
-    };
+    const started = performance.now();
+    const value =
+      job.op === 'hash' ? hashSync(job.password, job.options) : verifySync(job.hash, job.password);
+    answer = { ok: true, value, ms: performance.now() - started };
   } catch (error) {
     answer = { ok: false, message: error instanceof Error ? error.message : String(error) };
   }

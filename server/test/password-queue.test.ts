@@ -1,28 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { HashingBusyError, PasswordQueue, type HashPriority } from '../src/password-queue.ts';
+import { HashingBusyError, PasswordQueue, type HashPriority, type Timed } from '../src/password-queue.ts';
 
-/** Work that runs until the test finishes it, on a clock the test moves. */
+/** Work that runs until the test finishes it and says how long it took. */
 function harness(
   options: { concurrency?: number; maxSignInWaitMs?: number; initialEstimateMs?: number } = {},
 ) {
-  let now = 0;
   const queue = new PasswordQueue({
     concurrency: options.concurrency ?? 1,
     maxSignInWaitMs: options.maxSignInWaitMs ?? 1_000,
     initialEstimateMs: options.initialEstimateMs ?? 100,
-    now: () => now,
   });
   const started: string[] = [];
-  const finishers = new Map<string, () => void>();
+  const finishers = new Map<string, (ms: number) => void>();
   const submit = (name: string, priority: HashPriority) =>
     queue.run(priority, () => {
       started.push(name);
-      return new Promise<string>((resolve) => finishers.set(name, () => resolve(name)));
+      return new Promise<Timed<string>>((resolve) =>
+        finishers.set(name, (ms) => resolve({ value: name, ms })),
+      );
     });
-  /** Lets `name` end after `ms` and waits until the next one has started. */
+  /** Lets `name` end, reporting `ms`, and waits until the next one has started. */
   const finish = async (name: string, ms = 100) => {
-    now += ms;
-    finishers.get(name)!();
+    finishers.get(name)!(ms);
     await new Promise((resolve) => setImmediate(resolve));
   };
   return { queue, started, submit, finish };
@@ -80,7 +79,7 @@ describe('PasswordQueue', () => {
     await expect(Promise.all(admitted)).resolves.toHaveLength(11);
   });
 
-  it('estimates from a moving average of measured durations', async () => {
+  it('estimates from a moving average of the durations the work reports', async () => {
     const { queue, submit, finish } = harness({ concurrency: 2, initialEstimateMs: 100 });
     expect(queue.estimatedWaitMs('sign-in')).toBe(0);
     const work = [submit('a', 'sign-in'), submit('b', 'sign-in'), submit('c', 'sign-in')];
@@ -89,12 +88,21 @@ describe('PasswordQueue', () => {
     expect(queue.estimatedWaitMs('account')).toBe(50);
     await finish('a', 600);
     expect(queue.averageMs).toBeCloseTo(200);
-    // b also ran for 600 ms, c only started when a ended and takes no time.
-    await finish('b', 0);
+    await finish('b', 600);
     expect(queue.averageMs).toBeCloseTo(280);
     await finish('c', 0);
     expect(queue.averageMs).toBeCloseTo(224);
     await Promise.all(work);
     expect(queue.pending).toBe(0);
+  });
+
+  it('learns from the reported duration, not from how long the work took (a helper that had to start)', async () => {
+    const queue = new PasswordQueue({ concurrency: 1, maxSignInWaitMs: 1_000, initialEstimateMs: 20 });
+    const value = await queue.run('sign-in', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { value: 'geprüft', ms: 20 };
+    });
+    expect(value).toBe('geprüft');
+    expect(queue.averageMs).toBeCloseTo(20);
   });
 });

@@ -269,6 +269,19 @@ describe('extractText: hostile and broken files', () => {
     expect(bytes.equals(copy)).toBe(true);
   }, 30_000);
 
+  it('a helper stopped while the bytes are still on their way leaves nothing behind for the next document', async () => {
+    const bytes = Buffer.from(docxWithPicture(LINES, 100 * 1024 * 1024));
+    // Stopped after 20 ms, long before 100 MiB have gone through the pipe.
+    expect(await extractText({ bytes }, 'docx', { timeoutMs: 20, maxMemoryMb: 80 })).toEqual({
+      state: 'failed',
+      reason: 'timeout',
+    });
+    expect(await extractText({ bytes: docx(LINES) }, 'docx', { maxMemoryMb: 80 })).toEqual({
+      state: 'done',
+      text: AS_LINES,
+    });
+  }, 30_000);
+
   it('on timeout the helper is stopped, and the event loop keeps ticking meanwhile', async () => {
     const pdf = await pdfWithEmptyPages(10_000);
     const longestGap = await longestTickGap(async () => {

@@ -17,7 +17,9 @@ onMessage((request: ExtractRequest) => {
 
 async function run({ input, format, limits }: ExtractRequest): Promise<ExtractResult> {
   if ('byteLength' in input) {
-    return parseDocument(await readBytes(input.byteLength), format, limits, input.complete);
+    // Input that ends early ends the helper, so that a helper with a broken pipe takes no more work.
+    const bytes = await readBytes(input.byteLength).catch(() => process.exit(1));
+    return parseDocument(bytes, format, limits, input.complete);
   }
   const file = await open(input.path, 'r');
   try {

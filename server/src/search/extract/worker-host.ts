@@ -70,6 +70,7 @@ class WorkerHost {
     const worker = (this.worker ??= this.spawn());
     return new Promise((resolve) => {
       let settled = false;
+      let written = !bytes;
       const finish = (result: ExtractResult, reusable: boolean): void => {
         if (settled) return;
         settled = true;
@@ -77,7 +78,8 @@ class WorkerHost {
         worker.off('message', onMessage);
         worker.off('exit', onExit);
         this.jobs += 1;
-        if (!reusable || this.jobs >= RECYCLE_AFTER) this.discard();
+        // A helper that answered before it took all the bytes would read the rest as the next document.
+        if (!reusable || !written || this.jobs >= RECYCLE_AFTER) this.discard();
         else {
           this.idle = setTimeout(() => this.discard(), IDLE_MS);
           this.idle.unref();
@@ -94,7 +96,7 @@ class WorkerHost {
       worker.on('exit', onExit);
       // The request, then the document's bytes through the helper's stdin.
       worker.postMessage(request);
-      if (bytes) void worker.sendBytes(bytes);
+      if (bytes) void worker.sendBytes(bytes).then(() => (written = true));
     });
   }
 }

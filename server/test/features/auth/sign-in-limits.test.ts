@@ -151,7 +151,12 @@ describe('sign-in limits beyond one address and client', () => {
     // Reset and invitation work, which goes first: enough for well over two seconds.
     const queued: Promise<void>[] = [];
     while (passwordQueue.estimatedWaitMs('sign-in') < 3_000) {
-      queued.push(passwordQueue.run('account', () => blocker));
+      // Each reports the average as its duration, so the estimate stays as it was for later tests.
+      queued.push(
+        passwordQueue.run('account', () =>
+          blocker.then(() => ({ value: undefined, ms: passwordQueue.averageMs })),
+        ),
+      );
     }
     try {
       const started = performance.now();
