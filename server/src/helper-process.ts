@@ -27,6 +27,15 @@ const STDERR_KEPT = 4096;
 const SETPRIV = '/usr/bin/setpriv';
 const deathSignal = process.platform === 'linux' && existsSync(SETPRIV);
 
+/**
+ * What a helper gets of the portal's environment. Database, mail and storage credentials stay out
+ * of a process that parses hostile files: the search path, the temporary folder (tsx's cache),
+ * time zone, locale and Node's own settings are all it needs.
+ */
+const PASSED_ENV = /^(PATH|TMPDIR|TZ|LANG|LC_[A-Z]+|NODE_[A-Z0-9_]+)$/;
+const helperEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => PASSED_ENV.test(name)));
+
 /** Helpers alive now; this process's end takes them along (a forced exit at shutdown, say). */
 const alive = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -67,6 +76,7 @@ export class HelperProcess extends EventEmitter {
         ? { execPath: SETPRIV, execArgv: ['--pdeathsig', 'KILL', process.execPath, ...node] }
         : { execArgv: node }),
       serialization: 'advanced',
+      env: helperEnv(),
       // Parsers warn on every broken file; that noise is not the server's log. Only the end of
       // stderr is kept, to tell a heap that ran out from other ends.
       // stdin carries large bytes (sendBytes), the channel the messages.

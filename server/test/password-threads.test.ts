@@ -57,6 +57,24 @@ describe.runIf(process.platform === 'linux')('PasswordThreads (decisions 139, 14
     expect(niceByThread('self').get(process.pid)).toBe(0);
   });
 
+  it("keeps the portal's credentials out of the helper's environment", async () => {
+    const before = children();
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = 'postgres://portal:geheim@127.0.0.1/portal';
+    try {
+      const threads = new PasswordThreads();
+      await threads.hash('Umgebung', OPTIONS);
+      const [helper] = [...children()].filter((pid) => !before.has(pid));
+      const environment = readFileSync(`/proc/${helper}/environ`, 'utf8').split('\0');
+      expect(environment.some((entry) => entry.startsWith('PATH='))).toBe(true);
+      expect(environment.some((entry) => entry.includes('geheim'))).toBe(false);
+      expect(environment.filter((entry) => /^(DATABASE|SMTP|S3|REDIS)_/.test(entry))).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    }
+  });
+
   it('rejects a job that fails and keeps working', async () => {
     const threads = new PasswordThreads();
     await expect(threads.verify('kein argon2-Hash', 'x')).rejects.toThrow();
