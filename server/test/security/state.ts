@@ -58,9 +58,8 @@ export interface StateSnapshot {
 export async function snapshot(t: TestApp): Promise<StateSnapshot> {
   const marker = await changeMarker(t);
   const known = lastTables.get(t);
-  const tables =
-    known && marker !== undefined && known.marker === marker ? known.tables : await tableHashes(t);
-  if (marker !== undefined) lastTables.set(t, { marker, tables });
+  const tables = known?.marker === marker ? known.tables : await tableHashes(t);
+  lastTables.set(t, { marker, tables });
   return { tables, storage: await storageListing(join(t.dataDir, 'files')) };
 }
 
@@ -68,20 +67,49 @@ export async function snapshot(t: TestApp): Promise<StateSnapshot> {
 const lastTables = new WeakMap<TestApp, { marker: string; tables: Record<string, string> }>();
 
 /**
- * What changes whenever a row might have (SQLite): the rows this connection inserted, updated or
- * deleted so far, triggers included (`total_changes()`, which also counts a rolled-back change),
- * and the commits of other connections (`data_version`). While both stand still, no table can have
- * changed, so a snapshot reuses the last one's hashes instead of reading every row again: reading
- * and hashing them took four fifths of the hostile-input run. PostgreSQL has no such marker for
- * one database (other test files write to the same server), so there every snapshot hashes all
- * rows, in the server (`tableHashesInPostgres`).
+ * What changes whenever a row might have. While it stands still, no table can have changed, so a
+ * snapshot reuses the last one's hashes instead of reading every row again: reading and hashing
+ * them took four fifths of the hostile-input run.
+ * - SQLite: the rows this connection inserted, updated or deleted so far, triggers included
+ *   (`total_changes()`, which also counts a rolled-back change), and the commits of other
+ *   connections (`data_version`).
+ * - PostgreSQL has no such counter for one database (other test files write to the same server),
+ *   so the first snapshot of an app puts a statement trigger on each table of its database that
+ *   draws from a sequence: any insert, update, delete or truncate, by any connection, even one
+ *   rolled back or touching no row, moves it (`installChangeMarker`).
  */
-async function changeMarker(t: TestApp): Promise<string | undefined> {
-  if (t.db.dialect !== 'sqlite') return undefined;
+async function changeMarker(t: TestApp): Promise<string> {
+  if (t.db.dialect === 'postgres') {
+    if (!markedApps.has(t)) {
+      await installChangeMarker(t);
+      markedApps.add(t);
+    }
+    const { rows } = await sql<{ value: string }>`
+      select last_value::text || '/' || is_called::text as value from test_change_marker
+    `.execute(t.db.kysely);
+    return rows[0]!.value;
+  }
   const { rows } = await sql<{ changes: number; version: number }>`
     select total_changes() as changes, (select data_version from pragma_data_version) as version
   `.execute(t.db.kysely);
   return `${rows[0]!.changes}/${rows[0]!.version}`;
+}
+
+const markedApps = new WeakSet<TestApp>();
+
+async function installChangeMarker(t: TestApp): Promise<void> {
+  await sql`create sequence if not exists test_change_marker`.execute(t.db.kysely);
+  await sql`
+    create or replace function test_change_marker_next() returns trigger language plpgsql as $$
+    begin perform nextval('test_change_marker'); return null; end $$
+  `.execute(t.db.kysely);
+  for (const table of Object.keys(TABLES)) {
+    await sql`drop trigger if exists test_change_marker on ${sql.table(table)}`.execute(t.db.kysely);
+    await sql`
+      create trigger test_change_marker after insert or update or delete or truncate on ${sql.table(table)}
+      for each statement execute function test_change_marker_next()
+    `.execute(t.db.kysely);
+  }
 }
 
 async function tableHashes(t: TestApp): Promise<Record<string, string>> {
