@@ -17,6 +17,8 @@ export function onMessage<T>(handle: (message: T) => void): void {
 }
 
 let reading: Promise<unknown> = Promise.resolve();
+/** What may end a wait for bytes: more of them, or stdin's end. */
+const STDIN_EVENTS = ['readable', 'end', 'close', 'error'];
 
 /**
  * The next `length` bytes the host wrote with HelperProcess.sendBytes, in the order they were
@@ -45,11 +47,11 @@ function readNow(length: number): Promise<Buffer> {
       else if (stdin.readableEnded || stdin.destroyed) done(new Error('Eingabe endete zu früh'));
     };
     const done = (error?: Error) => {
-      for (const event of ['readable', 'end', 'close', 'error']) stdin.off(event, attempt);
+      for (const event of STDIN_EVENTS) stdin.off(event, attempt);
       if (error) reject(error);
       else resolve(target);
     };
-    for (const event of ['readable', 'end', 'close', 'error']) stdin.on(event, attempt);
+    for (const event of STDIN_EVENTS) stdin.on(event, attempt);
     attempt();
   });
 }

@@ -80,10 +80,8 @@ const lastTables = new WeakMap<TestApp, { marker: string; tables: Record<string,
  */
 async function changeMarker(t: TestApp): Promise<string> {
   if (t.db.dialect === 'postgres') {
-    if (!markedApps.has(t)) {
-      await installChangeMarker(t);
-      markedApps.add(t);
-    }
+    // An app's first snapshot, in the app's own new database.
+    if (!lastTables.has(t)) await installChangeMarker(t);
     const { rows } = await sql<{ value: string }>`
       select last_value::text || '/' || is_called::text as value from test_change_marker
     `.execute(t.db.kysely);
@@ -95,16 +93,13 @@ async function changeMarker(t: TestApp): Promise<string> {
   return `${rows[0]!.changes}/${rows[0]!.version}`;
 }
 
-const markedApps = new WeakSet<TestApp>();
-
 async function installChangeMarker(t: TestApp): Promise<void> {
-  await sql`create sequence if not exists test_change_marker`.execute(t.db.kysely);
+  await sql`create sequence test_change_marker`.execute(t.db.kysely);
   await sql`
-    create or replace function test_change_marker_next() returns trigger language plpgsql as $$
+    create function test_change_marker_next() returns trigger language plpgsql as $$
     begin perform nextval('test_change_marker'); return null; end $$
   `.execute(t.db.kysely);
   for (const table of Object.keys(TABLES)) {
-    await sql`drop trigger if exists test_change_marker on ${sql.table(table)}`.execute(t.db.kysely);
     await sql`
       create trigger test_change_marker after insert or update or delete or truncate on ${sql.table(table)}
       for each statement execute function test_change_marker_next()
