@@ -1,5 +1,19 @@
 import { defineConfig } from '@playwright/test';
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, FIRST_PORT, WORKERS } from './tests/support/portal.ts';
+import {
+  BASE_URL,
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  FIRST_PORT,
+  HEADLESS_SHELL_PATH,
+  WORKERS,
+} from './tests/support/portal.ts';
+
+/**
+ * Journeys that check what the browser does with a document (saved, never opened in a tab) run in
+ * the whole browser: the headless shell opens an empty tab for a download, which the browsers
+ * members use do not.
+ */
+const WHOLE_BROWSER = /hostile-uploads\.spec\.ts$/;
 
 /**
  * Journeys in Debian's Chromium against the built portal, started fresh by the global setup: one
@@ -28,6 +42,17 @@ export default defineConfig({
     // every journey, passed or not; on a developer's machine a failure keeps its trace.
     trace: process.env.CI ? 'off' : 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
+  projects: [
+    {
+      name: 'browser',
+      testMatch: WHOLE_BROWSER,
+      use: { launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },
+    },
+    {
+      name: 'shell',
+      testIgnore: WHOLE_BROWSER,
+      use: { launchOptions: { executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS } },
+    },
+  ],
 });
