@@ -39,8 +39,9 @@ const SMOOTHING = 0.2;
  * Runs at most `concurrency` computations at a time; the others wait in two lines, and a free
  * slot always goes to `account` work first. The `sign-in` line is bounded by time, not length:
  * the estimated wait (work ahead × moving average of the durations the work reported ÷
- * concurrency) must stay below `maxSignInWaitMs`, else the sign-in is refused at once with HashingBusyError. A flood of
- * sign-ins so costs its senders a quick refusal instead of costing everyone a queue of seconds.
+ * concurrency) must stay below `maxSignInWaitMs`, else the sign-in is refused at once with
+ * HashingBusyError. A flood of sign-ins so costs its senders a quick refusal instead of costing
+ * everyone a queue of seconds.
  */
 export class PasswordQueue {
   private running = 0;
