@@ -15,6 +15,8 @@ export interface HelperOptions {
   maxMemoryMb?: number;
   /** Stack of the helper's JavaScript. */
   stackSizeMb?: number;
+  /** Each of V8's two semi-spaces (the young generation); smaller keeps the resident set down. */
+  semiSpaceMb?: number;
 }
 
 const STDERR_KEPT = 4096;
@@ -65,6 +67,7 @@ export class HelperProcess extends EventEmitter {
       ...(options.maxMemoryMb ? [`--max-old-space-size=${options.maxMemoryMb}`] : []),
       // V8 counts in KiB and needs room below the thread's real stack (8 MiB on Linux).
       ...(options.stackSizeMb ? [`--stack-size=${Math.min(options.stackSizeMb, 7) * 1000}`] : []),
+      ...(options.semiSpaceMb ? [`--max-semi-space-size=${options.semiSpaceMb}`] : []),
     ];
     const typescript = base.endsWith('.ts');
     // Under vitest and tsx the helper is TypeScript too, loaded through tsx's hooks.

@@ -11,15 +11,17 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export interface Service {
   url: string;
   pid: number;
-  /** Resident set size of the process now, in bytes. */
+  /** Resident set size of the process and its helper processes now, in bytes. */
   rss(): number;
+  /** Resident set size of the process alone, without its helpers, in bytes. */
+  ownRss(): number;
   stop(): Promise<void>;
 }
 
-/** Resident set size of a process and its helper processes from /proc (Linux), in bytes. */
-export function rssOf(pid: number): number {
+/** Resident set size of a process and (unless `alone`) its helper processes from /proc (Linux), in bytes. */
+export function rssOf(pid: number, alone = false): number {
   let bytes = 0;
-  for (const id of [pid, ...descendantsOf(pid)]) {
+  for (const id of alone ? [pid] : [pid, ...descendantsOf(pid)]) {
     try {
       const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${id}/status`, 'utf8'));
       bytes += match ? Number(match[1]) * 1024 : 0;
@@ -82,6 +84,7 @@ export async function startProcess(
     url: options.url,
     pid: child.pid!,
     rss: () => rssOf(child.pid!),
+    ownRss: () => rssOf(child.pid!, true),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

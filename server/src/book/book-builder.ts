@@ -129,6 +129,8 @@ export class BookBuilder {
     const worker = new HelperProcess(import.meta.url, 'book.worker', {
       maxMemoryMb: this.limits.maxMemoryMb,
       stackSizeMb: 4,
+      // 4 instead of 16 MiB: 25 MiB less at the peak of a book of 20 × 20 pages, 4 % more time.
+      semiSpaceMb: 4,
     }).unref();
     return { worker, books: 0 };
   }
@@ -166,6 +168,8 @@ export class BookBuilder {
       let phase: 'building' | 'sending' | 'done' = 'building';
       let current: number | undefined;
       let stream: Readable | undefined;
+      /** Bytes of the book the helper has still to send. */
+      let left = 0;
       let stall: NodeJS.Timeout | undefined;
       const deadline = setTimeout(() => broken(), this.limits.timeoutMs);
 
@@ -220,8 +224,11 @@ export class BookBuilder {
             current = undefined;
             clearTimeout(deadline);
             const { pages, size, inserted } = message;
+            left = size;
             stream = new Readable({
               read: () => {
+                // After the last chunk the helper waits for its next book, not for `more`.
+                if (phase !== 'sending') return;
                 armStall();
                 send({ type: 'more' });
               },
@@ -237,18 +244,25 @@ export class BookBuilder {
             armStall();
             return resolve({ built: { pages, size, inserted, stream } });
           }
-          case 'chunk':
-            stream?.push(
+          case 'chunk': {
+            if (phase !== 'sending') return;
+            left -= message.bytes.byteLength;
+            // The last chunk frees the helper before it is pushed: a client that closes as soon as
+            // it has every byte (curl does) destroys the stream, which would end a helper still
+            // counted as sending.
+            const last = left <= 0;
+            if (last) {
+              phase = 'done';
+              detach();
+              release();
+              this.giveBack(host);
+            }
+            stream!.push(
               Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength),
             );
+            if (last) stream!.push(null);
             return;
-          case 'end':
-            phase = 'done';
-            detach();
-            release();
-            this.giveBack(host);
-            stream?.push(null);
-            return;
+          }
         }
       };
       worker.on('message', onMessage);

@@ -38,12 +38,11 @@ async function build(plan: BookPlan, limits: ComposeLimits): Promise<void> {
   onSource = undefined;
   const { size, chunks } = await pdfChunks(book.doc);
   post({ type: 'built', pages: book.pages, size, inserted: book.inserted });
-  for (;;) {
+  // One chunk per `more`. The host counts the bytes: the chunk that completes `size` ends the book
+  // for it, with no message after it that could reach the helper's next book.
+  for (let next = chunks.next(); !next.done; next = chunks.next()) {
     await new Promise<void>((resolve) => (onMore = resolve));
-    const next = chunks.next();
-    if (next.done) break;
     post({ type: 'chunk', bytes: next.value });
   }
   onMore = undefined;
-  post({ type: 'end' });
 }

@@ -59,8 +59,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'need'; index: number }
   | ({ type: 'built' } & BookSummary)
+  /** The book's next bytes; the one that completes its `size` is the last message of the book. */
   | { type: 'chunk'; bytes: Uint8Array }
-  | { type: 'end' }
   | { type: 'failed' };
 
 export interface ComposeLimits {

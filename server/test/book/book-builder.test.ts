@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BookBuilder, type BuiltBook } from '../../src/book/book-builder.ts';
+import type { BookPlan } from '../../src/book/types.ts';
+import { pdfWithPages } from '../support/documents.fixtures.ts';
+
+/** The Sitzungsmappe's helper pool: one helper serves book after book. */
+
+const plan: BookPlan = {
+  event: {
+    title: 'Aufsichtsratssitzung',
+    start: '2027-03-10T17:00:00.000Z',
+    end: '2027-03-10T19:00:00.000Z',
+    location: 'Sitzungssaal',
+  },
+  reader: 'Erika Muster',
+  createdAt: '2026-11-29T10:00:00.000Z',
+  timeZone: 'Europe/Berlin',
+  items: [{ number: '1', title: 'Bericht', presenter: 'Vorstand', sub: false, documents: [0, 1] }],
+  documents: [
+    { title: 'Bericht', format: 'pdf', sizeBytes: 0 },
+    { title: 'Anlage', format: 'pdf', sizeBytes: 0 },
+  ],
+};
+
+/** Process ids of this process's book helpers (children of any of its threads). */
+function bookHelpers(): number[] {
+  const children = readdirSync('/proc/self/task').flatMap((task) =>
+    readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return children.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('book.worker');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Reads the book's bytes up to its size and destroys the stream at once, as Fastify does when a
+ * client closes its connection as soon as it has every byte (curl, many download managers).
+ */
+async function takeAndClose(book: BuiltBook): Promise<number> {
+  let received = 0;
+  for await (const chunk of book.stream) {
+    received += (chunk as Buffer).byteLength;
+    if (received >= book.size) break;
+  }
+  book.stream.destroy();
+  return received;
+}
+
+describe.runIf(process.platform === 'linux')('BookBuilder', () => {
+  let builder: BookBuilder | undefined;
+  afterEach(async () => {
+    await builder?.close();
+    builder = undefined;
+  });
+
+  it('hands the helper the next book when the client closed right after the last byte', async () => {
+    builder = new BookBuilder();
+    const pdf = await pdfWithPages(['Seite 1', 'Seite 2', 'Seite 3']);
+    const read = async () => ({ bytes: new Uint8Array(pdf) });
+    const helpers: number[][] = [];
+    for (let book = 0; book < 3; book += 1) {
+      const built = await builder.build(plan, read);
+      expect(built.inserted).toEqual([0, 1]);
+      expect(await takeAndClose(built)).toBe(built.size);
+      expect(builder.full).toBe(false);
+      helpers.push(bookHelpers());
+    }
+    // One helper, started for the first book and kept for the others.
+    expect(helpers[0]).toHaveLength(1);
+    expect(helpers).toEqual([helpers[0], helpers[0], helpers[0]]);
+    // With a small young generation (decision 144): its resident set stays lower.
+    expect(readFileSync(`/proc/${helpers[0]![0]}/cmdline`, 'utf8').split('\0')).toContain(
+      '--max-semi-space-size=4',
+    );
+  });
+});
