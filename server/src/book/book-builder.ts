@@ -6,7 +6,8 @@ import type { BookPlan, BookSource, BookSummary, FromWorker, ToWorker } from './
  * Builds Sitzungsmappen away from the request thread (decisions 130, 144): each book in a helper
  * process with a heap limit and a deadline, at most `concurrency` at a time (further requests are
  * refused at once, the route answers 503 with Retry-After). The finished PDF flows to the response
- * one chunk at a time, as fast as the client takes it; the book's slot is held until the last byte.
+ * one chunk at a time, as fast as the client takes it; the book's slot is held until its helper
+ * has handed over the last byte.
  */
 
 export interface BookLimits {
