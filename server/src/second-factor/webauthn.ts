@@ -1,14 +1,21 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+
+/**
+ * SimpleWebAuthn with its certificate parsers took 150 of the 960 ms that loading the portal took;
+ * only a passkey ceremony needs it, so the first one loads it (decision 126).
+ */
+let library:
+  | Promise<typeof import('@simplewebauthn/server') & typeof import('@simplewebauthn/server/helpers')>
+  | undefined;
+const simpleWebAuthn = () =>
+  (library ??= Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]).then(
+    ([server, helpers]) => ({ ...server, ...helpers }),
+  ));
 
 /**
  * Passkeys and security keys (WebAuthn) through SimpleWebAuthn. The relying party is the host of
@@ -57,6 +64,7 @@ export async function registrationOptions(
   user: { id: number; email: string; displayName: string },
   existing: readonly StoredPasskey[],
 ): Promise<CreationOptions> {
+  const { generateRegistrationOptions } = await simpleWebAuthn();
   return (await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -77,6 +85,7 @@ export async function verifyRegistration(
   response: unknown,
   expectedChallenge: string,
 ): Promise<NewPasskey | null> {
+  const { verifyRegistrationResponse, isoBase64URL } = await simpleWebAuthn();
   try {
     const result = await verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
@@ -103,6 +112,7 @@ export async function authenticationOptions(
   rp: RelyingParty,
   passkeys: readonly StoredPasskey[],
 ): Promise<RequestOptions> {
+  const { generateAuthenticationOptions } = await simpleWebAuthn();
   return (await generateAuthenticationOptions({
     rpID: rp.id,
     timeout: TIMEOUT_MS,
@@ -124,6 +134,7 @@ export async function verifyAssertion(
   expectedChallenge: string,
   stored: StoredPasskey,
 ): Promise<number | null> {
+  const { verifyAuthenticationResponse, isoBase64URL } = await simpleWebAuthn();
   try {
     const result = await verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
