@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { PasswordThreads } from '../src/password-threads.ts';
+import { helperProcesses } from './support/processes.ts';
 
 const OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -19,23 +20,9 @@ function niceByThread(pid: number | 'self'): Map<number, number> {
   return nice;
 }
 
-/** The processes this process started (field 4 of a stat line is the parent). */
-function children(): Set<number> {
-  const found = new Set<number>();
-  for (const id of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) found.add(Number(id));
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return found;
-}
-
 describe.runIf(process.platform === 'linux')('PasswordThreads (decisions 139, 144)', () => {
   it('hashes and verifies in a helper process whose threads all have the lowest priority', async () => {
-    const before = children();
+    const before = new Set(helperProcesses());
     // What this process runs at (0 usually; more when the suite runs under `nice`).
     const ownNice = niceByThread('self').get(process.pid);
     const threads = new PasswordThreads();
@@ -51,7 +38,7 @@ describe.runIf(process.platform === 'linux')('PasswordThreads (decisions 139, 14
     expect((await threads.verify(hash, 'falsches Passwort')).value).toBe(false);
     // One new process (the same helper served all three jobs), every thread of it at nice 19; this
     // process's own threads share no memory with it and keep their priority.
-    const started = [...children()].filter((pid) => !before.has(pid));
+    const started = helperProcesses().filter((pid) => !before.has(pid));
     expect(started).toHaveLength(1);
     const helperThreads = [...niceByThread(started[0]!).values()];
     expect(helperThreads.length).toBeGreaterThan(1);
@@ -60,13 +47,13 @@ describe.runIf(process.platform === 'linux')('PasswordThreads (decisions 139, 14
   });
 
   it("keeps the portal's credentials out of the helper's environment", async () => {
-    const before = children();
+    const before = new Set(helperProcesses());
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = 'postgres://portal:geheim@127.0.0.1/portal';
     try {
       const threads = new PasswordThreads();
       await threads.hash('Umgebung', OPTIONS);
-      const [helper] = [...children()].filter((pid) => !before.has(pid));
+      const [helper] = helperProcesses().filter((pid) => !before.has(pid));
       const environment = readFileSync(`/proc/${helper}/environ`, 'utf8').split('\0');
       expect(environment.some((entry) => entry.startsWith('PATH='))).toBe(true);
       expect(environment.some((entry) => entry.includes('geheim'))).toBe(false);

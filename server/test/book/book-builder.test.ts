@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BookBuilder, type BuiltBook } from '../../src/book/book-builder.ts';
 import type { BookPlan } from '../../src/book/types.ts';
 import { pdfWithPages } from '../support/documents.fixtures.ts';
+import { helperProcesses } from '../support/processes.ts';
 
 /** The Sitzungsmappe's helper pool: one helper serves book after book. */
 
@@ -22,20 +23,6 @@ const plan: BookPlan = {
     { title: 'Anlage', format: 'pdf', sizeBytes: 0 },
   ],
 };
-
-/** Process ids of this process's book helpers (children of any of its threads). */
-function bookHelpers(): number[] {
-  const children = readdirSync('/proc/self/task').flatMap((task) =>
-    readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-  );
-  return children.filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('book.worker');
-    } catch {
-      return false;
-    }
-  });
-}
 
 /**
  * Reads the book's bytes up to its size and destroys the stream at once, as Fastify does when a
@@ -68,7 +55,7 @@ describe.runIf(process.platform === 'linux')('BookBuilder', () => {
       expect(built.inserted).toEqual([0, 1]);
       expect(await takeAndClose(built)).toBe(built.size);
       expect(builder.full).toBe(false);
-      helpers.push(bookHelpers());
+      helpers.push(helperProcesses('book.worker'));
     }
     // One helper, started for the first book and kept for the others.
     expect(helpers[0]).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import {
   pptx,
   xlsx,
 } from '../support/documents.fixtures.ts';
+import { helperProcesses } from '../support/processes.ts';
 
 const LINES = ['Jahresabschluss 2025', 'Sitzung im März', 'Vertreterversammlung'];
 const AS_LINES = LINES.join('\n');
@@ -45,11 +46,9 @@ async function timed<T>(work: Promise<T>): Promise<[T, number]> {
  */
 function helperCpuMs(): number {
   let ms = 0;
-  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+  for (const pid of helperProcesses('extract.worker')) {
     try {
-      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(fields[1]) !== process.pid) continue;
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('extract.worker')) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       ms += (Number(fields[11]) + Number(fields[12])) * 10;
     } catch {
       // Ended between the listing and the read.
