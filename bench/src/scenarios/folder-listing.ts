@@ -14,10 +14,10 @@ import { ms, perSecond, times, type ScenarioResult } from '../lib/report.ts';
 const CONNECTIONS = 4;
 
 /**
- * Rounds of the first listing after a change: a cold request is cheap, and with 5 the median
- * moved by 29 % between two full runs.
+ * Rounds of the first listing after a change: a cold request is cheap, and the median moved by
+ * 29 % between two full runs with 5 rounds and by 22 % with 15 (a single one takes 15–65 ms).
  */
-const COLD_ROUNDS = 15;
+const COLD_ROUNDS = 45;
 
 /**
  * Time of the first listing after a change (an admin renames a folder): the cache is rebuilt, so

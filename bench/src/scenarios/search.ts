@@ -3,15 +3,7 @@ import { openDatabase } from '../../../server/src/db/database.ts';
 import { linesPdf } from '../../../server/src/db/demo-seed.ts';
 import { DEFAULT_LIMITS, extractText } from '../../../server/src/search/extract/index.ts';
 import type { BenchContext } from '../lib/context.ts';
-import {
-  compareSides,
-  percentileOver,
-  percentileRatio,
-  ratioFigure,
-  seriesFigure,
-  valuesOf,
-  type Ratio,
-} from '../lib/compare.ts';
+import { compareSides, percentileOver, ratioFigure, seriesFigure, valuesOf } from '../lib/compare.ts';
 import { wrk, type LoadResult } from '../lib/load.ts';
 import { mib, ms, perSecond, times, type Figure, type ScenarioResult } from '../lib/report.ts';
 import { germanText } from '../lib/search-index.ts';
@@ -117,14 +109,13 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
   const sides: Record<string, () => Promise<LoadResult>> = {
     listing: run(`/api/v1/folders/${ctx.dataset.bigFolderId}/files`),
   };
-  const ratios: Record<string, Ratio<Record<string, LoadResult>>> = {};
+  // What a search costs against a listing, as the answers per second of each in the same round:
+  // the listing's p95 (1–2 ms at 10 connections) is decided by garbage collections and moved by
+  // 40–70 % between two full runs, a tail ratio over it as much (decision 141).
+  const ratios: Record<string, (round: Record<string, LoadResult>) => number> = {};
   for (const search of searches) {
     sides[search.key] = run(search.path);
-    ratios[search.key] = percentileRatio(
-      95,
-      (round) => round[search.key]!,
-      (round) => round.listing!,
-    );
+    ratios[search.key] = (round) => round[search.key]!.rps / round.listing!.rps;
   }
   const series = await compareSides({ label: 'Suche', rounds: ctx.rounds, sides, ratios });
   const at = (key: string, p: number) => percentileOver(series.rounds, (r) => r[key]!, p);
@@ -135,6 +126,7 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     0,
   );
   for (const search of searches) {
+    const unstable = series.ratios[search.key]!.unstable;
     const p95 = at(search.key, 95);
     const p99 = at(search.key, 99);
     figures.push(
@@ -143,26 +135,29 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
         value: ms(at(search.key, 50)),
         baseline: ms(at('listing', 50)),
       },
-      ratioFigure({
+      {
         measure: `${search.label}: p95`,
         value: ms(p95),
         baseline: ms(at('listing', 95)),
-        ratio: series.ratios[search.key]!,
-        format: times,
         goal: `≤ ${search.p95Goal} ms`,
         met: p95 <= search.p95Goal,
-      }),
+        // Judged only when the rounds agree on what a search costs (the rule of `ratioFigure`).
+        ...(unstable ? { unstable } : {}),
+      },
       {
         measure: `${search.label}: p99`,
         value: ms(p99),
         baseline: ms(at('listing', 99)),
         ...(search.p99Goal ? { goal: `≤ ${search.p99Goal} ms`, met: p99 <= search.p99Goal } : {}),
+        ...(search.p99Goal && unstable ? { unstable } : {}),
       },
-      {
+      ratioFigure({
         measure: `${search.label}: Anfragen/s`,
         value: perSecond(rps(search.key)),
         baseline: perSecond(rps('listing')),
-      },
+        ratio: series.ratios[search.key]!,
+        format: times,
+      }),
     );
     if (cold.has(search.key))
       figures.push({
@@ -193,7 +188,7 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     name: `Suche über ${ctx.dataset.counts.files} Dokumente`,
     setup:
       `\`GET /api/v1/search\` und \`/search/suggest\` als Vertreter, wrk (ein Thread) mit ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Abfrage im Wechsel nach einer Aufwärmrunde; ` +
-      `Basis in denselben Runden: \`GET /api/v1/folders/{id}/files\` des Ordners mit ${ctx.dataset.bigFolderItems} Dokumenten. Perzentile über die Antworten aller Runden zusammen; Verhältnis (p95 zur Basis) ebenso, dazu kleinster–größter Wert der einzelnen Runden; die Ziele sind absolut, streut ein Verhältnis über ±15 %, heißt die Zeile „unstabil“. ` +
+      `Basis in denselben Runden: \`GET /api/v1/folders/{id}/files\` des Ordners mit ${ctx.dataset.bigFolderItems} Dokumenten. Perzentile über die Antworten aller Runden zusammen; die Ziele sind absolut. Verhältnis: Anfragen/s der Suche zu denen der Basis je Runde, Median (kleinster–größter Wert), also was eine Suche gegen einen Ordnerinhalt kostet; streut es über ±15 %, wird die Reihe wiederholt, streut sie wieder, heißen p95 und p99 „unstabil“. ` +
       'Texte: etwa zwei Seiten Deutsch je Dokument, vorab im Index; die Textauslese einzeln gemessen (Hilfsprozess wie im Portal). ' +
       'Die Last misst den eingeschwungenen Zustand (die Treffer eines Worts sind je Indexstand zwischengespeichert); die erste Anfrage nach einer Indexänderung steht eigens da.',
     figures,

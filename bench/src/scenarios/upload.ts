@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { BenchContext } from '../lib/context.ts';
 import { compareSides, ratioFigure, seriesFigure, spreadText, valuesOf } from '../lib/compare.ts';
 import { cpuPerGiB, cpuSecondsOf, withCpu } from '../lib/cpu.ts';
 import { curl, readThrough, withPeak, type Transfer } from '../lib/curl.ts';
+import { onServerCore } from '../lib/pinning.ts';
 import { startProcess } from '../lib/portal.ts';
 import { mib, mibPerSecond, percent, seconds, type ScenarioResult } from '../lib/report.ts';
 
@@ -11,6 +14,29 @@ interface Run {
   transfer: Transfer;
   /** CPU seconds the receiving server used for the upload. */
   cpuSeconds: number;
+}
+
+/**
+ * Writes as many bytes as the upload to the data folder's disk with dd and fsync, on the server
+ * core, and removes them again: what the disk allows a durable upload in the same round. The
+ * portal must wait for it (fsync before its answer, decision 004), the pipe baseline does not.
+ */
+async function diskWrite(dir: string, bytes: number): Promise<Run> {
+  const file = join(dir, 'dd-reference');
+  const started = performance.now();
+  await promisify(execFile)(
+    ...onServerCore('dd', [
+      'if=/dev/zero',
+      `of=${file}`,
+      'bs=1M',
+      `count=${Math.ceil(bytes / 1024 ** 2)}`,
+      'conv=fsync',
+    ]),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await rm(file, { force: true });
+  // No HTTP status: dd is no server (the failures counted are the uploads').
+  return { transfer: { status: 0, bytes, seconds, rate: bytes / seconds }, cpuSeconds: 0 };
 }
 
 /**
@@ -88,8 +114,8 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
     series = await compareSides({
       label: 'Upload',
       rounds: ctx.transferRounds,
-      sides: { pipe, portal },
-      before: () => readThrough(largeFile.path),
+      sides: { pipe, portal, disk: () => diskWrite(ctx.dataset.dataDir, largeFile.bytes) },
+      before: (side) => (side === 'disk' ? Promise.resolve() : readThrough(largeFile.path)),
       ratios: { rate: (r) => r.portal.transfer.rate / r.pipe.transfer.rate },
     });
   } finally {
@@ -108,7 +134,7 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
     setup:
       `curl -F für beide Seiten, ${ctx.transferRounds} Runden im Wechsel nach einer Aufwärmrunde; vor jeder Seite wird die Datei einmal ganz gelesen (Seitencache für beide gleich warm). ` +
       'Basislinie: ein Node-Server, der den Anfragekörper mit `pipeline` in eine Datei schreibt. Das Portal prüft dazu Anmeldung und Rolle, zählt und hasht (SHA-256) die Bytes, schreibt in eine temporäre Datei, erzwingt fsync, benennt um und trägt die Zeile ein. ' +
-      'Verhältnis: Median der Runden (kleinster–größter Wert). CPU-Zeit des Servers (utime + stime aus /proc) je empfangenem GiB. Jede Datei wird nach ihrer Runde wieder gelöscht.',
+      'Verhältnis: Median der Runden (kleinster–größter Wert). In denselben Runden schreibt dd dieselbe Menge mit fsync auf die Platte des Portals: die Grenze, die die Platte dem Portal in dieser Runde setzt (die Basislinie wartet auf keine Platte). CPU-Zeit des Servers (utime + stime aus /proc) je empfangenem GiB. Jede Datei wird nach ihrer Runde wieder gelöscht.',
     figures: [
       ratioFigure({
         measure: 'Durchsatz',
@@ -119,6 +145,13 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
         goal: '≥ 70 %',
         met: (median) => median >= 0.7,
       }),
+      {
+        measure: 'Zum Vergleich: dieselbe Menge auf die Platte des Portals mit fsync (dd)',
+        value: spreadText(
+          valuesOf(rounds, (r) => r.disk.transfer.rate),
+          mibPerSecond,
+        ),
+      },
       {
         measure: 'CPU-Zeit des Servers je GiB',
         value: spreadText(cpu('portal'), seconds),
