@@ -40,9 +40,13 @@ test.describe('Protokoll', () => {
     await page.keyboard.press('Escape');
     await expect(page).toHaveURL(/action=auth\.login_failed/);
     await expect(table.getByText(attempted)).toBeVisible();
-    const actions = await table.locator('tbody tr td:nth-child(3)').allInnerTexts();
-    expect(actions.length).toBeGreaterThan(0);
-    expect(actions.every((text) => text.trim() === 'Anmeldung fehlgeschlagen')).toBe(true);
+    // The unfiltered page may list the attempt too: wait until the filtered answer has replaced it.
+    await expect
+      .poll(async () => {
+        const actions = await table.locator('tbody tr td:nth-child(3)').allInnerTexts();
+        return actions.length > 0 && actions.every((text) => text.trim() === 'Anmeldung fehlgeschlagen');
+      })
+      .toBe(true);
     await expectNoAxeViolations(page);
 
     const downloadPromise = page.waitForEvent('download');
