@@ -10,6 +10,8 @@ import { onServerCore } from '../lib/pinning.ts';
 import { startProcess } from '../lib/portal.ts';
 import { mib, mibPerSecond, percent, seconds, type ScenarioResult } from '../lib/report.ts';
 
+const execFileAsync = promisify(execFile);
+
 interface Run {
   transfer: Transfer;
   /** CPU seconds the receiving server used for the upload. */
@@ -23,18 +25,16 @@ interface Run {
  */
 async function diskWrite(dir: string, bytes: number): Promise<Run> {
   const file = join(dir, 'dd-reference');
-  const started = performance.now();
-  await promisify(execFile)(
-    ...onServerCore('dd', [
-      'if=/dev/zero',
-      `of=${file}`,
-      'bs=1M',
-      `count=${Math.ceil(bytes / 1024 ** 2)}`,
-      'conv=fsync',
-    ]),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  await rm(file, { force: true });
+  const count = `count=${Math.ceil(bytes / 1024 ** 2)}`;
+  let seconds: number;
+  try {
+    const started = performance.now();
+    await execFileAsync(...onServerCore('dd', ['if=/dev/zero', `of=${file}`, 'bs=1M', count, 'conv=fsync']));
+    seconds = (performance.now() - started) / 1000;
+  } finally {
+    // Also after a failed dd: a gigabyte left behind would fill the next rounds' disk.
+    await rm(file, { force: true });
+  }
   // No HTTP status: dd is no server (the failures counted are the uploads').
   return { transfer: { status: 0, bytes, seconds, rate: bytes / seconds }, cpuSeconds: 0 };
 }
