@@ -1,8 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { ACCOUNTS, baseUrlFor, portFor, REPO_ROOT, stateFile, WORKERS, type PortalState } from './portal.ts';
+
+const execFileAsync = promisify(execFile);
 
 /** Starts one built portal per worker, each on a fresh data folder with one account per role. */
 export default async function globalSetup(): Promise<void> {
@@ -37,12 +40,14 @@ async function startPortal(port: number): Promise<void> {
       account.firstname,
     ];
     args.push('--lastname', account.lastname, ...account.roles.flatMap((role) => ['--role', role]));
-    const result = spawnSync(process.execPath, args, {
+    // Not spawnSync: the portals' set-ups run side by side (each CLI start is about a second).
+    await execFileAsync(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...env, PORTAL_PASSWORD: account.password },
       encoding: 'utf8',
+    }).catch((error: { stderr?: string }) => {
+      throw new Error(`Konto ${account.email} nicht angelegt: ${error.stderr ?? String(error)}`);
     });
-    if (result.status !== 0) throw new Error(`Konto ${account.email} nicht angelegt: ${result.stderr}`);
   }
   const log = openSync(join(dataDir, 'server.log'), 'a');
   const server = spawn(process.execPath, ['server/dist/server.js'], {
