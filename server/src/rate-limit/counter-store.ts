@@ -15,6 +15,8 @@ export interface CounterStore {
    */
   decrement(key: string): Promise<void>;
   reset(key: string): Promise<void>;
+  /** Ends the store's connection, for stores that keep one (Redis). */
+  close?(): Promise<void>;
 }
 
 /**
