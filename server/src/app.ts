@@ -13,6 +13,7 @@ import { seedBaseData, type InitialAdmin } from './db/seed.ts';
 import { seedDemoData, type DemoAccount } from './db/demo-seed.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { shareInvalidations } from './db/principal-cache-redis.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
 import { loggerOptions, RequestLog, requestLoggerFactory } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -21,6 +22,7 @@ import { serializerCompiler } from './plugins/serializer.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { makePrivateDir, SHARED_DIR_MODE } from './private-files.ts';
 import { DiskStorage } from './storage/disk-storage.ts';
+import { S3Storage } from './storage/s3-storage.ts';
 import { storageFromConfig } from './storage/from-config.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { MailSender } from './mail/sender.ts';
@@ -37,6 +39,7 @@ import { loadSecretBox, type SecretBox } from './secret-box.ts';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.ts';
 import { GERMAN } from './errors.ts';
 import { InMemoryCounterStore, type CounterStore } from './rate-limit/counter-store.ts';
+import { RedisCounterStore } from './rate-limit/redis-counter-store.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { serverWithHealthProbe } from './features/health/health-probe.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -172,13 +175,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   );
 
-  const storage = options.storage ?? (await storageFromConfig(config));
+  const storage = options.storage ?? storageFromConfig(config);
   if (config.DOWNLOAD_OFFLOAD === 's3' && !storage.directUrl) {
     throw new Error('DOWNLOAD_OFFLOAD=s3: der Speicher kann keine Download-Adressen ausstellen');
   }
   // The web app follows a download's redirect to the object store (decision 135).
   const connectSources =
-    config.DOWNLOAD_OFFLOAD === 's3' && storage.directOrigin ? [await storage.directOrigin()] : [];
+    config.DOWNLOAD_OFFLOAD === 's3' && storage instanceof S3Storage ? [await storage.directOrigin()] : [];
   const transport =
     options.mailTransport ??
     (config.SMTP_URL
@@ -206,9 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     counters:
       options.counters ??
       (config.REDIS_URL
-        ? (await import('./rate-limit/redis-counter-store.ts')).RedisCounterStore.connect(config.REDIS_URL, {
-            logger: app.log,
-          })
+        ? RedisCounterStore.connect(config.REDIS_URL, { logger: app.log })
         : new InMemoryCounterStore(clock)),
     mailSender,
     logger: app.log,
@@ -217,11 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('context', context);
   // Logouts, role changes and revoked keys reach every instance's principal cache at once.
   const sharedInvalidations = config.REDIS_URL
-    ? (await import('./db/principal-cache-redis.ts')).shareInvalidations(
-        config.REDIS_URL,
-        db.principals,
-        app.log,
-      )
+    ? shareInvalidations(config.REDIS_URL, db.principals, app.log)
     : undefined;
   const indexer = new SearchIndexer(context);
   const searchCounter = new SearchCounter(context);
@@ -339,8 +336,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await retention.stop();
     await mailSender.stop();
     transport.close();
-    if (!options.counters) await context.counters.close?.();
-    if (!options.storage) storage.close?.();
+    if (!options.counters && context.counters instanceof RedisCounterStore) await context.counters.close();
+    if (!options.storage && storage instanceof S3Storage) storage.close();
     await sharedInvalidations?.close();
     if (!options.db) await db.close();
   });

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
+import pg from 'pg';
 import { makePrivateDirSync, makePrivateFileSync } from '../private-files.ts';
 import type { Database } from './schema.ts';
 import type { Dialect } from './dialect.ts';
@@ -36,6 +37,9 @@ function withPrincipalCache(
   };
   return { kysely: cached, dialect, principals, durability, close };
 }
+
+// int8 (counts, sizes) as numbers: every value the portal stores stays far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
 
 export interface OpenDatabaseOptions {
   /** `postgres://…` for PostgreSQL; otherwise the SQLite file path (or `:memory:`). */
@@ -119,18 +123,10 @@ function reusePreparedStatements(sqlite: SQLite.Database, commits?: DurableCommi
 
 export function openDatabase(options: OpenDatabaseOptions): Db {
   if (options.databaseUrl) {
-    const { databaseUrl, onPoolError } = options;
-    // The driver loads with the first query, so a portal on SQLite never loads it.
-    const pool = async () => {
-      const { default: pg } = await import('pg');
-      // int8 (counts, sizes) as numbers: every value the portal stores stays far below 2^53.
-      pg.types.setTypeParser(20, (value) => Number(value));
-      const created = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-      // An idle client whose connection the server ended (restart, failover) must not crash the
-      // process; the pool replaces it on the next query.
-      created.on('error', (error) => onPoolError?.(error));
-      return created;
-    };
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client whose connection the server ended (restart, failover) must not crash the
+    // process; the pool replaces it on the next query.
+    pool.on('error', (error) => options.onPoolError?.(error));
     return withPrincipalCache(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
   }
   if (options.sqliteFile !== ':memory:') {

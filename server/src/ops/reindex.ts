@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import { systemClock } from '../clock.ts';
 import { SearchIndexer } from '../search/indexer.ts';
 import { storageFromConfig } from '../storage/from-config.ts';
+import { S3Storage } from '../storage/s3-storage.ts';
 
 const count = new Intl.NumberFormat('de-DE');
 
@@ -37,7 +38,7 @@ export async function reindex(config: Config, db: Db, write: (line: string) => v
         .executeTakeFirstOrThrow()
     ).n,
   );
-  const storage = await storageFromConfig(config);
+  const storage = storageFromConfig(config);
   let done = 0;
   const started = Date.now();
   const logger = {
@@ -61,7 +62,7 @@ export async function reindex(config: Config, db: Db, write: (line: string) => v
   try {
     await indexer.drain();
   } finally {
-    storage.close?.();
+    if (storage instanceof S3Storage) storage.close();
   }
   const states = await k
     .selectFrom('search_texts')

@@ -15,8 +15,6 @@ export interface CounterStore {
    */
   decrement(key: string): Promise<void>;
   reset(key: string): Promise<void>;
-  /** Ends the store's connection, for stores that keep one (Redis). */
-  close?(): Promise<void>;
 }
 
 /**

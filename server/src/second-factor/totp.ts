@@ -1,4 +1,5 @@
 import { generate, generateSecret, generateURI, verify } from 'otplib';
+import QRCode from 'qrcode';
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30-second steps. */
 const ISSUER = 'Gremienportal';
@@ -11,12 +12,8 @@ export function totpUri(secret: string, account: string): string {
   return generateURI({ issuer: ISSUER, label: account, secret });
 }
 
-/**
- * The QR code of the otpauth URI as SVG markup, made here: no outside service sees the secret.
- * The encoder loads with the first set-up, not with every start.
- */
-export async function totpQrSvg(uri: string): Promise<string> {
-  const { default: QRCode } = await import('qrcode');
+/** The QR code of the otpauth URI as SVG markup, made here: no outside service sees the secret. */
+export function totpQrSvg(uri: string): Promise<string> {
   return QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
 

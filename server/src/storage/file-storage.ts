@@ -56,8 +56,4 @@ export interface FileStorage {
    * (so an upload still under way on another instance survives). Returns the removed keys.
    */
   sweep(isReferenced: (key: string) => Promise<boolean>, olderThan: Date): Promise<string[]>;
-  /** The origin (`https://host:port`) of `directUrl`'s addresses, for the web app's CSP. */
-  directOrigin?(): Promise<string>;
-  /** Ends the store's connections, for stores that keep any (S3). */
-  close?(): void;
 }
