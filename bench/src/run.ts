@@ -14,7 +14,7 @@ import { createContext, type BenchContext } from './lib/context.ts';
 import { createDataset, FULL_SIZE, QUICK_SIZE } from './lib/dataset.ts';
 import { REPO_ROOT, startPortal } from './lib/portal.ts';
 import { configureSeries, MIN_ROUNDS } from './lib/compare.ts';
-import { configurePinning, moveProcess } from './lib/pinning.ts';
+import { configurePinning, moveProcess, moveSelf } from './lib/pinning.ts';
 import {
   machine,
   renderAgreement,
@@ -90,6 +90,8 @@ if (!Number.isInteger(runs) || runs < 1 || runs > 3) {
 const pin = configurePinning(!values['no-pin']);
 if (values.pin && !pin.enabled) console.warn(`--pin: ${pin.description}`);
 console.log(`Kernbindung: ${pin.description}`);
+// Started before the move, the portal and the baselines name their core themselves (taskset).
+moveSelf(pin.load);
 
 let failures = 0;
 async function measure(
@@ -116,7 +118,11 @@ async function runWithPortal(names: string[], results: ScenarioResult[]): Promis
   await mkdir(dataDir);
   console.log(`Datenbestand wird erzeugt (${quick ? 'klein' : 'groß'}) in ${workDir} …`);
   const t0 = Date.now();
-  const dataset = await createDataset(dataDir, quick ? QUICK_SIZE : FULL_SIZE, quick);
+  // Building it measures nothing: every core.
+  moveSelf(pin.all);
+  const dataset = await createDataset(dataDir, quick ? QUICK_SIZE : FULL_SIZE, quick).finally(() =>
+    moveSelf(pin.load),
+  );
   console.log(`… fertig in ${((Date.now() - t0) / 1000).toFixed(1)} s:`, dataset.counts);
 
   const portal = await startPortal(dataDir, {
@@ -135,11 +141,17 @@ async function runWithPortal(names: string[], results: ScenarioResult[]): Promis
   try {
     for (const name of names) {
       const unpinned = UNPINNED.has(name);
-      if (unpinned) moveProcess(portal.pid, pin.all);
+      if (unpinned) {
+        moveProcess(portal.pid, pin.all);
+        moveSelf(pin.all);
+      }
       try {
         await measure(results, name, () => SCENARIOS[name]!(ctx));
       } finally {
-        if (unpinned) moveProcess(portal.pid, pin.server);
+        if (unpinned) {
+          moveProcess(portal.pid, pin.server);
+          moveSelf(pin.load);
+        }
       }
     }
   } finally {

@@ -65,7 +65,7 @@ export function configurePinning(wanted: boolean): Pinning {
       server: String(cpus[0]),
       load: String(cpus[1]),
       all,
-      description: `taskset: Portal und Basislinien auf Kern ${cpus[0]}, Lastgenerator (wrk, curl) auf Kern ${cpus[1]}`,
+      description: `taskset: Portal und Basislinien auf Kern ${cpus[0]}, Lastgenerator (wrk, curl) und der Benchmark-Prozess selbst auf Kern ${cpus[1]}`,
     };
   return current;
 }
@@ -80,6 +80,18 @@ export function onServerCore(command: string, args: string[]): [string, string[]
 /** The command and arguments that start `command` on the load generator's core. */
 export function onLoadCore(command: string, args: string[]): [string, string[]] {
   return current.enabled ? ['taskset', ['-c', current.load, command, ...args]] : [command, args];
+}
+
+/**
+ * Moves this benchmark process (every thread: its garbage collector and libuv's pool too) onto
+ * `cpus`; a no-op without pinning. Pinned scenarios keep it on the load core: reading a file
+ * through before each side of a transfer, collecting its garbage or parsing a generator's output
+ * took up to a fifth of the server core during the upload's rounds (perf, 2026-12-01), time the
+ * measured server lost to the process measuring it.
+ */
+export function moveSelf(cpus: string): void {
+  if (!current.enabled) return;
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
 }
 
 /**
