@@ -133,7 +133,7 @@ export async function uploadScenario(ctx: BenchContext): Promise<ScenarioResult>
     name: `Upload einer Datei mit ${mib(largeFile.bytes)} (multipart)`,
     setup:
       `curl -F für beide Seiten, ${ctx.transferRounds} Runden im Wechsel nach einer Aufwärmrunde; vor jeder Seite wird die Datei einmal ganz gelesen (Seitencache für beide gleich warm). ` +
-      'Basislinie: ein Node-Server, der den Anfragekörper mit `pipeline` in eine Datei schreibt. Das Portal prüft dazu Anmeldung und Rolle, zählt und hasht (SHA-256) die Bytes, schreibt in eine temporäre Datei, erzwingt fsync, benennt um und trägt die Zeile ein. ' +
+      'Basislinie: ein Node-Server, der den Anfragekörper mit `pipeline` in eine Datei schreibt. Das Portal prüft dazu Anmeldung und Rolle, zählt und hasht (SHA-256) die Bytes, schreibt in eine temporäre Datei (alle 32 MiB im Hintergrund auf die Platte, Entscheidung 145), erzwingt fsync, benennt um und trägt die Zeile ein. ' +
       'Verhältnis: Median der Runden (kleinster–größter Wert). In denselben Runden schreibt dd dieselbe Menge mit fsync auf die Platte des Portals: die Grenze, die die Platte dem Portal in dieser Runde setzt (die Basislinie wartet auf keine Platte). CPU-Zeit des Servers (utime + stime aus /proc) je empfangenem GiB. Jede Datei wird nach ihrer Runde wieder gelöscht.',
     figures: [
       ratioFigure({

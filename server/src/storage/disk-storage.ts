@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, fdatasync, type WriteStream } from 'node:fs';
 import { chmod, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -13,6 +13,7 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 const TMP_DIR = '.tmp';
 const READ_CHUNK = 1024 * 1024;
 const WRITE_BUFFER = 1024 * 1024;
+const SYNC_EVERY = 32 * 1024 * 1024;
 
 export const tooLargeError = (maxBytes: number) =>
   new AppError(
@@ -24,8 +25,26 @@ export const tooLargeError = (maxBytes: number) =>
 export class MeasuringStream extends Transform {
   readonly hash = createHash('sha256');
   bytes = 0;
-  constructor(private readonly maxBytes: number) {
+  /** Background flushes started (decision 145). */
+  syncs = 0;
+  private unsynced = 0;
+  private syncing: Promise<void> | undefined;
+  private fd: number | undefined;
+  private readonly syncEvery: number;
+  /**
+   * `sink`: the file the bytes go to (disk storage). Every `syncEvery` bytes its written part is
+   * flushed to disk in the background, one flush at a time, so the disk writes while the rest
+   * arrives and the flush before the answer finds little left: a gigabyte written from memory
+   * was on disk after 690–755 ms instead of 856–1,007 ms (decision 145). It also keeps a large
+   * upload from leaving a gigabyte of unwritten pages behind.
+   */
+  constructor(
+    private readonly maxBytes: number,
+    flushing: { sink: WriteStream; syncEvery?: number } | undefined = undefined,
+  ) {
     super({ highWaterMark: WRITE_BUFFER });
+    this.syncEvery = flushing?.syncEvery ?? SYNC_EVERY;
+    flushing?.sink.once('open', (fd: number) => (this.fd = fd));
   }
   override _transform(
     chunk: Buffer,
@@ -35,7 +54,24 @@ export class MeasuringStream extends Transform {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) return callback(tooLargeError(this.maxBytes));
     this.hash.update(chunk);
+    this.unsynced += chunk.length;
+    if (this.unsynced >= this.syncEvery && !this.syncing) this.syncWritten();
     callback(null, chunk);
+  }
+  /** The last background flush ends before the file may be closed. */
+  override _flush(callback: (error?: Error | null) => void) {
+    if (this.syncing) this.syncing.then(() => callback(), callback);
+    else callback();
+  }
+  private syncWritten() {
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.unsynced = 0;
+    this.syncs += 1;
+    // Only earlier than the flush on close, which decides and reports: an error here is its too.
+    this.syncing = new Promise<void>((resolve) => fdatasync(fd, () => resolve())).then(() => {
+      this.syncing = undefined;
+    });
   }
 }
 
@@ -55,6 +91,8 @@ export interface DiskStorageOptions {
    * is in it) can send them; see SHARED_FILE_MODE.
    */
   readableByGroup?: boolean;
+  /** Bytes between background flushes of a new object (decision 145); tests make it small. */
+  syncEveryBytes?: number;
 }
 
 export class DiskStorage implements FileStorage {
@@ -88,7 +126,6 @@ export class DiskStorage implements FileStorage {
     await mkdir(join(this.root, TMP_DIR), { recursive: true, mode: PRIVATE_DIR_MODE });
     const key = newKey();
     const tmpPath = join(this.root, TMP_DIR, `${key}.part`);
-    const measure = new MeasuringStream(options.maxBytes);
     // `flush`: the content is on disk before the file is closed and renamed into place.
     const sink = createWriteStream(tmpPath, {
       flags: 'wx',
@@ -96,6 +133,7 @@ export class DiskStorage implements FileStorage {
       flush: true,
       highWaterMark: WRITE_BUFFER,
     });
+    const measure = new MeasuringStream(options.maxBytes, { sink, syncEvery: this.options.syncEveryBytes });
     try {
       await pipeline(source, measure, sink);
       // The umask would take the group's bit off at creation; set it once the content is complete.
