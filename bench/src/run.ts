@@ -90,7 +90,7 @@ if (!Number.isInteger(runs) || runs < 1 || runs > 3) {
 const pin = configurePinning(!values['no-pin']);
 if (values.pin && !pin.enabled) console.warn(`--pin: ${pin.description}`);
 console.log(`Kernbindung: ${pin.description}`);
-// Started before the move, the portal and the baselines name their core themselves (taskset).
+// The portal and the baselines start through taskset on the server core, whatever this process's own.
 moveSelf(pin.load);
 
 let failures = 0;
@@ -139,19 +139,18 @@ async function runWithPortal(names: string[], results: ScenarioResult[]): Promis
     portal,
   });
   try {
+    // The portal and this process on every core, or back on their own.
+    const allCores = (all: boolean) => {
+      moveProcess(portal.pid, all ? pin.all : pin.server);
+      moveSelf(all ? pin.all : pin.load);
+    };
     for (const name of names) {
       const unpinned = UNPINNED.has(name);
-      if (unpinned) {
-        moveProcess(portal.pid, pin.all);
-        moveSelf(pin.all);
-      }
+      if (unpinned) allCores(true);
       try {
         await measure(results, name, () => SCENARIOS[name]!(ctx));
       } finally {
-        if (unpinned) {
-          moveProcess(portal.pid, pin.server);
-          moveSelf(pin.load);
-        }
+        if (unpinned) allCores(false);
       }
     }
   } finally {

@@ -90,8 +90,12 @@ export function onLoadCore(command: string, args: string[]): [string, string[]] 
  * measured server lost to the process measuring it.
  */
 export function moveSelf(cpus: string): void {
-  if (!current.enabled) return;
-  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+  if (current.enabled) setAffinity(process.pid, cpus);
+}
+
+/** `taskset -a -p`: every thread of process `id` onto `cpus`. */
+function setAffinity(id: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(id)], { stdio: 'ignore' });
 }
 
 /**
@@ -103,7 +107,7 @@ export function moveProcess(pid: number, cpus: string): void {
   if (!current.enabled) return;
   for (const id of [pid, ...descendantsOf(pid)]) {
     try {
-      execFileSync('taskset', ['-a', '-p', '-c', cpus, String(id)], { stdio: 'ignore' });
+      setAffinity(id, cpus);
     } catch {
       // A helper that ended meanwhile.
     }

@@ -21,7 +21,10 @@ export const tooLargeError = (maxBytes: number) =>
     `Die Datei ist zu groß. Erlaubt sind höchstens ${Math.floor(maxBytes / 1024 / 1024)} MB.`,
   );
 
-/** Counts bytes and hashes them while they pass; fails as soon as the limit is crossed. */
+/**
+ * Counts bytes and hashes them while they pass; fails as soon as the limit is crossed. Given the
+ * file they go to, it also flushes that file in the background as they pass (decision 145).
+ */
 export class MeasuringStream extends Transform {
   readonly hash = createHash('sha256');
   bytes = 0;
@@ -60,18 +63,21 @@ export class MeasuringStream extends Transform {
   }
   /** The last background flush ends before the file may be closed. */
   override _flush(callback: (error?: Error | null) => void) {
-    if (this.syncing) this.syncing.then(() => callback(), callback);
-    else callback();
+    void (this.syncing ?? Promise.resolve()).then(() => callback());
   }
   private syncWritten() {
     const fd = this.fd;
     if (fd === undefined) return;
     this.unsynced = 0;
     this.syncs += 1;
-    // Only earlier than the flush on close, which decides and reports: an error here is its too.
-    this.syncing = new Promise<void>((resolve) => fdatasync(fd, () => resolve())).then(() => {
-      this.syncing = undefined;
-    });
+    // Its error is ignored: the flush on close meets the same one and reports it. After a failed
+    // upload the file may close first; a flush of whatever reuses the descriptor does no harm.
+    this.syncing = new Promise<void>((resolve) =>
+      fdatasync(fd, () => {
+        this.syncing = undefined;
+        resolve();
+      }),
+    );
   }
 }
 
