@@ -1,14 +1,12 @@
 // Over 300 lines: it follows api-client.ts, one file on purpose (JSON, downloads and uploads share one token
-// and 401 rule); the uploads part needs its own fake XMLHttpRequest.
+// and 401 rule); the uploads part needs its own fake XMLHttpRequest. Saving and showing a downloaded
+// file: saved-files.test.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockApi } from '../testing/fetch-mock';
 import {
   api,
   ApiError,
-  canOpenInline,
   download,
-  filenameFromContentDisposition,
-  openBlobInNewTab,
   setTwoFactorSetupHandler,
   setUnauthorizedHandler,
   TRANSPORT_MESSAGES,
@@ -188,25 +186,6 @@ describe('api client', () => {
 });
 
 describe('downloads', () => {
-  it('reads the RFC 5987 file name before the plain one', () => {
-    expect(
-      filenameFromContentDisposition(
-        `attachment; filename="Protokoll_Sitzung.pdf"; filename*=UTF-8''Protokoll%20Sitzung%20M%C3%A4rz.pdf`,
-      ),
-    ).toBe('Protokoll Sitzung März.pdf');
-    expect(filenameFromContentDisposition('inline; filename="Bericht \\"2026\\".pdf"')).toBe(
-      'Bericht "2026".pdf',
-    );
-    expect(filenameFromContentDisposition('attachment; filename=liste.csv')).toBe('liste.csv');
-    expect(filenameFromContentDisposition(`attachment; filename*=iso-8859-1'de'Gr%FC%DFe.txt`)).toBe(
-      'Grüße.txt',
-    );
-    expect(filenameFromContentDisposition(`attachment; filename*=UTF-8''..%2F..%2Fetc.txt`)).toBe(
-      '.._.._etc.txt',
-    );
-    expect(filenameFromContentDisposition(null)).toBeUndefined();
-  });
-
   it('fetches the file with the bearer header, never with the token in the URL', async () => {
     storeToken('secret-token');
     const { requests } = mockApi({
@@ -251,28 +230,6 @@ describe('downloads', () => {
       status: 404,
       message: 'Nicht gefunden.',
     });
-  });
-
-  it('opens only harmless types in a new tab and saves everything else', () => {
-    expect(canOpenInline('application/pdf')).toBe(true);
-    expect(canOpenInline('image/png')).toBe(true);
-    expect(canOpenInline('text/html')).toBe(false);
-    expect(canOpenInline('image/svg+xml')).toBe(false);
-
-    const open = vi.spyOn(window, 'open').mockReturnValue(null);
-    const createObjectURL = vi.fn(() => 'blob:test');
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-
-    const opened = openBlobInNewTab({
-      blob: new Blob(['<script>alert(1)</script>'], { type: 'text/html' }),
-      filename: 'seite.html',
-      type: 'text/html',
-    });
-
-    expect(opened).toBe(false);
-    expect(open).not.toHaveBeenCalled();
-    expect(click).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, openBlobInNewTab, saveBlob } from './api-client';
+import { api } from './api-client';
+import { openBlobInNewTab, saveBlob } from './saved-files';
 import { refreshDocumentArea } from './document-area';
 
 /**

@@ -6,7 +6,8 @@ import type {
   VisibleToResponse,
   VisibleToType,
 } from '@gremienportal/contracts/audit';
-import { api, saveBlob } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
+import { saveBlob } from '../../lib/saved-files';
 
 /** The list's and the export's filters as the page holds them (all optional). */
 export interface AuditFilters {

@@ -1,7 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { AttendanceList, MyAttendance, PutAttendanceBody } from '@gremienportal/contracts/meetings';
-import { api, saveBlob } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
+import { saveBlob } from '../../lib/saved-files';
 import { eventKeys } from './events.api';
 
 /** The reminder's answer (`reminderResponseSchema`): the German message and how many got it. */

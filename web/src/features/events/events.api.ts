@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateEventBody, PortalEvent, UpdateEventBody } from '@gremienportal/contracts/events';
-import { api, saveBlob, type UploadProgress } from '../../lib/api-client';
+import { api, type UploadProgress } from '../../lib/api-client';
+import { saveBlob } from '../../lib/saved-files';
 
 export const eventKeys = {
   all: ['events'] as const,

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { Minutes } from '@gremienportal/contracts/meetings';
-import { api, openBlobInNewTab, saveBlob, type UploadProgress } from '../../lib/api-client';
+import { api, type UploadProgress } from '../../lib/api-client';
+import { openBlobInNewTab, saveBlob } from '../../lib/saved-files';
 import { eventKeys } from './events.api';
 
 export interface DownloadProgress {

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AcknowledgementList, AcknowledgementResponse } from '@gremienportal/contracts/acknowledgements';
-import { api, saveBlob } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
+import { saveBlob } from '../../lib/saved-files';
 import { fileKeys } from './files.api';
 
 export type { AcknowledgementList };

@@ -13,7 +13,8 @@ import type {
   FileVersionListResponse,
   VersionRestoreResponse,
 } from '@gremienportal/contracts/versions';
-import { api, openBlobInNewTab, saveBlob, type UploadProgress } from '../../lib/api-client';
+import { api, type UploadProgress } from '../../lib/api-client';
+import { openBlobInNewTab, saveBlob } from '../../lib/saved-files';
 import { fileNameOf } from '../../lib/document-content';
 import { refreshDocumentArea } from '../../lib/document-area';
 

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
 import { IconCheck, IconCopy, IconDownload, IconInfoCircle, IconPrinter } from '@tabler/icons-react';
-import { saveBlob } from '../../../lib/api-client';
+import { saveBlob } from '../../../lib/saved-files';
 import { useAuth } from '../../../lib/auth';
 import { recoveryCodesFilename, recoveryCodesText } from '../two-factor.rules';
 

@@ -5,7 +5,7 @@ import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { VERSION_MESSAGES } from '@gremienportal/contracts/versions';
 import { dataTableDefaults, SMALL_SCREEN_QUERY } from '../../../components/data-table-defaults';
 import { fileKindOf } from '../../../components/file-icon';
-import { canOpenInline } from '../../../lib/api-client';
+import { canOpenInline } from '../../../lib/saved-files';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { FileVersion } from '../files.api';
 
