@@ -16,6 +16,8 @@ export class QueryCounter implements KyselyPlugin {
   writes = 0;
   /** The kind of each statement in order (`SelectQueryNode`, `InsertQueryNode`, …). */
   readonly kinds: string[] = [];
+  /** Rows the database returned, over all statements. */
+  rows = 0;
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     this.count += 1;
     this.kinds.push(args.node.kind);
@@ -23,6 +25,7 @@ export class QueryCounter implements KyselyPlugin {
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.rows += args.result.rows.length;
     return args.result;
   }
 }

@@ -17,9 +17,9 @@ export function canSeeFile(
 }
 
 /**
- * The role half of `canSeeFile` as SQL; undefined for Admins, who see every file. Where the
- * folder chain is checked in memory afterwards (it costs no query), a hidden file and a missing
- * one run the same queries.
+ * The role half of `canSeeFile` as SQL; undefined for Admins, who see every file. For counts per
+ * folder, whose folders the tree decides. A query that finds one file takes `fileFilter`, so a
+ * file hidden by its folder returns no row, as a missing one (decision 150).
  */
 export function fileRoleFilter(viewer: Viewer): FileRowFilter | undefined {
   return roleFilter<'files'>(viewer, (eb, roleIds) =>

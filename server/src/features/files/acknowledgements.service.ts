@@ -22,7 +22,7 @@ import {
 } from '../../member-lists.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor, Principal } from '../../plugins/auth.ts';
-import { canSeeFile, fileRoleFilter, seesFileAsMember } from '../../policies/files.policy.ts';
+import { canSeeFile, fileFilter, seesFileAsMember } from '../../policies/files.policy.ts';
 import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
@@ -57,8 +57,10 @@ export function acknowledgementsService(ctx: AppContext) {
   async function visibleFile(executor: Executor, principal: Principal, id: number) {
     const viewer = viewerOf(principal);
     const folders = await allFolders(executor);
-    const file = await repo.findFile(executor, { id }, fileRoleFilter(viewer));
-    if (!file || !canSeeFile(new FolderTree(folders, viewer), file)) throw notFound();
+    const tree = new FolderTree(folders, viewer);
+    // Roles and folder in the query: a file hidden by a folder above it returns no row (decision 150).
+    const file = await repo.findFile(executor, { id }, fileFilter(tree));
+    if (!file || !canSeeFile(tree, file)) throw notFound();
     return { file, folders };
   }
 

@@ -20,7 +20,7 @@ import {
 import type { Actor, Principal } from '../../plugins/auth.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
 import { newKey } from '../../tokens.ts';
-import { canSeeFile, fileFilter, fileRoleFilter } from '../../policies/files.policy.ts';
+import { canSeeFile, fileFilter } from '../../policies/files.policy.ts';
 import { FolderTree } from '../../policies/folders.policy.ts';
 import { fileTextState } from '../search/search.service.ts';
 import { viewerOf, type Viewer } from '../../policies/principal.ts';
@@ -107,12 +107,12 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
 
   /**
    * A file the viewer may see, with its folder tree; hidden and missing are the same 404 after
-   * the same queries: the file's roles are checked in the query that finds it, the folder chain
-   * in memory.
+   * the same work: the query that finds the file checks its roles and its folder against the
+   * viewer's tree, so a file hidden by a folder above it returns no row either (decision 150).
    */
   async function visibleFile(viewer: Viewer, by: { id: number } | { downloadKey: string }, view?: CacheView) {
     const tree = await (view ?? (await cache.view())).folderTree(viewer);
-    const file = await repo.findFile(db(), by, fileRoleFilter(viewer));
+    const file = await repo.findFile(db(), by, fileFilter(tree));
     if (!file || !canSeeFile(tree, file)) throw notFound();
     return { tree, file };
   }

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
-import { eventFilter } from '../../policies/events.policy.ts';
+import { eventFilter, type EventRowFilter } from '../../policies/events.policy.ts';
+import type { FileRowFilter } from '../../policies/files.policy.ts';
 import type { Viewer } from '../../policies/principal.ts';
 import type { SearchTerm } from '../../search/fold.ts';
 
@@ -21,27 +22,79 @@ const ftsString = (folded: string) => `"${folded.replace(/"/g, '""')}"`;
 const likePattern = (folded: string) => `%${folded.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 /**
- * The items whose text contains the term, with a score (higher is better). SQLite: FTS5 trigram
- * and bm25; PostgreSQL: the trigram index on `folded`, every hit scoring the same. Both find
- * exactly the items whose folded text contains the term.
+ * Which texts a viewer may see, as the policies' filters on the documents and events they belong
+ * to; undefined for Admins, who see every text.
+ */
+export interface TextFilter {
+  files: FileRowFilter;
+  events: EventRowFilter;
+}
+
+/**
+ * The items whose text contains the term and which the viewer may see, with a score (higher is
+ * better). SQLite: FTS5 trigram and bm25; PostgreSQL: the trigram index on `folded`, every hit
+ * scoring the same. Both find exactly the items whose folded text contains the term.
+ *
+ * Visibility is part of the query: a text the viewer may not see is never returned nor scored, so
+ * a word that only hidden documents contain costs what a word nowhere does (decision 150).
  */
 export async function contentMatches(
   db: Kysely<Database>,
   dialect: Dialect,
   term: SearchTerm,
+  visible: TextFilter | undefined,
 ): Promise<Map<ContentKey, number>> {
   const found = new Map<ContentKey, number>();
   if (dialect === 'postgres') {
-    const rows = await db
+    let query = db
       .selectFrom('search_texts')
       .select(['kind', 'item_id'])
-      .where(sql<boolean>`folded like ${likePattern(term.folded)} escape '\\'`)
-      .execute();
+      .where(sql<boolean>`folded like ${likePattern(term.folded)} escape '\\'`);
+    if (visible) {
+      const itemId = sql<number>`search_texts.item_id`;
+      query = query.where((eb) =>
+        eb.or([
+          eb.and([
+            eb('search_texts.kind', '=', 'file'),
+            eb.exists(
+              db.selectFrom('files').select('files.id').where('files.id', '=', itemId).where(visible.files),
+            ),
+          ]),
+          eb.and([
+            eb('search_texts.kind', '=', 'event'),
+            eb.exists(
+              db
+                .selectFrom('events')
+                .select('events.id')
+                .where('events.id', '=', itemId)
+                .where(visible.events),
+            ),
+          ]),
+        ]),
+      );
+    }
+    const rows = await query.execute();
     for (const row of rows) found.set(contentKey(row.kind, row.item_id), 1);
     return found;
   }
+  // The row's owner by its rowid (`contentKey`): documents even, events odd; integer division.
+  const ownerId = sql<number>`search_fts.rowid / 2`;
+  const visibleRow = visible
+    ? sql`and ((search_fts.rowid % 2 = 0 and exists ${db
+        .selectFrom('files')
+        .select('files.id')
+        .where('files.id', '=', ownerId)
+        .where(visible.files)})
+      or (search_fts.rowid % 2 = 1 and exists ${db
+        .selectFrom('events')
+        .select('events.id')
+        .where('events.id', '=', ownerId)
+        .where(visible.events)}))`
+    : sql``;
+  // bm25 is computed for the rows that pass the whole condition only.
   const { rows } = await sql<{ rowid: number; score: number }>`
-    select rowid, bm25(search_fts) as score from search_fts where search_fts match ${ftsString(term.folded)}
+    select rowid, bm25(search_fts) as score from search_fts
+    where search_fts match ${ftsString(term.folded)} ${visibleRow}
   `.execute(db);
   for (const row of rows) found.set(Number(row.rowid), -Number(row.score));
   return found;
@@ -58,6 +111,21 @@ export async function counterValue(db: Kysely<Database>, name: 'search' | 'event
     .where('name', '=', name)
     .executeTakeFirstOrThrow();
   return String(row.value);
+}
+
+/** Both counters search keeps its matches by, in one read. */
+export async function searchCounters(db: Kysely<Database>): Promise<{ search: string; events: string }> {
+  const rows = await db
+    .selectFrom('change_counters')
+    .select(['name', 'value'])
+    .where('name', 'in', ['search', 'events'])
+    .execute();
+  const value = (name: string) => {
+    const row = rows.find((candidate) => candidate.name === name);
+    if (!row) throw new Error(`Zähler ${name} fehlt`);
+    return String(row.value);
+  };
+  return { search: value('search'), events: value('events') };
 }
 
 /** The read text of some items (the current page's), for snippets. */

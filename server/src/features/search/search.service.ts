@@ -7,6 +7,9 @@ import type {
 import { SUGGEST_LIMIT } from '@gremienportal/contracts/search';
 import { auditRangeBound } from '@gremienportal/contracts/audit';
 import type { AppContext } from '../../context.ts';
+import { eventFilter } from '../../policies/events.policy.ts';
+import { fileFilter } from '../../policies/files.policy.ts';
+import type { FolderNode, FolderTree } from '../../policies/folders.policy.ts';
 import { viewerKey, viewerOf, type Viewer } from '../../policies/principal.ts';
 import type { Principal } from '../../plugins/auth.ts';
 import { INDEXABLE_LENGTH, matchRanges, parseQuery, snippetOf, type SearchTerm } from '../../search/fold.ts';
@@ -29,7 +32,14 @@ interface Candidate {
   content: boolean;
 }
 
-/** Terms whose matches are kept per index version. */
+/** Which texts the viewer of `tree` may see (documents by the tree and their roles, events by theirs). */
+function textFilter(tree: FolderTree<FolderNode>): repo.TextFilter | undefined {
+  const files = fileFilter(tree);
+  const events = eventFilter(tree.viewer);
+  return files && events ? { files, events } : undefined;
+}
+
+/** Terms (per viewer kind) whose matches are kept per version. */
 const TERM_CACHE_SIZE = 200;
 
 /**
@@ -71,9 +81,11 @@ class Best {
 export function searchService(ctx: AppContext, cache: ReadCache) {
   const k = () => ctx.db.kysely;
   /**
-   * Each term's matches, shared by every viewer and query while the index stays the same: a
-   * common word matches most documents, and looking it up costs far more than the request around
-   * it. Visibility is applied per request, so the shared sets reveal nothing.
+   * Each term's matches as one kind of viewer may see them, shared by the queries of that kind
+   * while the index, the tree and the events stay the same: a common word matches most documents,
+   * and looking it up costs far more than the request around it. Texts the viewer may not see are
+   * left out by the query itself, so neither the lookup nor the merge takes longer for a word only
+   * hidden documents contain (decision 150); every hit still passes the visible entries.
    */
   let termCache = { version: '', sets: new Map<string, Promise<TermMatches>>() };
   /**
@@ -83,8 +95,9 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
    */
   let eventCache = { version: '', byViewer: new Map<string, Promise<EntryList>>() };
 
-  async function visibleEventEntries(viewer: Viewer): Promise<EntryList> {
-    const version = await repo.counterValue(k(), 'events');
+  /** `version`: the events counter, when the request has read it already. */
+  async function visibleEventEntries(viewer: Viewer, version?: string): Promise<EntryList> {
+    version ??= await repo.counterValue(k(), 'events');
     if (version !== eventCache.version) eventCache = { version, byViewer: new Map() };
     const key = viewerKey(viewer);
     const byViewer = eventCache.byViewer;
@@ -97,26 +110,36 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
     return entries;
   }
 
-  function matchesOf(term: SearchTerm) {
-    let entry = termCache.sets.get(term.folded);
+  function matchesOf(term: SearchTerm, tree: FolderTree<FolderNode>) {
+    const key = `${viewerKey(tree.viewer)} ${term.folded}`;
+    let entry = termCache.sets.get(key);
     if (!entry) {
       const sets = termCache.sets;
-      entry = repo.contentMatches(k(), ctx.db.dialect, term).then(termMatches);
-      sets.set(term.folded, entry);
-      entry.catch(() => sets.get(term.folded) === entry && sets.delete(term.folded));
+      entry = repo.contentMatches(k(), ctx.db.dialect, term, textFilter(tree)).then(termMatches);
+      sets.set(key, entry);
+      entry.catch(() => sets.get(key) === entry && sets.delete(key));
       // The oldest go first (a Map keeps insertion order).
       if (sets.size > TERM_CACHE_SIZE) sets.delete(sets.keys().next().value!);
     }
     return entry;
   }
 
-  /** For each indexable term, the items whose text contains it. */
-  async function contentSets(terms: readonly SearchTerm[]) {
-    const version = await repo.counterValue(k(), 'search');
+  /**
+   * For each indexable term, the items the viewer may see whose text contains it. The kept
+   * matches hold for one version of the index, the tree (`treeVersion`, whose tree `tree` is) and
+   * the events (`counters.events`), as each decides what the viewer may see.
+   */
+  async function contentSets(
+    terms: readonly SearchTerm[],
+    tree: FolderTree<FolderNode>,
+    treeVersion: string,
+    counters: { search: string; events: string },
+  ) {
+    const version = `${counters.search} ${counters.events} ${treeVersion}`;
     if (version !== termCache.version) termCache = { version, sets: new Map() };
     const sets = new Map<string, TermMatches>();
     for (const term of terms) {
-      if (term.folded.length >= INDEXABLE_LENGTH) sets.set(term.folded, await matchesOf(term));
+      if (term.folded.length >= INDEXABLE_LENGTH) sets.set(term.folded, await matchesOf(term, tree));
     }
     return sets;
   }
@@ -175,13 +198,15 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
     found: Best,
   ): Promise<void> {
     const viewer = viewerOf(principal);
-    const [visible, sets] = await Promise.all([
-      cache.derived(`search:${viewerKey(viewer)}`, (files, folders) =>
-        visibleEntries(files, folders, viewer),
-      ),
-      withContent ? contentSets(terms) : Promise.resolve(new Map<string, TermMatches>()),
+    const view = await cache.view();
+    const [visible, counters] = await Promise.all([
+      view.derived(`search:${viewerKey(viewer)}`, (files, folders) => visibleEntries(files, folders, viewer)),
+      withContent ? repo.searchCounters(k()) : undefined,
     ]);
     const { tree } = visible;
+    const sets = counters
+      ? await contentSets(terms, tree, view.version, counters)
+      : new Map<string, TermMatches>();
     const within =
       query.folder_id === undefined
         ? undefined
@@ -215,7 +240,7 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
       match(visible.folders, terms, sets, found, both(place, inRange));
     }
     if ((!query.type || query.type === 'event') && !query.format && !within) {
-      match(await visibleEventEntries(viewer), terms, sets, found, inRange);
+      match(await visibleEventEntries(viewer, counters?.events), terms, sets, found, inRange);
     }
   }
 

@@ -6,6 +6,7 @@ import { QueryCounter } from '../../../src/db/query-counter.ts';
 import { buildTestApp, MemoryTransport, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, type TestUser } from '../../support/factories.ts';
 import { processPasswordRequests } from '../../../src/features/auth/password-requests.ts';
+import { mannWhitneyZ, median } from '../../support/statistics.ts';
 
 const UNKNOWN = 'niemand-hier@example.org';
 
@@ -17,40 +18,6 @@ function forgot(t: TestApp, email: string, remoteAddress = '192.0.2.10') {
     remoteAddress,
   });
 }
-
-/**
- * Mann-Whitney U test of two samples, normal approximation with tie correction: the z score of
- * "the values of `a` tend to be larger than those of `b`". Rank based, so a few outliers from a
- * busy machine move it little.
- */
-export function mannWhitneyZ(a: readonly number[], b: readonly number[]): number {
-  const all = [...a.map((value) => ({ value, inA: true })), ...b.map((value) => ({ value, inA: false }))];
-  all.sort((x, y) => x.value - y.value);
-  const n = all.length;
-  let rankSumA = 0;
-  let tieTerm = 0;
-  for (let i = 0; i < n;) {
-    let j = i;
-    while (j + 1 < n && all[j + 1]!.value === all[i]!.value) j += 1;
-    const rank = (i + j + 2) / 2;
-    const size = j - i + 1;
-    tieTerm += size ** 3 - size;
-    for (let k = i; k <= j; k += 1) if (all[k]!.inA) rankSumA += rank;
-    i = j + 1;
-  }
-  const n1 = a.length;
-  const n2 = b.length;
-  const u = rankSumA - (n1 * (n1 + 1)) / 2;
-  const mean = (n1 * n2) / 2;
-  const variance = ((n1 * n2) / 12) * (n + 1 - tieTerm / (n * (n - 1)));
-  return (u - mean) / Math.sqrt(variance);
-}
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 describe('forgot password: the request path does not depend on the address (finding 3)', () => {
   let t: TestApp;
