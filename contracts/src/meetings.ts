@@ -45,6 +45,8 @@ export const MEETING_MESSAGES = {
   minutesRequired: 'Bitte eine Datei für das Protokoll wählen.',
   bookFailed: 'Die Sitzungsmappe konnte nicht erstellt werden. Bitte versuchen Sie es erneut.',
   bookBusy: 'Gerade werden viele Sitzungsmappen erstellt. Bitte versuchen Sie es in einigen Sekunden erneut.',
+  bookInProgress:
+    'Ihre Sitzungsmappe wird noch erstellt oder heruntergeladen. Bitte warten Sie, bis dieser Download abgeschlossen ist.',
   feedCreated: 'Neue Kalender-Adresse erzeugt. Die bisherige gilt nicht mehr.',
   feedRevoked: 'Kalender-Abonnement beendet. Die Adresse gilt nicht mehr.',
 } as const;
@@ -190,13 +192,15 @@ export const reminderResponseSchema = z.object({ message: z.string(), sent: z.nu
 
 /**
  * `GET /events/{id}/book.pdf`: the Sitzungsmappe, one PDF built for the signed-in member from what
- * they may see (decision 130). 404 when the event is hidden from them; 503 with `Retry-After`
+ * they may see (decision 130). 404 when the event is hidden from them; 429
+ * (`MEETING_MESSAGES.bookInProgress`) while the member's previous book is still being built or
+ * downloaded (one at a time per member, decision 149); 503 with `Retry-After`
  * (`MEETING_MESSAGES.bookBusy`) while too many books are being built, or with
  * `MEETING_MESSAGES.bookFailed` when none could be made.
  */
 export const MEETING_BOOK = {
   mediaType: 'application/pdf',
-  /** Seconds a client waits before asking again after `bookBusy`. */
+  /** Seconds a client waits before asking again after `bookBusy` or `bookInProgress`. */
   retryAfterSeconds: 5,
 } as const;
 

@@ -60,6 +60,7 @@ import { calendarFeedRoutes } from './features/events/calendar-feed.routes.ts';
 import { apiKeysRoutes } from './features/api-keys/api-keys.routes.ts';
 import { bookRoutes } from './features/events/book.routes.ts';
 import { BookBuilder, type BookLimits } from './book/book-builder.ts';
+import { sweepBookFiles } from './book/book-file.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { searchRoutes } from './features/search/search.routes.ts';
@@ -222,7 +223,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     : undefined;
   const indexer = new SearchIndexer(context);
   const searchCounter = new SearchCounter(context);
-  const books = new BookBuilder({ concurrency: config.BOOK_CONCURRENCY, ...options.bookLimits });
+  // Finished books wait for their download in DATA_DIR/tmp/books (decision 149).
+  const bookFiles = join(config.DATA_DIR, 'tmp', 'books');
+  const books = new BookBuilder(
+    { concurrency: config.BOOK_CONCURRENCY, ...options.bookLimits },
+    { tmpDir: bookFiles },
+  );
   app.decorate('searchIndexer', indexer);
   app.decorate('searchCounter', searchCounter);
   const digests = new DigestJob(context);
@@ -320,6 +326,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (config.DOWNLOAD_OFFLOAD === 'nginx') await chmod(config.DATA_DIR, SHARED_DIR_MODE);
     if (storage instanceof DiskStorage) await storage.applyModes();
     await sweepStorage(context, config.STORAGE === 's3' ? 15 * 60_000 : 0);
+    // DATA_DIR belongs to this instance: no book of it is under way yet.
+    const leftBooks = await sweepBookFiles(bookFiles);
+    if (leftBooks > 0) app.log.warn({ removed: leftBooks }, 'Verwaiste Sitzungsmappen entfernt');
     if (options.startBackgroundJobs !== false) {
       mailSender.start();
       retention.start();

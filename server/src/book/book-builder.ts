@@ -1,27 +1,33 @@
-import { Readable } from 'node:stream';
+import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { HelperProcess } from '../helper-process.ts';
+import { BookFile } from './book-file.ts';
 import type { BookPlan, BookSource, BookSummary, FromWorker, ToWorker } from './types.ts';
 
 /*
  * Builds Sitzungsmappen away from the request thread (decisions 130, 144): each book in a helper
  * process with a heap limit and a deadline, at most `concurrency` at a time (further requests are
- * refused at once, the route answers 503 with Retry-After). The finished PDF flows to the response
- * one chunk at a time, as fast as the client takes it; the book's slot is held until its helper
- * has handed over the last byte.
+ * refused at once, the route answers 503 with Retry-After). The finished PDF is written to a
+ * temporary file, one chunk from the helper at a time, and the book's slot and helper are free
+ * once it is complete (decision 149): the download is read from that file, as slowly as the
+ * client likes, and holds no slot.
  */
 
 export interface BookLimits {
-  /** Books built or being sent at the same time. */
+  /** Books built at the same time (a book being downloaded no longer counts, decision 149). */
   concurrency: number;
   /** V8 heap of one helper process. */
   maxMemoryMb: number;
-  /** From the start until the book is composed (all documents read and copied). */
+  /** From the start until the book is composed and in its temporary file. */
   timeoutMs: number;
   /** A stored PDF larger than this is listed as not inserted rather than read. */
   maxSourceBytes: number;
   /** Pages of inserted documents in one book. */
   maxPages: number;
-  /** A download that takes no data for this long is ended (its slot freed). */
+  /**
+   * A download whose client takes no data for this long is ended: the route's idle timeout on the
+   * reply's socket (decision 149).
+   */
   stallMs: number;
   /** An idle helper ends after this long. */
   idleMs: number;
@@ -46,8 +52,16 @@ export class BookBusyError extends Error {}
 export class BookFailedError extends Error {}
 
 export interface BuiltBook extends BookSummary {
-  /** The PDF; destroying it ends the build and frees its slot. */
+  /** The PDF, read from its temporary file; destroying it closes (and so removes) the file. */
   stream: Readable;
+}
+
+export interface BookBuilderOptions {
+  /**
+   * Where finished books wait for their download (default: the system's); the portal's is
+   * `DATA_DIR/tmp/books`, swept at start (`sweepBookFiles`).
+   */
+  tmpDir?: string;
 }
 
 /**
@@ -64,12 +78,14 @@ interface Host {
 
 export class BookBuilder {
   readonly limits: BookLimits;
+  private readonly tmpDir: string;
   private active = 0;
   private idle: { host: Host; timer: NodeJS.Timeout; gone: () => void }[] = [];
   private closed = false;
 
-  constructor(limits: Partial<BookLimits> = {}) {
+  constructor(limits: Partial<BookLimits> = {}, options: BookBuilderOptions = {}) {
     this.limits = { ...DEFAULT_BOOK_LIMITS, ...limits };
+    this.tmpDir = options.tmpDir ?? tmpdir();
   }
 
   /** Whether a book asked for now would be refused. */
@@ -78,31 +94,25 @@ export class BookBuilder {
   }
 
   /**
-   * Composes the book; resolves once it is complete and its size known, with the stream of its
-   * bytes. Rejects with BookBusyError at once when `concurrency` books are under way, and with
-   * BookFailedError when no book could be made. A document whose reading ends the worker (heap,
-   * deadline) is listed as not inserted and the book made again without it.
+   * Composes the book and writes it to a temporary file; resolves once it is complete there, with
+   * the stream of its bytes (the slot is free by then). Rejects with BookBusyError at once when
+   * `concurrency` books are under way, and with BookFailedError when no book could be made. A
+   * document whose reading ends the worker (heap, deadline) is listed as not inserted and the book
+   * made again without it.
    */
   async build(plan: BookPlan, read: ReadSource): Promise<BuiltBook> {
     if (this.full) throw new BookBusyError();
     this.active += 1;
-    let held = true;
-    const release = () => {
-      if (!held) return;
-      held = false;
-      this.active -= 1;
-    };
     try {
       const skip: number[] = [];
       for (;;) {
-        const result = await this.attempt(plan, read, skip, release);
+        const result = await this.attempt(plan, read, skip);
         if ('built' in result) return result.built;
         if (result.culprit === undefined || skip.length >= MAX_CULPRITS) throw new BookFailedError();
         skip.push(result.culprit);
       }
-    } catch (error) {
-      release();
-      throw error;
+    } finally {
+      this.active -= 1;
     }
   }
 
@@ -156,7 +166,7 @@ export class BookBuilder {
     this.idle.push({ host, timer, gone: drop });
   }
 
-  private attempt(plan: BookPlan, read: ReadSource, skip: number[], release: () => void): Promise<Attempt> {
+  private attempt(plan: BookPlan, read: ReadSource, skip: number[]): Promise<Attempt> {
     const host = this.take();
     const { worker } = host;
     const send = (message: ToWorker) => worker.postMessage(message);
@@ -166,17 +176,18 @@ export class BookBuilder {
       void worker.sendBytes(source.bytes);
     };
     return new Promise((resolve) => {
-      let phase: 'building' | 'sending' | 'done' = 'building';
+      let phase: 'building' | 'writing' | 'done' = 'building';
       let current: number | undefined;
-      let stream: Readable | undefined;
+      let summary: BookSummary | undefined;
+      let file: BookFile | undefined;
       /** Bytes of the book the helper has still to send. */
       let left = 0;
-      let stall: NodeJS.Timeout | undefined;
+      /** Writes to the file, one after the other. */
+      let writing: Promise<void> = Promise.resolve();
       const deadline = setTimeout(() => broken(), this.limits.timeoutMs);
 
       const detach = () => {
         clearTimeout(deadline);
-        clearTimeout(stall);
         worker.off('message', onMessage);
         worker.off('exit', broken);
       };
@@ -184,23 +195,19 @@ export class BookBuilder {
         detach();
         void worker.terminate();
       };
+      /** The book cannot be made: its file (if any) goes, and the helper with it unless it is done. */
+      const fail = (outcome: Attempt) => {
+        if (phase === 'done') return;
+        phase = 'done';
+        discard();
+        // After the file's pending writes: closing it under them would fail them, not end them.
+        void writing.finally(() => file?.discard());
+        resolve(outcome);
+      };
       /** The helper died or ran out of time: while building, the document it was reading is blamed. */
       function broken(): void {
-        if (phase === 'building') {
-          phase = 'done';
-          discard();
-          resolve({ failed: true, culprit: current });
-        } else if (phase === 'sending') {
-          phase = 'done';
-          discard();
-          release();
-          stream!.destroy(new BookFailedError());
-        }
+        fail(phase === 'building' ? { failed: true, culprit: current } : { failed: true });
       }
-      const armStall = () => {
-        clearTimeout(stall);
-        stall = setTimeout(() => stream?.destroy(new BookFailedError()), this.limits.stallMs);
-      };
 
       const onMessage = (message: FromWorker) => {
         switch (message.type) {
@@ -215,53 +222,54 @@ export class BookBuilder {
             return;
           }
           case 'failed':
-            // Composing failed without a document to blame; while sending, the stream ends.
-            if (phase !== 'building') return broken();
-            phase = 'done';
-            discard();
-            return resolve({ failed: true });
+            // Composing failed without a document to blame.
+            return phase === 'building' ? fail({ failed: true }) : broken();
           case 'built': {
-            phase = 'sending';
+            phase = 'writing';
             current = undefined;
-            clearTimeout(deadline);
             const { pages, size, inserted } = message;
+            summary = { pages, size, inserted };
             left = size;
-            stream = new Readable({
-              read: () => {
-                // After the last chunk the helper waits for its next book, not for `more`.
-                if (phase !== 'sending') return;
-                armStall();
+            // The first chunk is asked for once the file is open.
+            BookFile.create(this.tmpDir).then(
+              (created) => {
+                if (phase !== 'writing') return void created.discard();
+                file = created;
                 send({ type: 'more' });
               },
-              destroy: (error, callback) => {
-                if (phase === 'sending') {
-                  phase = 'done';
-                  discard();
-                  release();
-                }
-                callback(error);
-              },
-            });
-            armStall();
-            return resolve({ built: { pages, size, inserted, stream } });
+              () => fail({ failed: true }),
+            );
+            return;
           }
           case 'chunk': {
-            if (phase !== 'sending') return;
+            if (phase !== 'writing' || !file) return;
             left -= message.bytes.byteLength;
-            // The last chunk frees the helper before it is pushed: a client that closes as soon as
-            // it has every byte (curl does) destroys the stream, which would end a helper still
-            // counted as sending.
+            // The chunk that completes the book frees the helper at once: it sends nothing after it.
             const last = left <= 0;
             if (last) {
-              phase = 'done';
               detach();
-              release();
               this.giveBack(host);
             }
-            stream!.push(
-              Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength),
-            );
-            if (last) stream!.push(null);
+            const book = file;
+            writing = writing
+              .then(() => book.write(message.bytes))
+              .then(
+                () => {
+                  if (phase !== 'writing') return;
+                  if (!last) return send({ type: 'more' });
+                  phase = 'done';
+                  clearTimeout(deadline);
+                  resolve({ built: { ...summary!, stream: book.stream() } });
+                },
+                () => {
+                  // A full disk, say: the helper (given back already if this was the last chunk) lives on.
+                  if (last) {
+                    phase = 'done';
+                    void book.discard();
+                    resolve({ failed: true });
+                  } else fail({ failed: true });
+                },
+              );
             return;
           }
         }

@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BookBuilder, type BuiltBook } from '../../src/book/book-builder.ts';
 import type { BookPlan } from '../../src/book/types.ts';
@@ -43,6 +46,24 @@ describe.runIf(process.platform === 'linux')('BookBuilder', () => {
   afterEach(async () => {
     await builder?.close();
     builder = undefined;
+  });
+
+  it('frees the slot once the book is in its temporary file, before anyone reads it (decision 149)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gremienportal-book-files-'));
+    try {
+      builder = new BookBuilder({ concurrency: 1 }, { tmpDir: dir });
+      const pdf = await pdfWithPages(['Seite 1']);
+      const read = async () => ({ bytes: new Uint8Array(pdf) });
+      const first = await builder.build(plan, read);
+      // Nobody has read a byte: the slot is free, the file has no name.
+      expect(builder.full).toBe(false);
+      expect(await readdir(dir)).toEqual([]);
+      const second = await builder.build(plan, read);
+      expect(await takeAndClose(second)).toBe(second.size);
+      expect(await takeAndClose(first)).toBe(first.size);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('hands the helper the next book when the client closed right after the last byte', async () => {

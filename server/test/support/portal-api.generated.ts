@@ -1333,7 +1333,7 @@ export interface paths {
     };
     /**
      * Sitzungsmappe: alle Unterlagen der Sitzung, die der angemeldete Nutzer sehen darf, als ein PDF
-     * @description Für den angemeldeten Nutzer erstellt und gestreamt (mit Content-Length). 404, wenn das Event verborgen ist oder nicht existiert; 503 mit Retry-After, solange zu viele Sitzungsmappen erstellt werden. HEAD prüft nur den Zugriff und erstellt nichts.
+     * @description Für den angemeldeten Nutzer erstellt und gestreamt (mit Content-Length). 404, wenn das Event verborgen ist oder nicht existiert; 429 mit Retry-After, solange die vorige Sitzungsmappe desselben Nutzers noch erstellt oder heruntergeladen wird (eine zur Zeit); 503 mit Retry-After, solange zu viele Sitzungsmappen erstellt werden. Ein Download, der eine Zeit lang keine Daten abnimmt, wird beendet. HEAD prüft nur den Zugriff und erstellt nichts.
      *
      *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
@@ -10758,6 +10758,15 @@ export interface operations {
       };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Zu viele Anfragen; `Retry-After` nennt die Wartezeit in Sekunden */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -25,8 +25,10 @@ export const bookRoutes =
             'Sitzungsmappe: alle Unterlagen der Sitzung, die der angemeldete Nutzer sehen darf, als ein PDF',
           description:
             'Für den angemeldeten Nutzer erstellt und gestreamt (mit Content-Length). 404, wenn das Event ' +
-            `verborgen ist oder nicht existiert; 503 mit Retry-After, solange zu viele Sitzungsmappen ` +
-            'erstellt werden. HEAD prüft nur den Zugriff und erstellt nichts.',
+            'verborgen ist oder nicht existiert; 429 mit Retry-After, solange die vorige Sitzungsmappe ' +
+            'desselben Nutzers noch erstellt oder heruntergeladen wird (eine zur Zeit); 503 mit ' +
+            'Retry-After, solange zu viele Sitzungsmappen erstellt werden. Ein Download, der eine Zeit ' +
+            'lang keine Daten abnimmt, wird beendet. HEAD prüft nur den Zugriff und erstellt nichts.',
           params: idParamsSchema,
           response: {
             200: {
@@ -34,6 +36,7 @@ export const bookRoutes =
               content: { [MEETING_BOOK.mediaType]: { schema: meetingBookResponseSchema } },
             },
             404: errorBodySchema,
+            429: errorBodySchema,
             503: errorBodySchema,
           },
         },
@@ -51,6 +54,9 @@ export const bookRoutes =
           .header('Content-Security-Policy', DOWNLOAD_CSP)
           .header('Cache-Control', 'private, no-store');
         if (!answer.book) return reply.send(Readable.from([]));
+        // A client that takes no data for `stallMs` is cut off (decision 149): the socket's idle
+        // timeout, which every write that leaves for the client restarts.
+        reply.raw.setTimeout(books.limits.stallMs, () => reply.raw.destroy());
         return reply.header('Content-Length', String(answer.book.size)).send(answer.book.stream);
       },
     );

@@ -22,6 +22,12 @@ import { findEvent, type EventRecord } from './events.repository.ts';
  * delivery of content before its first byte leaves.
  */
 
+/** The member's previous book is still being built or downloaded (one at a time, decision 149). */
+const inProgress = () =>
+  new AppError('too_many_requests', MEETING_MESSAGES.bookInProgress, undefined, {
+    'Retry-After': String(MEETING_BOOK.retryAfterSeconds),
+  });
+
 const busy = () =>
   new AppError('unavailable', MEETING_MESSAGES.bookBusy, undefined, {
     'Retry-After': String(MEETING_BOOK.retryAfterSeconds),
@@ -86,6 +92,11 @@ const fileNameOf = (event: EventRecord) =>
 
 export function bookService(ctx: AppContext, books: BookBuilder) {
   const db = ctx.db.kysely;
+  /**
+   * Members whose book is being built or downloaded from this instance: one at a time each, so
+   * that one member cannot take every build slot (decision 149). Per instance, like the slots.
+   */
+  const members = new Set<number>();
 
   /** Hidden and nonexistent answer the same 404, after the same query. */
   async function visibleEvent(principal: Principal, id: number): Promise<EventRecord> {
@@ -146,31 +157,41 @@ export function bookService(ctx: AppContext, books: BookBuilder) {
       return { fileName: fileNameOf(await visibleEvent(principal, eventId)) };
     },
 
-    /** Builds the member's book and records its delivery; the caller sends `book.stream`. */
+    /**
+     * Builds the member's book and records its delivery; the caller sends `book.stream`. The member
+     * may ask for the next book once that stream has ended or closed (read to its end, destroyed).
+     */
     async build(actor: Actor, eventId: number): Promise<{ fileName: string; book: BuiltBook }> {
       const event = await visibleEvent(actor.principal, eventId);
+      const member = actor.principal.id;
+      if (members.has(member)) throw inProgress();
       if (books.full) throw busy();
-      const agenda = await visibleAgenda(ctx, viewerOf(actor.principal), event.id);
-      const { plan, documents } = planOf(event, agenda, actor.principal, ctx.clock.now().toISOString());
-      let book: BuiltBook;
+      members.add(member);
+      let book: BuiltBook | undefined;
       try {
-        book = await books.build(plan, (index, maxBytes) =>
-          readStored(ctx.storage, documents[index]!.storage_key, maxBytes),
-        );
-      } catch (error) {
-        if (error instanceof BookBusyError) throw busy();
-        if (error instanceof BookFailedError) {
-          ctx.logger.warn({ eventId: event.id }, 'Sitzungsmappe konnte nicht erstellt werden');
-          throw new AppError('unavailable', MEETING_MESSAGES.bookFailed);
+        const agenda = await visibleAgenda(ctx, viewerOf(actor.principal), event.id);
+        const { plan, documents } = planOf(event, agenda, actor.principal, ctx.clock.now().toISOString());
+        try {
+          book = await books.build(plan, (index, maxBytes) =>
+            readStored(ctx.storage, documents[index]!.storage_key, maxBytes),
+          );
+        } catch (error) {
+          if (error instanceof BookBusyError) throw busy();
+          if (error instanceof BookFailedError) {
+            ctx.logger.warn({ eventId: event.id }, 'Sitzungsmappe konnte nicht erstellt werden');
+            throw new AppError('unavailable', MEETING_MESSAGES.bookFailed);
+          }
+          throw error;
         }
-        throw error;
-      }
-      try {
         await recordBook(actor, event, documents, book);
       } catch (error) {
-        book.stream.destroy();
+        members.delete(member);
+        book?.stream.destroy();
         throw error;
       }
+      // Read to its end (its file closes a moment later) or destroyed (the client went away).
+      const done = () => members.delete(member);
+      book.stream.once('end', done).once('close', done);
       return { fileName: fileNameOf(event), book };
     },
   };

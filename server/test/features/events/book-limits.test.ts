@@ -100,19 +100,25 @@ describe('Sitzungsmappe: limits and failures', () => {
 
   it('refuses a book beyond the pool’s limit with 503, a German message and Retry-After', async () => {
     const m = await meeting({ env: { BOOK_CONCURRENCY: '1' } });
+    const other = await createUser(m.t, { roles: ['Vertreter'] });
     const gate = m.storage.hold(m.keys.first);
     const running = fetchBook(m.t, m.member, m.eventId);
     await gate.reached;
-    const refused = await fetchBook(m.t, m.member, m.eventId);
+    const refused = await fetchBook(m.t, other, m.eventId);
     expect(refused.res.statusCode).toBe(503);
     expect(refused.res.json()).toEqual({ message: MEETING_MESSAGES.bookBusy });
     expect(refused.res.headers['retry-after']).toBe('5');
+    // The same member waits for their own book first (decision 149).
+    const again = await fetchBook(m.t, m.member, m.eventId);
+    expect(again.res.statusCode).toBe(429);
+    expect(again.res.json()).toEqual({ message: MEETING_MESSAGES.bookInProgress });
     gate.release();
     const done = await running;
     expect(done.res.statusCode).toBe(200);
     expect((await readPdf(done.bytes)).pages).toHaveLength(1 + 1 + 2 + 3);
-    // The slot is free again once the first book has been sent.
+    // The slot and the member's turn are free again once the first book has been sent.
     expect((await fetchBook(m.t, m.member, m.eventId)).res.statusCode).toBe(200);
+    expect((await fetchBook(m.t, other, m.eventId)).res.statusCode).toBe(200);
   });
 
   it('lists a document whose reading outlasts the deadline and builds the book without it', async () => {
