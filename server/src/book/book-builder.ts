@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { HelperProcess } from '../helper-process.ts';
 import { BookFile } from './book-file.ts';
@@ -58,7 +59,8 @@ export interface BuiltBook extends BookSummary {
 
 export interface BookBuilderOptions {
   /**
-   * Where finished books wait for their download (default: the system's); the portal's is
+   * Where finished books wait for their download, a folder made owner-only (default: a folder of
+   * its own inside the system's, never that shared folder itself); the portal's is
    * `DATA_DIR/tmp/books`, swept at start (`sweepBookFiles`).
    */
   tmpDir?: string;
@@ -85,7 +87,7 @@ export class BookBuilder {
 
   constructor(limits: Partial<BookLimits> = {}, options: BookBuilderOptions = {}) {
     this.limits = { ...DEFAULT_BOOK_LIMITS, ...limits };
-    this.tmpDir = options.tmpDir ?? tmpdir();
+    this.tmpDir = options.tmpDir ?? join(tmpdir(), 'gremienportal-books');
   }
 
   /** Whether a book asked for now would be refused. */

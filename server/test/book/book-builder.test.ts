@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,6 +67,9 @@ describe.runIf(process.platform === 'linux')('BookBuilder', () => {
   });
 
   it('hands the helper the next book when the client closed right after the last byte', async () => {
+    // Without a folder of its own, the builder keeps its files in one inside the system's temporary
+    // folder and leaves that shared folder's rights alone (making it owner-only locked out nginx).
+    const sharedMode = (await stat(tmpdir())).mode;
     builder = new BookBuilder();
     const pdf = await pdfWithPages(['Seite 1', 'Seite 2', 'Seite 3']);
     const read = async () => ({ bytes: new Uint8Array(pdf) });
@@ -78,6 +81,7 @@ describe.runIf(process.platform === 'linux')('BookBuilder', () => {
       expect(builder.full).toBe(false);
       helpers.push(helperProcesses('book.worker'));
     }
+    expect((await stat(tmpdir())).mode).toBe(sharedMode);
     // One helper, started for the first book and kept for the others.
     expect(helpers[0]).toHaveLength(1);
     expect(helpers).toEqual([helpers[0], helpers[0], helpers[0]]);
