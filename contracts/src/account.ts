@@ -1,20 +1,25 @@
 import { z } from 'zod';
-import {
-  emailField,
-  msg,
-  passwordField,
-  personSchema,
-  requiredText,
-  titleField,
-  MIN_NAME_LENGTH,
-} from './common.ts';
+import { emailField, msg, personSchema, requiredText, titleField, MIN_NAME_LENGTH } from './common.ts';
 import { newPasswordField } from './auth.ts';
+import { passwordField } from './fields.ts';
 
 export const ACCOUNT_UPDATED_MESSAGE = 'Account erfolgreich aktualisiert';
 export const ACCOUNT_FIELDS_FORBIDDEN_MESSAGE =
   'Titel, Name und E-Mail-Adresse können nur von der Geschäftsstelle geändert werden.';
 
-/** Only the changed fields are sent; each one present is validated. */
+export const CURRENT_PASSWORD_LABEL = 'Aktuelles Passwort';
+export const CURRENT_PASSWORD_WRONG_MESSAGE = 'Das aktuelle Passwort ist nicht korrekt.';
+
+/**
+ * The password asked again before a change a stolen session must not make: a new password,
+ * setting up a second factor (decision 147). A wrong one counts like a failed sign-in.
+ */
+export const currentPasswordField = passwordField(CURRENT_PASSWORD_LABEL);
+
+/**
+ * Only the changed fields are sent; each one present is validated. A new password needs the
+ * current one (decision 147).
+ */
 export const updateAccountBodySchema = z
   .object({
     title: titleField.optional(),
@@ -24,8 +29,16 @@ export const updateAccountBodySchema = z
     email: z.optional(emailField),
     password: z.optional(newPasswordField('Neues Passwort')),
     password_confirmation: z.optional(passwordField('Passwortbestätigung')),
+    current_password: z.optional(currentPasswordField),
   })
   .superRefine((body, ctx) => {
+    if (body.password !== undefined && body.current_password === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['current_password'],
+        message: msg.required(CURRENT_PASSWORD_LABEL),
+      });
+    }
     if (body.password !== undefined && body.password_confirmation === undefined) {
       ctx.addIssue({
         code: 'custom',

@@ -41,6 +41,8 @@ export const API_KEY_MESSAGES = {
   revoked: 'API-Schlüssel widerrufen.',
   notFound: 'Der API-Schlüssel wurde nicht gefunden.',
   outOfScope: 'Dieser API-Schlüssel hat keine Berechtigung für diese Anfrage.',
+  adminAccountsOutOfReach:
+    'Ein API-Schlüssel vergibt oder entzieht nie die Rollen Admin und Super-Admin und ändert keine Konten von Admins oder Super-Admins. Bitte melden Sie sich dafür persönlich an.',
 } as const;
 
 const scopeField = z.enum(API_KEY_SCOPES, { error: API_KEY_MESSAGES.scopeInvalid });

@@ -61,6 +61,7 @@ export const AUDIT_ACTIONS = {
   'search.performed': 'Gesucht',
   'api_key.created': 'API-Schlüssel angelegt',
   'api_key.revoked': 'API-Schlüssel widerrufen',
+  'api_key.refused': 'API-Schlüssel abgewiesen',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];

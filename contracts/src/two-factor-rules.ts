@@ -31,6 +31,9 @@ export const TWO_FACTOR_MESSAGES = {
   passkeyNameRequired: 'Bitte einen Namen für den Passkey angeben.',
   codeFormat: 'Bitte den 6-stelligen Code aus der Authenticator-App eingeben.',
   resetDone: 'Die Zwei-Faktor-Anmeldung wurde zurückgesetzt.',
+  resetOwn: 'Nutzen Sie „Ausschalten“ in Ihrem Konto.',
+  resetNeedsOwnFactor:
+    'Bitte richten Sie zuerst Ihre eigene Zwei-Faktor-Anmeldung unter „Mein Account“ ein. Erst dann können Sie die eines anderen Kontos zurücksetzen.',
 } as const;
 
 /** The second step is locked after wrong codes: how long still, in whole minutes rounded up. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { passwordField } from './fields.ts';
 import { authUserSchema, loginResponseSchema } from './auth.ts';
+import { currentPasswordField } from './account.ts';
 import { TWO_FACTOR_MESSAGES, TWO_FACTOR_METHODS } from './two-factor-rules.ts';
 
 /**
@@ -88,7 +89,12 @@ export const totpSetupResponseSchema = z.object({
 });
 export type TotpSetupResponse = z.infer<typeof totpSetupResponseSchema>;
 
-export const totpConfirmBodySchema = z.object({ code: codeField });
+/**
+ * Confirming the app with its first code; the password is asked again, also during the set-up a
+ * role requires right after signing in (decision 147).
+ */
+export const totpConfirmBodySchema = z.object({ code: codeField, current_password: currentPasswordField });
+export type TotpConfirmBody = z.infer<typeof totpConfirmBodySchema>;
 export const recoveryCodesResponseSchema = z.object({ recovery_codes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
 
@@ -109,10 +115,35 @@ export const disableTwoFactorBodySchema = z
   );
 export type DisableTwoFactorBody = z.infer<typeof disableTwoFactorBodySchema>;
 
+/**
+ * `DELETE /user/{id}/two-factor` (decision 146): the acting admin confirms with their own second
+ * factor: a current code of their app, one of their recovery codes, or their passkey's answer to
+ * the prompt of `POST /account/two-factor/webauthn/confirm-options`.
+ */
+export const resetTwoFactorBodySchema = z
+  .object({
+    code: codeField.optional(),
+    recovery_code: recoveryCodeField.optional(),
+    webauthn: webauthnResponseField.optional(),
+  })
+  .refine(
+    (body) => body.code !== undefined || body.recovery_code !== undefined || body.webauthn !== undefined,
+    { error: TWO_FACTOR_MESSAGES.codeFormat, path: ['code'] },
+  );
+export type ResetTwoFactorBody = z.infer<typeof resetTwoFactorBodySchema>;
+
 /** Options for the browser's passkey prompt (`navigator.credentials.create/get`, as JSON). */
 export const webauthnOptionsSchema = z
   .record(z.string(), z.unknown())
   .describe('PublicKeyCredentialCreationOptionsJSON bzw. PublicKeyCredentialRequestOptionsJSON');
+
+/**
+ * Adding a passkey, step 1: the password is asked before the browser's prompt opens, so that no
+ * passkey is made on the device for a refused password; step 2 takes only the answer to a prompt
+ * opened this way (decision 147).
+ */
+export const passkeyOptionsBodySchema = z.object({ current_password: currentPasswordField });
+export type PasskeyOptionsBody = z.infer<typeof passkeyOptionsBodySchema>;
 
 export const passkeyRegistrationBodySchema = z.object({
   name: z

@@ -116,6 +116,14 @@ test.describe('Anmeldung und Konto', () => {
     await expect(page.getByRole('heading', { name: 'Letzte Anmeldungen' })).toBeVisible();
     await expectNoAxeViolations(page);
     const newPassword = 'Frisches-Passwort-99';
+    // The current password is asked first (decision 147); a wrong one keeps what was typed.
+    await page.getByLabel(/^Aktuelles Passwort\s*\*?$/).fill('Falsch-geraten-1');
+    await page.getByLabel(/^Neues Passwort\s*\*?$/).fill(newPassword);
+    await page.getByLabel('Neues Passwort bestätigen').fill(newPassword);
+    await page.getByRole('button', { name: 'Aktualisieren' }).click();
+    await expect(page.getByText('Das aktuelle Passwort ist nicht korrekt.')).toBeVisible();
+    await expect(page.getByLabel(/^Neues Passwort\s*\*?$/)).toHaveValue(newPassword);
+    await page.getByLabel(/^Aktuelles Passwort\s*\*?$/).fill(account.password);
     await page.getByLabel(/^Neues Passwort\s*\*?$/).fill(newPassword);
     await page.getByLabel('Neues Passwort bestätigen').fill(newPassword);
     await page.getByRole('button', { name: 'Aktualisieren' }).click();

@@ -50,6 +50,8 @@ test('register a passkey as the required second factor, then sign in with it', a
   await expect(name).toHaveValue('Chrome unter Linux');
   await expectNoAxeViolationsAtBothWidths(page);
   await name.fill('Laptop im Büro');
+  // The password comes before the device's prompt (decision 147).
+  await dialog.getByLabel(/^Aktuelles Passwort/).fill(OWN_PORTAL_ADMIN.password);
   await dialog.getByRole('button', { name: 'Weiter' }).click();
 
   // The first second factor brings the recovery codes, shown once.

@@ -92,6 +92,8 @@ test('set up an authenticator app, then sign in with a code, a recovery code and
   // Step 2: a code from the app confirms.
   const confirm = page.getByRole('dialog', { name: /Schritt 2 von 3/ });
   await confirm.getByLabel(/^6-stelliger Code/).fill(await codeAt(secret));
+  // The password is asked again before the factor is added (decision 147).
+  await confirm.getByLabel(/^Aktuelles Passwort/).fill(account.password);
   await checkBothWidths(page, confirm, '2-code');
   await confirm.getByRole('button', { name: 'Bestätigen' }).click();
 

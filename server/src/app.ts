@@ -3,7 +3,7 @@ import { chmod, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -19,6 +19,7 @@ import { loggerOptions, RequestLog, requestLoggerFactory } from './plugins/loggi
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerDurableAnswers } from './plugins/durable-answers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
+import { validatorCompiler } from './plugins/validator.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { makePrivateDir, SHARED_DIR_MODE } from './private-files.ts';
 import { DiskStorage } from './storage/disk-storage.ts';

@@ -31,6 +31,7 @@ export const GERMAN = {
   forbidden: 'Dafür fehlt Ihnen die Berechtigung.',
   notFound: 'Nicht gefunden.',
   validation: 'Die Eingaben sind ungültig.',
+  unknownField: 'Dieses Feld ist unbekannt.',
   badRequest: 'Die Anfrage ist ungültig.',
   badJson: 'Die Anfrage enthält kein gültiges JSON.',
   emptyJson: 'Die Anfrage enthält keine Daten.',

@@ -34,11 +34,11 @@ async function run(store: InMemoryCounterStore, total: number): Promise<Map<numb
   const costs = new Map<number, number>();
   let i = 0;
   for (const mark of MARKS.filter((m) => m <= total)) {
-    for (; i < mark - SAMPLE; i += 1) await store.increment(key(i), HOUR);
+    for (; i < mark - SAMPLE; i += 1) await store.increment(key(i), HOUR, 'flood');
     const batches: number[] = [];
     for (let batch = 0; batch < BATCHES; batch += 1) {
       const start = process.hrtime.bigint();
-      for (const end = i + SAMPLE / BATCHES; i < end; i += 1) await store.increment(key(i), HOUR);
+      for (const end = i + SAMPLE / BATCHES; i < end; i += 1) await store.increment(key(i), HOUR, 'flood');
       batches.push(Number(process.hrtime.bigint() - start) / (SAMPLE / BATCHES));
     }
     costs.set(mark, batches.sort((a, b) => a - b)[BATCHES / 2]!);

@@ -4,11 +4,12 @@
  *
  * Formula injection: a spreadsheet runs a cell as a formula when it starts with = + - @ (or a
  * tab or carriage return it strips first). A user does not always open the file with `;` as
- * separator: with `,` a cell `x,=1+2` splits and its second part starts with `=`, and an import
- * that ignores quotes starts a new cell after every line break. So every place where any reader
- * may start a cell (the cell's start, after `,` or `;`, after a line break) gets an apostrophe
- * when a formula starter follows, also behind spaces and quotes; and every cell is quoted, so
- * with the intended separator the file reads back exactly.
+ * separator: with `,` a cell `x,=1+2` splits and its second part starts with `=`, with tab or
+ * space as separator `x =1` does the same (decision 148), and an import that ignores quotes
+ * starts a new cell after every line break. So every place where any reader may start a cell
+ * (the cell's start, after `,`, `;`, a tab, a space or a line break) gets an apostrophe when a
+ * formula starter follows, also behind spaces and quotes; and every cell is quoted, so with the
+ * intended separator the file reads back exactly.
  */
 export const CSV_BOM = '\uFEFF';
 export const CSV_SEPARATOR = ';';
@@ -19,7 +20,7 @@ export type CsvValue = string | number | null | undefined;
 /** A formula starter: directly, after a tab or CR a spreadsheet strips, or behind spaces and quotes. */
 const STARTS_FORMULA = /^(?:[\t\r]|[\s"]*[=+\-@])/;
 /** A place inside a cell where a reader may start a cell, followed by a formula starter. */
-const FORMULA_AFTER_BOUNDARY = /([,;\r\n])(?=[\t\r]|[\s"]*[=+\-@])/g;
+const FORMULA_AFTER_BOUNDARY = /([,;\t \r\n])(?=[\t\r]|[\s"]*[=+\-@])/g;
 
 /** The text of one cell with an apostrophe before each formula starter a reader could see. */
 export function neutraliseFormulas(text: string): string {

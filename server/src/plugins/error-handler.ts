@@ -56,18 +56,29 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (error.validationContext === 'params') {
         return reply.status(404).send({ message: GERMAN.notFound });
       }
-      const errors: Record<string, string[]> = {};
+      // A Map: a field may be named `constructor` or `toString` (an unknown one, named back).
+      const errors = new Map<string, string[]>();
+      const add = (field: string, message: string) => {
+        const messages = errors.get(field) ?? [];
+        if (!messages.includes(message)) messages.push(message);
+        errors.set(field, messages);
+      };
       for (const issue of error.validation) {
         const field = fieldName(issue.instancePath ?? '');
+        // Fields the body may not have (plugins/validator.ts, decision 147): named one by one.
+        const unknownKeys = issue.keyword === 'unrecognized_keys' ? issue.params.keys : undefined;
+        if (Array.isArray(unknownKeys)) {
+          for (const key of unknownKeys)
+            add(field ? `${field}.${String(key)}` : String(key), GERMAN.unknownField);
+          continue;
+        }
         if (!field) {
           // The body as a whole is missing or not an object.
           return reply.status(400).send({ message: GERMAN.badRequest });
         }
-        const messages = (errors[field] ??= []);
-        const message = issue.message ?? GERMAN.validation;
-        if (!messages.includes(message)) messages.push(message);
+        add(field, issue.message ?? GERMAN.validation);
       }
-      return reply.status(422).send({ message: GERMAN.validation, errors });
+      return reply.status(422).send({ message: GERMAN.validation, errors: Object.fromEntries(errors) });
     }
 
     if (error instanceof SyntaxError) {

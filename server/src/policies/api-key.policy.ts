@@ -1,5 +1,6 @@
 import type { ApiKeyScope } from '@gremienportal/contracts/api-keys';
 import type { Principal } from './principal.ts';
+import { isAdminRole } from './users.policy.ts';
 
 /**
  * Which scope an API-Schlüssel needs for a route (issue 22, decision 136), deny by default: a
@@ -55,3 +56,31 @@ export function keyMayCall(principal: Pick<Principal, 'apiKey'>, method: string,
 /** Only a Super-Admin in person issues and revokes keys: a key can carry rights over every account. */
 export const mayManageApiKeys = (principal: Pick<Principal, 'isSuperAdmin' | 'apiKey'>) =>
   principal.isSuperAdmin && !principal.apiKey;
+
+type NamedRole = { readonly name: string };
+
+/**
+ * A write to accounts, as the key rule sees it: the roles the account holds before the write (none
+ * for a new one) and the roles it grants or revokes.
+ */
+export interface AccountWrite {
+  targetRoles: readonly NamedRole[];
+  changedRoles: readonly NamedRole[];
+}
+
+/**
+ * Decision 146: a key acts with its issuer's rights narrowed by its scopes, and no scope reaches
+ * what only a Super-Admin may do to accounts. A key never grants, keeps or removes Admin or
+ * Super-Admin and never writes to an account that holds one of them: no change of name or e-mail
+ * (a reset link to a new address takes the account over), no invitation, no deletion, no
+ * second-factor reset. People are judged by users.policy.ts alone.
+ */
+export const keyMayWriteAccount = (principal: Pick<Principal, 'apiKey'>, write: AccountWrite): boolean =>
+  !principal.apiKey || (!write.targetRoles.some(isAdminRole) && !write.changedRoles.some(isAdminRole));
+
+/**
+ * Whether the principal acts as a Super-Admin in the account rules (users.policy.ts): a person
+ * holding the role; a key never, whoever issued it (decision 146).
+ */
+export const actsAsSuperAdmin = (principal: Pick<Principal, 'apiKey'>, holdsSuperAdminRole: boolean) =>
+  holdsSuperAdminRole && !principal.apiKey;

@@ -1,5 +1,5 @@
 import { ADMIN_ROLES, isAdmin } from '@gremienportal/contracts/common';
-import type { Principal } from '../plugins/auth.ts';
+import type { Principal } from './principal.ts';
 import { SUPER_ADMIN } from './principal.ts';
 
 type NamedRole = { name: string };

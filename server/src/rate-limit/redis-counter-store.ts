@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { systemClock } from '../clock.ts';
-import { InMemoryCounterStore, type CounterStore } from './counter-store.ts';
+import { InMemoryCounterStore, type CounterKind, type CounterStore } from './counter-store.ts';
 
 /**
  * One round trip, atomic on the server: count, start the window on the first hit, and report
@@ -50,7 +50,10 @@ type CountReply = [number | string, number | string];
 
 /**
  * Fixed-window counters in Redis, shared by every instance: a limit holds across the cluster.
- * Windows run on Redis's clock (key expiry), not on the instances' clocks.
+ * Windows run on Redis's clock (key expiry), not on the instances' clocks. Every key carries its
+ * own expiry and nothing here removes a running one, so the kinds of counter (decision 148) need
+ * no room of their own: only a Redis set to evict keys when its memory is full could drop a lock,
+ * and `connect` warns about such a setting.
  */
 export class RedisCounterStore implements CounterStore {
   private readonly prefix: string;
@@ -80,7 +83,32 @@ export class RedisCounterStore implements CounterStore {
     // Errors surface on the commands (and are logged there); an unhandled 'error' event would
     // only crash the process.
     redis.on('error', () => undefined);
-    return new RedisCounterStore(redis, options);
+    const store = new RedisCounterStore(redis, options);
+    void store.checkEvictionPolicy();
+    return store;
+  }
+
+  /**
+   * Warns when Redis may evict keys once its memory is full (any `maxmemory-policy` but
+   * `noeviction`): every key here has an expiry, so even the `volatile-*` policies could drop a
+   * lock. With `noeviction` a full Redis refuses the increment and the store counts in process
+   * meanwhile. Returns the policy; undefined where CONFIG is not allowed (a managed Redis).
+   */
+  async checkEvictionPolicy(): Promise<string | undefined> {
+    let policy: string | undefined;
+    try {
+      const reply = (await this.redis.config('GET', 'maxmemory-policy')) as string[];
+      policy = reply[1];
+    } catch {
+      return undefined;
+    }
+    if (policy && policy !== 'noeviction') {
+      this.options.logger?.warn(
+        { maxmemoryPolicy: policy },
+        'Redis kann bei vollem Speicher Schlüssel verdrängen, auch Sperrzähler: maxmemory-policy noeviction einstellen',
+      );
+    }
+    return policy;
   }
 
   private key(key: string): string {
@@ -97,7 +125,11 @@ export class RedisCounterStore implements CounterStore {
     );
   }
 
-  async increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+  async increment(
+    key: string,
+    windowMs: number,
+    kind?: CounterKind,
+  ): Promise<{ count: number; resetInMs: number }> {
     try {
       const [count, ttl] = (await this.call(
         'gpIncrement',
@@ -107,17 +139,17 @@ export class RedisCounterStore implements CounterStore {
       return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
     } catch (error) {
       this.degraded(error);
-      return this.fallback.increment(key, windowMs);
+      return this.fallback.increment(key, windowMs, kind);
     }
   }
 
-  async peek(key: string): Promise<{ count: number; resetInMs: number }> {
+  async peek(key: string, kind?: CounterKind): Promise<{ count: number; resetInMs: number }> {
     try {
       const [count, ttl] = (await this.call('gpPeek', this.key(key))) as CountReply;
       return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
     } catch (error) {
       this.degraded(error);
-      return this.fallback.peek(key);
+      return this.fallback.peek(key, kind);
     }
   }
 

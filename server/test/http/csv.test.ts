@@ -18,7 +18,8 @@ describe('csvCell', () => {
     ['+49 30 123', `"'+49 30 123"`],
     ['-5', `"'-5"`],
     ['@SUMME(A1)', `"'@SUMME(A1)"`],
-    ['\t=1', `"'\t=1"`],
+    // The tab is also a separator a reader may split at: an apostrophe after it as well.
+    ['\t=1', `"'\t'=1"`],
     // CR is also a line break where a reader may start a cell: an apostrophe after it as well.
     ['\r=1', `"'\r'=1"`],
     ['=A1;"x"', `"'=A1;""x"""`],
@@ -27,10 +28,18 @@ describe('csvCell', () => {
     ['x,=1+2', `"x,'=1+2"`],
     ['a;@SUM(1)', `"a;'@SUM(1)"`],
     ['"=cmd"', `"'""=cmd"""`],
-    ['a, -2+3', `"a,' -2+3"`],
+    ['a, -2+3', `"a,' '-2+3"`],
     ['Zeile\n+1', `"Zeile\n'+1"`],
     ['a,b;c', '"a,b;c"'],
-    ['1,5 - 2', '"1,5 - 2"'],
+    ['1,5 - 2', `"1,5 '- 2"`],
+    // Read with tab or space as separator, a tab or space inside the cell starts a new one.
+    ['x\t=1+2', `"x\t'=1+2"`],
+    ['x =1+2', `"x '=1+2"`],
+    ['Name @Kanzlei', `"Name '@Kanzlei"`],
+    ['a\t\t+1', `"a\t'\t'+1"`],
+    ['a  -1', `"a ' '-1"`],
+    ['a\t\r', `"a\t'\r"`],
+    ['Sitzung am 3. Mai', '"Sitzung am 3. Mai"'],
   ])('%j → %j', (input, expected) => {
     expect(csvCell(input)).toBe(expected);
   });
@@ -55,14 +64,14 @@ describe('CSV against formula injection, read with either separator (property)',
     maxLength: 24,
   });
 
-  it('no cell a spreadsheet reads starts a formula, and `;` reads back every cell', () => {
+  it('no cell a spreadsheet reads starts a formula with `;`, `,`, tab or space, and `;` reads back every cell', () => {
     fc.assert(
       fc.property(
         fc.array(fc.array(nasty, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 }),
         (rows) => {
           const file = toCsv(['Spalte'], rows);
           const body = file.slice(CSV_BOM.length);
-          for (const separator of [';', ','] as const) {
+          for (const separator of [';', ',', '\t', ' '] as const) {
             expect(formulaCells(parseCsv(body, separator))).toEqual([]);
           }
           const read = parseCsv(body, ';').slice(1);

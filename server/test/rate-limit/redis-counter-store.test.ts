@@ -166,6 +166,75 @@ describe('RedisCounterStore', () => {
     }
   });
 
+  it('keeps a lock through a flood of new keys: every key has its own expiry, none is removed', async () => {
+    const p = prefix();
+    const raw = new Redis(redisUrl);
+    try {
+      const store = open({ prefix: p });
+      await store.increment('2fa-lock:7', 15 * 60_000, 'protect');
+      for (let i = 0; i < 30; i += 1)
+        await store.increment('login-client-failed:10.0.0.1', 10 * 60_000, 'protect');
+      await Promise.all(
+        Array.from({ length: 5_000 }, (_, i) =>
+          store.increment(`forgot:${i}@example.org`, 3_600_000, 'flood'),
+        ),
+      );
+      expect((await store.peek('2fa-lock:7', 'protect')).count).toBe(1);
+      expect((await store.peek('login-client-failed:10.0.0.1', 'protect')).count).toBe(30);
+      const keys = await raw.keys(`${p}*`);
+      expect(keys).toHaveLength(5_002);
+      const ttls = await Promise.all(keys.map((key) => raw.pttl(key)));
+      expect(ttls.filter((ttl) => ttl <= 0)).toEqual([]);
+      // A key it does not hold is no lock, whatever its kind: Redis has room or refuses the write.
+      expect(await store.peek('2fa-lock:8', 'protect')).toEqual({ count: 0, resetInMs: 0 });
+      await raw.del(...keys);
+    } finally {
+      await raw.quit();
+    }
+  });
+
+  it('warns when Redis may evict keys once its memory is full', async () => {
+    const warn = vi.fn();
+    const store = open({ prefix: prefix(), logger: { warn } });
+    const policy = await store.checkEvictionPolicy();
+    // The local Redis is set up as the README asks; the warning itself is checked with a private one.
+    if (policy === 'noeviction') expect(warn).not.toHaveBeenCalled();
+    if (spawnSync('sh', ['-c', 'command -v redis-server']).status !== 0) return;
+    const port = await freePort();
+    const evicting = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'volatile-lru',
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      await vi.waitFor(
+        async () => {
+          if (!(await reachable(port))) throw new Error('redis-server startet nicht');
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      const warned = vi.fn();
+      const checked = RedisCounterStore.connect(`redis://127.0.0.1:${port}`, { logger: { warn: warned } });
+      stores.push(checked);
+      await vi.waitFor(() =>
+        expect(warned).toHaveBeenCalledWith({ maxmemoryPolicy: 'volatile-lru' }, expect.any(String)),
+      );
+    } finally {
+      evicting.kill('SIGTERM');
+    }
+  });
+
   it('falls back to counting in this instance, quickly and with a warning, while Redis is away', async () => {
     const warn = vi.fn();
     const port = await freePort();

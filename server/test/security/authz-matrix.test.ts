@@ -5,6 +5,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_SUCCESS_MESSAGE, LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/auth';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
+import { TEST_PASSWORD } from '../support/factories.ts';
 import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
 import { readPdf, type ReadPdf } from '../support/pdf-reader.ts';
 import { Offload } from '../support/offload.ts';
@@ -208,12 +209,13 @@ const ENTRIES: Record<string, Entry> = {
   'POST /api/v1/account/two-factor/totp/confirm': {
     access: 'user',
     ok: 422,
-    request: () => ({ payload: { code: '000000' } }),
+    request: () => ({ payload: { code: '000000', current_password: TEST_PASSWORD } }),
   },
   'POST /api/v1/account/two-factor/recovery-codes': { access: 'user', ok: 409 },
   // Passkeys: the prompt for one's own account; an answer that proves nothing is refused.
   'POST /api/v1/account/two-factor/webauthn/registration-options': {
     access: 'user',
+    request: () => ({ payload: { current_password: TEST_PASSWORD } }),
     check: ({ w, p }, res) => {
       if (p !== 'anonymous') expect(res.json().user.name).toBe(w.users[p].email);
     },
@@ -768,8 +770,15 @@ const ENTRIES: Record<string, Entry> = {
   'DELETE /api/v1/user/:id': { access: 'admin', object: 'user', disposable: true, ok: 204 },
   // A fresh account has not set its password yet, so the invitation can go out again.
   'POST /api/v1/user/:id/invitation': { access: 'admin', object: 'user', disposable: true },
-  // A fresh account has no second factor: nothing to reset (409), once the rights allow it.
-  'DELETE /api/v1/user/:id/two-factor': { access: 'admin', object: 'user', disposable: true, ok: 409 },
+  // A fresh account has no second factor: nothing to reset (409), once the rights allow it; the
+  // acting admin's own code is checked after that (decision 146, two-factor-reset.test.ts).
+  'DELETE /api/v1/user/:id/two-factor': {
+    access: 'admin',
+    object: 'user',
+    disposable: true,
+    ok: 409,
+    request: () => ({ payload: { code: '123456' } }),
+  },
 
   // --- audit (admins only; they see everything, so nothing is hidden from them) --------------------
   'GET /api/v1/audit/object/:type/:id': {

@@ -34,7 +34,9 @@ import { trashListQuerySchema, trashRestoreBodySchema } from '@gremienportal/con
 import { createUserBodySchema, updateUserBodySchema } from '@gremienportal/contracts/users';
 import {
   disableTwoFactorBodySchema,
+  passkeyOptionsBodySchema,
   passkeyRegistrationBodySchema,
+  resetTwoFactorBodySchema,
   totpConfirmBodySchema,
   twoFactorBodySchema,
   webauthnLoginBodySchema,
@@ -301,6 +303,15 @@ async function askForAcknowledgement(t: TestApp, actor: TestUser, fileId: string
   expect(res.statusCode, res.body).toBe(200);
 }
 
+/**
+ * A route that asks for the password again (decision 147): a wrong one is logged like a failed
+ * sign-in, and too many end the session and mail the member.
+ */
+const PASSWORD_RECHECK: Pick<Spec, 'mayChange' | 'freshSession'> = {
+  mayChange: ['audit_log', 'sessions', 'outbox'],
+  freshSession: true,
+};
+
 const ENTRIES: Record<string, Spec> = {
   'GET /api/v1/health': { principal: 'anonymous', weight: 0.2, valid: () => ({}) },
   'GET /api/v1/legal-links': { principal: 'anonymous', weight: 0.2, valid: () => ({}) },
@@ -384,7 +395,11 @@ const ENTRIES: Record<string, Spec> = {
       return { payload: { challenge, response: user.device.assert(await passkeyPromptOf(t, challenge)) } };
     },
   },
-  'POST /api/v1/account/two-factor/webauthn/registration-options': { weight: 0.3, valid: () => ({}) },
+  'POST /api/v1/account/two-factor/webauthn/registration-options': {
+    ...PASSWORD_RECHECK,
+    body: { schema: passkeyOptionsBodySchema },
+    valid: () => ({ payload: { current_password: TEST_PASSWORD } }),
+  },
   'POST /api/v1/account/two-factor/webauthn/registration': {
     // A refused answer spends the prompt it answered.
     mayChange: ['login_challenges'],
@@ -395,6 +410,7 @@ const ENTRIES: Record<string, Spec> = {
         method: 'POST',
         url: '/api/v1/account/two-factor/webauthn/registration-options',
         headers: user.headers,
+        payload: { current_password: TEST_PASSWORD },
       });
       const device = new SoftAuthenticator(t.config.PUBLIC_URL);
       return {
@@ -419,6 +435,7 @@ const ENTRIES: Record<string, Spec> = {
   },
   'POST /api/v1/account/two-factor/totp': { weight: 0.3, valid: () => ({}) },
   'POST /api/v1/account/two-factor/totp/confirm': {
+    ...PASSWORD_RECHECK,
     body: { schema: totpConfirmBodySchema },
     async valid({ t }) {
       const user = await createUser(t, { roles: ['Vertreter'] });
@@ -427,7 +444,10 @@ const ENTRIES: Record<string, Spec> = {
         url: '/api/v1/account/two-factor/totp',
         headers: user.headers,
       });
-      return { headers: user.headers, payload: { code: await freshCode(t, setup.json().secret) } };
+      return {
+        headers: user.headers,
+        payload: { code: await freshCode(t, setup.json().secret), current_password: TEST_PASSWORD },
+      };
     },
   },
   'POST /api/v1/account/two-factor/recovery-codes': {
@@ -453,6 +473,7 @@ const ENTRIES: Record<string, Spec> = {
     },
   },
   'DELETE /api/v1/account/two-factor': {
+    ...PASSWORD_RECHECK,
     body: { schema: disableTwoFactorBodySchema },
     async valid({ t }) {
       const user = await createTotpUser(t, { roles: ['Vertreter'] });
@@ -463,6 +484,7 @@ const ENTRIES: Record<string, Spec> = {
     },
   },
   'PUT /api/v1/account': {
+    ...PASSWORD_RECHECK,
     body: { schema: updateAccountBodySchema, hints: emailHints },
     valid: () => ({ payload: { firstname: 'Feindlich', lastname: 'Getestet' } }),
   },
@@ -500,10 +522,17 @@ const ENTRIES: Record<string, Spec> = {
   },
   'DELETE /api/v1/user/:id/two-factor': {
     params: (p) => ({ id: p.userIds }),
-    // Ends the member's sessions and mails them; a refused call does neither.
+    body: { schema: resetTwoFactorBodySchema },
+    // Ends the member's sessions and mails them; a refused call does neither. The acting admin
+    // confirms with their own second factor (decision 146).
     async valid({ t }) {
       const user = await createTotpUser(t, { roles: ['Vertreter'] });
-      return { url: `/api/v1/user/${user.id}/two-factor` };
+      const admin = await createTotpUser(t, { roles: ['Super-Admin'] });
+      return {
+        headers: admin.headers,
+        url: `/api/v1/user/${user.id}/two-factor`,
+        payload: { code: await freshCode(t, admin.secret) },
+      };
     },
   },
   'POST /api/v1/user/:id/invitation': {
@@ -1173,7 +1202,14 @@ describe('hostile input', () => {
   let env: Env;
 
   beforeAll(async () => {
-    t = await buildTestApp({ env: { MAX_UPLOAD_MB: String(MAX_UPLOAD_MB) } });
+    t = await buildTestApp({
+      env: {
+        MAX_UPLOAD_MB: String(MAX_UPLOAD_MB),
+        // The password re-checks' wrong guesses (decision 147) come from this one client as well:
+        // the per-client limit must not refuse the later routes' valid sign-ins.
+        LOGIN_MAX_FAILURES_PER_CLIENT: '100000',
+      },
+    });
     const actor = await createUser(t, { roles: ['Super-Admin'] });
     const su = async (options: InjectOptions, status: number) => {
       const res = await t.app.inject({ ...options, headers: { ...actor.headers, ...options.headers } });
@@ -1439,6 +1475,99 @@ describe('hostile input', () => {
     },
     60_000,
   );
+
+  // Every JSON body is read strictly (decision 147): a field the route does not know is named in a
+  // 422, where it used to be dropped silently (or answered with a bare 400 by a strict schema).
+  it.each(Object.keys(ENTRIES).filter((key) => ENTRIES[key]!.body && !ENTRIES[key]!.body.upload))(
+    '%s refuses an unknown field, naming it',
+    async (key) => {
+      const spec = ENTRIES[key]!;
+      const [method, path] = key.split(' ') as [string, string];
+      const valid = await spec.valid(env);
+      const payload = {
+        ...(valid.payload as Record<string, unknown> | undefined),
+        user_id: 5,
+        two_factor_enabled: false,
+      };
+      const headers = { ...(await headersFor(spec)), ...valid.headers };
+      const before = await snapshot(t);
+      const res = await t.app.inject({
+        method: method as InjectOptions['method'],
+        url: path,
+        ...valid,
+        headers,
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().errors).toMatchObject({
+        user_id: ['Dieses Feld ist unbekannt.'],
+        two_factor_enabled: ['Dieses Feld ist unbekannt.'],
+      });
+      expect(changes(before, await snapshot(t), []), 'unbekanntes Feld, aber geändert').toEqual(NO_CHANGES);
+    },
+  );
+
+  it('names unknown fields inside a body, too', async () => {
+    const valid = await ENTRIES['PUT /api/v1/events/:id/agenda']!.valid(env);
+    const payload = valid.payload as { items: Record<string, unknown>[] };
+    payload.items[0]!.owner_id = 3;
+    const res = await t.app.inject({ method: 'PUT', ...valid, headers: env.actor.headers, payload });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors).toEqual({ 'items.0.owner_id': ['Dieses Feld ist unbekannt.'] });
+  });
+
+  // Each route that asks for the password again shares the sign-in's limit (decision 147): wrong
+  // passwords are 422 on the field until the limit, then 429, and the session that guessed ends.
+  it.each([
+    [
+      'PUT /api/v1/account',
+      'current_password',
+      (password: string) => ({
+        password: 'Ganz-Neues-Kennwort-7',
+        password_confirmation: 'Ganz-Neues-Kennwort-7',
+        current_password: password,
+      }),
+    ],
+    [
+      'POST /api/v1/account/two-factor/webauthn/registration-options',
+      'current_password',
+      (password: string) => ({
+        current_password: password,
+      }),
+    ],
+    [
+      'POST /api/v1/account/two-factor/totp/confirm',
+      'current_password',
+      (password: string) => ({
+        code: '123456',
+        current_password: password,
+      }),
+    ],
+    ['DELETE /api/v1/account/two-factor', 'password', (password: string) => ({ password, code: '123456' })],
+  ] as const)('%s: wrong passwords answer 422 on %s, then 429', async (key, field, body) => {
+    const [method, url] = key.split(' ') as [InjectOptions['method'], string];
+    const user = key.includes('DELETE')
+      ? await createTotpUser(t, { roles: ['Vertreter'] })
+      : await createUser(t, { roles: ['Vertreter'] });
+    if (key.includes('totp/confirm')) {
+      await t.app.inject({ method: 'POST', url: '/api/v1/account/two-factor/totp', headers: user.headers });
+    }
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt <= t.config.LOGIN_MAX_ATTEMPTS; attempt += 1) {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: user.headers,
+        payload: body(`Falsches-Kennwort-${attempt}`),
+      });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 422) expect(Object.keys(res.json().errors)).toEqual([field]);
+      else expect(errorBodyProblems(res)).toEqual([]);
+    }
+    expect(statuses).toEqual([...Array(t.config.LOGIN_MAX_ATTEMPTS).fill(422), 429]);
+    const after = await t.app.inject({ method: 'GET', url: '/api/v1/account', headers: user.headers });
+    expect(after.statusCode).toBe(401);
+  });
 
   it('stored nothing outside the storage folder and only server-made names inside it', async () => {
     const names = await readdir(t.dataDir, { recursive: true });

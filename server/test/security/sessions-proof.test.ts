@@ -147,7 +147,11 @@ describe('sessions end on the next request', () => {
     const res = await inject(first, {
       method: 'PUT',
       url: '/api/v1/account',
-      payload: { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      payload: {
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+        current_password: TEST_PASSWORD,
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(await statuses(second, memberCalls())).toEqual(allAre(memberCalls(), 401));

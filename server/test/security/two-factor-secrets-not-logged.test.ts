@@ -126,7 +126,7 @@ describe('second factor: secrets stay out of logs and other answers', () => {
       method: 'POST',
       url: '/api/v1/account/two-factor/totp/confirm',
       headers: bearer(firstToken),
-      payload: { code: wrongAtSetup },
+      payload: { code: wrongAtSetup, current_password: TEST_PASSWORD },
     });
     expect(refused.statusCode).toBe(422);
     const confirmCode = await nextCode(secret);
@@ -135,7 +135,7 @@ describe('second factor: secrets stay out of logs and other answers', () => {
       method: 'POST',
       url: '/api/v1/account/two-factor/totp/confirm',
       headers: bearer(firstToken),
-      payload: { code: confirmCode },
+      payload: { code: confirmCode, current_password: TEST_PASSWORD },
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const recoveryCodes = confirmed.json().recovery_codes as string[];

@@ -5,7 +5,7 @@
  * line outside quotes. Lenient like Excel and LibreOffice, so a file written for `;` can be read
  * with `,` as well.
  */
-export function parseCsv(text: string, separator: ',' | ';'): string[][] {
+export function parseCsv(text: string, separator: ',' | ';' | '\t' | ' '): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';

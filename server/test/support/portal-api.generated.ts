@@ -178,7 +178,9 @@ export interface paths {
     get: operations['getAccount'];
     /**
      * Das eigene Konto ändern: Passwort alle; Titel, Namen und E-Mail nur Admin und Super-Admin
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     * @description Ein neues Passwort braucht `current_password`. Unbekannte Felder werden mit 422 abgelehnt.
+     *
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     put: operations['putAccount'];
     post?: never;
@@ -242,8 +244,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Authenticator-App mit einem Code bestätigen; liefert 10 Wiederherstellungscodes (nur jetzt)
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     * Authenticator-App mit einem Code und dem Passwort bestätigen; liefert 10 Wiederherstellungscodes (nur jetzt)
+     * @description Falsche Passwörter zählen wie fehlgeschlagene Anmeldungen; nach zu vielen endet die Sitzung (429).
+     *
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountTwoFactorTotpConfirm'];
     delete?: never;
@@ -282,8 +286,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Passkey hinzufügen, Schritt 1: Optionen für navigator.credentials.create
-     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     * Passkey hinzufügen, Schritt 1: mit dem Passwort die Optionen für navigator.credentials.create
+     * @description Falsche Passwörter zählen wie fehlgeschlagene Anmeldungen; nach zu vielen endet die Sitzung (429).
+     *
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
     post: operations['postAccountTwoFactorWebauthnRegistrationOptions'];
     delete?: never;
@@ -498,7 +504,7 @@ export interface paths {
     post?: never;
     /**
      * Zwei-Faktor-Anmeldung eines Kontos zurücksetzen (verlorenes Gerät)
-     * @description Entfernt Authenticator-App, Passkeys, Wiederherstellungscodes und vertraute Geräte, beendet alle Sitzungen des Kontos und benachrichtigt es per E-Mail. Rechte wie beim Ändern des Kontos: ein Admin nicht bei Admins und Super-Admins. 409, wenn keine Zwei-Faktor-Anmeldung eingerichtet ist.
+     * @description Entfernt Authenticator-App, Passkeys, Wiederherstellungscodes und vertraute Geräte, beendet alle Sitzungen des Kontos und benachrichtigt es per E-Mail. Rechte wie beim Ändern des Kontos: ein Admin nicht bei Admins und Super-Admins. Der handelnde Admin bestätigt mit seinem eigenen zweiten Faktor: `code` (Authenticator-App), `recovery_code` oder `webauthn` (Antwort auf `POST /account/two-factor/webauthn/confirm-options`); falsche Codes zählen zur Sperre seines Kontos. 403 ohne eigenen zweiten Faktor, 422 bei falschem Code, 409 für das eigene Konto („Ausschalten“ unter „Mein Account“) und wenn keine Zwei-Faktor-Anmeldung eingerichtet ist.
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: nicht nutzbar (403).
      */
@@ -2688,6 +2694,7 @@ export interface operations {
           email?: string;
           password?: string;
           password_confirmation?: string;
+          current_password?: string;
         };
       };
     };
@@ -2758,6 +2765,15 @@ export interface operations {
       };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Zu viele falsche aktuelle Passwörter (wie bei der Anmeldung); die Sitzung ist beendet */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3127,6 +3143,7 @@ export interface operations {
       content: {
         'application/json': {
           code: string;
+          current_password: string;
         };
       };
     };
@@ -3198,6 +3215,15 @@ export interface operations {
       };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Zu viele Anfragen; `Retry-After` nennt die Wartezeit in Sekunden */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3353,7 +3379,13 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          current_password: string;
+        };
+      };
+    };
     responses: {
       /** @description PublicKeyCredentialCreationOptionsJSON bzw. PublicKeyCredentialRequestOptionsJSON */
       200: {
@@ -3413,6 +3445,15 @@ export interface operations {
       };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Zu viele Anfragen; `Retry-After` nennt die Wartezeit in Sekunden */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4783,7 +4824,17 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          code?: string;
+          recovery_code?: string;
+          webauthn?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
     responses: {
       /** @description Erledigt, ohne Inhalt */
       204: {
@@ -4857,6 +4908,15 @@ export interface operations {
       };
       /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Zu viele Anfragen; `Retry-After` nennt die Wartezeit in Sekunden */
+      429: {
         headers: {
           [name: string]: unknown;
         };

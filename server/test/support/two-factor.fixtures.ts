@@ -32,7 +32,7 @@ export async function createTotpUser(
     method: 'POST',
     url: '/api/v1/account/two-factor/totp/confirm',
     headers: user.headers,
-    payload: { code: await freshCode(t, secret) },
+    payload: { code: await freshCode(t, secret), current_password: TEST_PASSWORD },
   });
   expect(confirmed.statusCode, confirmed.body).toBe(200);
   return { ...user, secret, recoveryCodes: confirmed.json().recovery_codes };
@@ -61,7 +61,9 @@ export async function addPasskey(t: TestApp, user: TestUser, device: SoftAuthent
     method: 'POST',
     url: '/api/v1/account/two-factor/webauthn/registration-options',
     headers: user.headers,
+    payload: { current_password: TEST_PASSWORD },
   });
+  expect(options.statusCode, options.body).toBe(200);
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/v1/account/two-factor/webauthn/registration',

@@ -53,12 +53,17 @@ export const accountRoutes =
           tags: ['Account'],
           summary:
             'Das eigene Konto ändern: Passwort alle; Titel, Namen und E-Mail nur Admin und Super-Admin',
+          description:
+            'Ein neues Passwort braucht `current_password`. Unbekannte Felder werden mit 422 abgelehnt.',
           body: updateAccountBodySchema,
           response: {
             200: updateAccountResponseSchema,
             401: errorBodySchema,
             403: errorBodySchema.describe('Titel, Namen oder E-Mail ohne Berechtigung geändert'),
             422: errorBodySchema,
+            429: errorBodySchema.describe(
+              'Zu viele falsche aktuelle Passwörter (wie bei der Anmeldung); die Sitzung ist beendet',
+            ),
           },
         },
       },

@@ -1,5 +1,6 @@
 import {
   ACCOUNT_FIELDS_FORBIDDEN_MESSAGE,
+  CURRENT_PASSWORD_WRONG_MESSAGE,
   type Account,
   type UpdateAccountBody,
 } from '@gremienportal/contracts/account';
@@ -14,6 +15,7 @@ import { mayChangeOwnProfile } from '../../policies/users.policy.ts';
 import {
   endOtherSessions,
   forgetTrustedDevices,
+  recheckPassword,
   refuseEmailAsPassword,
   type Client,
 } from '../auth/auth.service.ts';
@@ -41,7 +43,8 @@ export function accountOf(principal: Principal): Account {
 export function accountService(ctx: AppContext) {
   /**
    * Applies the changed fields. Fields sent with their stored value are no change, so a form that
-   * sends everything still works for users who may only change their password.
+   * sends everything still works for users who may only change their password. A new password
+   * needs the current one, checked under the sign-in's limits (decision 147).
    */
   async function updateAccount(
     principal: Principal,
@@ -60,7 +63,13 @@ export function accountService(ctx: AppContext) {
     if (changes.email !== undefined && (await repo.emailTakenByOther(k, changes.email, principal.id))) {
       throw invalidField('email', EMAIL_TAKEN_MESSAGE);
     }
-    if (body.password !== undefined) refuseEmailAsPassword(body.password, changes.email ?? principal.email);
+    if (body.password !== undefined) {
+      refuseEmailAsPassword(body.password, changes.email ?? principal.email);
+      await recheckPassword(ctx, { principal, ip: client.ip }, body.current_password, {
+        field: 'current_password',
+        message: CURRENT_PASSWORD_WRONG_MESSAGE,
+      });
+    }
     const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
 
     const updated: Principal = { ...principal, ...changes };

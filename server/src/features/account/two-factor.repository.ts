@@ -34,15 +34,6 @@ export async function replaceRecoveryCodes(
     .execute();
 }
 
-export async function passwordHashOf(db: Queryable, userId: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('users')
-    .select('password_hash')
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return row?.password_hash ?? null;
-}
-
 export function passkeysOf(db: Queryable, userId: number) {
   return db
     .selectFrom('passkeys')

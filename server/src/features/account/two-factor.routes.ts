@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { errorBodySchema, idParamsSchema } from '@gremienportal/contracts/common';
 import {
   disableTwoFactorBodySchema,
+  passkeyOptionsBodySchema,
   passkeyRegistrationBodySchema,
   passkeyRegistrationResponseSchema,
   recoveryCodesResponseSchema,
@@ -49,14 +50,16 @@ export const twoFactorRoutes =
         schema: {
           tags,
           summary:
-            'Authenticator-App mit einem Code bestätigen; liefert 10 Wiederherstellungscodes (nur jetzt)',
+            'Authenticator-App mit einem Code und dem Passwort bestätigen; liefert 10 Wiederherstellungscodes (nur jetzt)',
+          description:
+            'Falsche Passwörter zählen wie fehlgeschlagene Anmeldungen; nach zu vielen endet die Sitzung (429).',
           body: totpConfirmBodySchema,
-          response: { 200: recoveryCodesResponseSchema, ...errors },
+          response: { 200: recoveryCodesResponseSchema, ...errors, 429: errorBodySchema },
         },
       },
       async (request, reply) => {
         reply.header('Cache-Control', 'no-store');
-        return { recovery_codes: await twoFactor.confirmTotp(actorOf(request), request.body.code) };
+        return { recovery_codes: await twoFactor.confirmTotp(actorOf(request), request.body) };
       },
     );
 
@@ -83,13 +86,22 @@ export const twoFactorRoutes =
         bodyLimit: BODY_LIMIT,
         schema: {
           tags,
-          summary: 'Passkey hinzufügen, Schritt 1: Optionen für navigator.credentials.create',
-          response: { 200: webauthnOptionsSchema, 401: errorBodySchema },
+          summary:
+            'Passkey hinzufügen, Schritt 1: mit dem Passwort die Optionen für navigator.credentials.create',
+          description:
+            'Falsche Passwörter zählen wie fehlgeschlagene Anmeldungen; nach zu vielen endet die Sitzung (429).',
+          body: passkeyOptionsBodySchema,
+          response: {
+            200: webauthnOptionsSchema,
+            401: errorBodySchema,
+            422: errorBodySchema,
+            429: errorBodySchema,
+          },
         },
       },
       async (request, reply) => {
         reply.header('Cache-Control', 'no-store');
-        return twoFactor.passkeyOptions(principalOf(request));
+        return twoFactor.passkeyOptions(actorOf(request), request.body);
       },
     );
 

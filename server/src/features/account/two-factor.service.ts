@@ -1,17 +1,19 @@
 import {
   TWO_FACTOR_MESSAGES,
   type DisableTwoFactorBody,
+  type PasskeyOptionsBody,
   type PasskeyRegistrationBody,
   type PasskeyRegistrationResponse,
+  type TotpConfirmBody,
   type TotpSetupResponse,
   type TwoFactorStatus,
 } from '@gremienportal/contracts/two-factor';
+import { CURRENT_PASSWORD_WRONG_MESSAGE } from '@gremienportal/contracts/account';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { verifyPassword } from '../../passwords.ts';
 import type { Actor, Principal } from '../../plugins/auth.ts';
 import { newRecoveryCodes } from '../../second-factor/recovery-codes.ts';
 import { newTotpSecret, totpQrSvg, totpStep, totpUri } from '../../second-factor/totp.ts';
@@ -22,6 +24,7 @@ import {
   endOtherSessions,
   passkeysForCheck,
   proofRefusedMessage,
+  recheckPassword,
   recoveryCodesLeft,
   secondFactorOf,
   secondFactorService,
@@ -30,9 +33,13 @@ import { requiresSecondFactor } from '../../policies/two-factor.policy.ts';
 import * as repo from './two-factor.repository.ts';
 import { twoFactorChangedMail } from './two-factor.mails.ts';
 
+/** Where a wrong password is shown when a second factor is added (decision 147). */
+const CURRENT_PASSWORD = { field: 'current_password', message: CURRENT_PASSWORD_WRONG_MESSAGE };
+
 /**
  * Setting up and turning off one's own second factor (issue 18). Each change ends the account's
- * other sessions, is audited and mailed, in one transaction.
+ * other sessions, is audited and mailed, in one transaction. Adding a factor and turning it off
+ * ask for the password again (decision 147): a stolen session must not lock the owner out.
  */
 export function twoFactorService(ctx: AppContext) {
   const k = () => ctx.db.kysely;
@@ -104,12 +111,16 @@ export function twoFactorService(ctx: AppContext) {
       return { secret, otpauth_url: uri, qr_svg: await totpQrSvg(uri) };
     },
 
-    /** The first code makes the seed active and yields the recovery codes, shown this once. */
-    async confirmTotp(actor: Actor, code: string): Promise<string[]> {
+    /**
+     * The first code, with the password, makes the seed active and yields the recovery codes,
+     * shown this once.
+     */
+    async confirmTotp(actor: Actor, body: TotpConfirmBody): Promise<string[]> {
       const account = await secondFactorOf(k(), actor.principal.id);
       if (account?.totp_secret) throw new AppError('conflict', TWO_FACTOR_MESSAGES.alreadyActive);
       if (!account?.totp_pending) throw new AppError('conflict', TWO_FACTOR_MESSAGES.noPendingSetup);
-      const step = await totpStep(ctx.secrets.open(account.totp_pending), code, ctx.clock.now(), null);
+      await recheckPassword(ctx, actor, body.current_password, CURRENT_PASSWORD);
+      const step = await totpStep(ctx.secrets.open(account.totp_pending), body.code, ctx.clock.now(), null);
       if (step === null) throw invalidField('code', TWO_FACTOR_MESSAGES.codeInvalid);
       // Recovery codes come with the first second factor; a passkey may have brought them already.
       const codes = account.two_factor_enabled ? [] : newRecoveryCodes();
@@ -120,8 +131,13 @@ export function twoFactorService(ctx: AppContext) {
       return codes;
     },
 
-    /** The browser's prompt to make a passkey for the portal (registration options). */
-    async passkeyOptions(principal: Principal) {
+    /**
+     * The browser's prompt to make a passkey for the portal (registration options), after the
+     * password: the registration takes only the answer to this prompt.
+     */
+    async passkeyOptions(actor: Actor, body: PasskeyOptionsBody) {
+      const { principal } = actor;
+      await recheckPassword(ctx, actor, body.current_password, CURRENT_PASSWORD);
       const options = await registrationOptions(
         rp,
         {
@@ -206,10 +222,10 @@ export function twoFactorService(ctx: AppContext) {
     async disable(actor: Actor, body: DisableTwoFactorBody): Promise<void> {
       const account = await secondFactorOf(k(), actor.principal.id);
       if (!account?.two_factor_enabled) throw new AppError('conflict', TWO_FACTOR_MESSAGES.notActive);
-      const passwordHash = await repo.passwordHashOf(k(), actor.principal.id);
-      if (!passwordHash || !(await verifyPassword(passwordHash, body.password))) {
-        throw invalidField('password', TWO_FACTOR_MESSAGES.passwordWrong);
-      }
+      await recheckPassword(ctx, actor, body.password, {
+        field: 'password',
+        message: TWO_FACTOR_MESSAGES.passwordWrong,
+      });
       const proof = body.webauthn
         ? {
             webauthn: {

@@ -114,6 +114,31 @@ export async function loginsOf(
     .execute();
 }
 
+/**
+ * Entries with one of `actions` about one account within `[fromIso, toIso]`, recorded by anybody
+ * but the account itself (a null actor, the operator's command line, counts as somebody else).
+ */
+export async function entriesAboutUserByOthers(
+  db: Executor,
+  userId: number,
+  actions: readonly string[],
+  fromIso: string,
+  toIso: string,
+): Promise<AuditRow[]> {
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', 'in', [...actions])
+    .where('object_type', '=', 'user')
+    .where('object_id', '=', userId)
+    .where('at', '>=', fromIso)
+    .where('at', '<=', toIso)
+    .where((eb) => eb.or([eb('actor_id', 'is', null), eb('actor_id', '!=', userId)]))
+    .orderBy('at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Who may see an object now (read-only look at the role tables)
 

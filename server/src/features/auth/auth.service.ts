@@ -62,6 +62,8 @@ export {
   recoveryCodesLeft,
   secondFactorOf,
 } from './two-factor.repository.ts';
+/** The password asked again before a change, under the sign-in's limits (decision 147). */
+export { recheckPassword } from './password-recheck.ts';
 /** Checks codes, recovery codes and passkeys, counting wrong ones; passkey prompts. */
 export { proofRefusedMessage, secondFactorService } from './second-factor.service.ts';
 
@@ -120,8 +122,8 @@ export function authService(ctx: AppContext) {
    * 118); over the limit nothing is queued, silently, so the mailbox of an address cannot be flooded.
    */
   async function requestPasswordReset(body: ForgotPasswordBody, client: Client): Promise<void> {
-    const perClient = await ctx.counters.increment(`forgot:${client.ip}:${body.email}`, HOUR);
-    const perAddress = await ctx.counters.increment(`forgot:${body.email}`, HOUR);
+    const perClient = await ctx.counters.increment(`forgot:${client.ip}:${body.email}`, HOUR, 'flood');
+    const perAddress = await ctx.counters.increment(`forgot:${body.email}`, HOUR, 'flood');
     if (perClient.count > RESET_REQUESTS_PER_CLIENT || perAddress.count > RESET_REQUESTS_PER_ADDRESS) {
       ctx.logger.warn({ ip: client.ip }, 'Zu viele Anfragen zum Zurücksetzen des Passworts; keine E-Mail');
       return;

@@ -9,7 +9,7 @@ import {
 import type { LoginResponse } from '@gremienportal/contracts/auth';
 import type { AppContext } from '../../context.ts';
 import { DAY, MINUTE } from '../../clock.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, GERMAN } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { composeMail } from '../../mail/compose.ts';
 import { hashRecoveryCode } from '../../second-factor/recovery-codes.ts';
@@ -63,21 +63,36 @@ export function secondFactorService(ctx: AppContext) {
   const failKey = (userId: number) => `2fa-wrong:${userId}`;
   const lockKey = (userId: number) => `2fa-lock:${userId}`;
 
-  async function assertNotLocked(userId: number) {
+  const locked = (resetInMs: number) => {
+    const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
+    return new AppError('too_many_requests', twoFactorLockedMessage(seconds), undefined, {
+      'retry-after': String(seconds),
+    });
+  };
+
+  /**
+   * Counts the proof as wrong before it is checked, so that concurrent guesses cannot slip past
+   * the limit, and a store without room for the count refuses the check (decision 148). A right
+   * proof clears the count again.
+   */
+  async function claimCheck(userId: number) {
     const lock = await ctx.counters.peek(lockKey(userId));
-    if (lock.count > 0) {
-      const seconds = Math.max(1, Math.ceil(lock.resetInMs / 1000));
-      throw new AppError('too_many_requests', twoFactorLockedMessage(seconds), undefined, {
-        'retry-after': String(seconds),
+    if (lock.count > 0) throw locked(lock.resetInMs);
+    const wrong = await ctx.counters.increment(failKey(userId), LOCK_MS, 'protect');
+    if (!Number.isFinite(wrong.count)) {
+      throw new AppError('too_many_requests', GERMAN.tooManyRequests, undefined, {
+        'retry-after': String(Math.max(1, Math.ceil(wrong.resetInMs / 1000))),
       });
     }
+    if (wrong.count > MAX_WRONG_CODES) throw locked(wrong.resetInMs);
+    return wrong.count;
   }
 
-  async function countWrongCode(userId: number) {
-    const wrong = await ctx.counters.increment(failKey(userId), LOCK_MS);
-    if (wrong.count < MAX_WRONG_CODES) return;
-    await ctx.counters.increment(lockKey(userId), LOCK_MS);
-    await ctx.counters.reset(failKey(userId));
+  async function countWrongCode(userId: number, wrongCodes: number) {
+    if (wrongCodes < MAX_WRONG_CODES) return;
+    const lock = await ctx.counters.increment(lockKey(userId), LOCK_MS, 'protect');
+    // Without room for the lock the wrong codes stay counted, over the limit: locked as well.
+    if (Number.isFinite(lock.count)) await ctx.counters.reset(failKey(userId));
     const user = await authRepo.findUserById(k(), userId);
     if (!user) return;
     ctx.logger.warn({ userId }, 'Zweiter Faktor nach falschen Codes gesperrt');
@@ -124,7 +139,7 @@ export function secondFactorService(ctx: AppContext) {
 
   /** Checks a code, recovery code or passkey for the account, once; counts it when wrong. */
   async function verify(userId: number, proof: SecondFactorProof): Promise<boolean> {
-    await assertNotLocked(userId);
+    const wrongCodes = await claimCheck(userId);
     const account = await repo.secondFactorOf(k(), userId);
     const now = ctx.clock.now();
     let ok = false;
@@ -147,7 +162,7 @@ export function secondFactorService(ctx: AppContext) {
       );
     }
     if (ok) await ctx.counters.reset(failKey(userId));
-    else await countWrongCode(userId);
+    else await countWrongCode(userId, wrongCodes);
     return ok;
   }
 

@@ -62,21 +62,31 @@ export async function claimSignInAttempt(
   const { config, counters } = ctx;
   const pairKey = `login:${client.ip}:${email}`;
   const clientFailedKey = `login-client-failed:${client.ip}`;
+  const accountFailedKey = `login-account-failed:${email}`;
   const countedKeys = [`login-client:${client.ip}`, `login-account:${email}`];
   const giveBack = async () => {
     await Promise.all(countedKeys.map((key) => counters.decrement(key)));
   };
 
-  const [pair, perClient, perAccount, clientFailed] = await Promise.all([
-    counters.increment(pairKey, PAIR_WINDOW_MS),
-    counters.increment(countedKeys[0]!, CLIENT_WINDOW_MS),
-    counters.increment(countedKeys[1]!, ACCOUNT_WINDOW_MS),
-    counters.peek(clientFailedKey),
+  // Every attempt, refused ones too, creates the counts ahead: `flood` counters, which any
+  // client can make in numbers. The confirmed failures each cost a password check and are kept
+  // as `protect` counters, which a full store never gives up (decision 148).
+  const [pair, perClient, perAccount, clientFailed, accountFailed] = await Promise.all([
+    counters.increment(pairKey, PAIR_WINDOW_MS, 'flood'),
+    counters.increment(countedKeys[0]!, CLIENT_WINDOW_MS, 'flood'),
+    counters.increment(countedKeys[1]!, ACCOUNT_WINDOW_MS, 'flood'),
+    counters.peek(clientFailedKey, 'protect'),
+    counters.peek(accountFailedKey, 'protect'),
   ]);
   const limits = [
     {
       over: perAccount.count > config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       retryMs: perAccount.resetInMs,
+      message: LOGIN_ACCOUNT_THROTTLED_MESSAGE,
+    },
+    {
+      over: accountFailed.count >= config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      retryMs: accountFailed.resetInMs,
       message: LOGIN_ACCOUNT_THROTTLED_MESSAGE,
     },
     clientFailed.count >= config.LOGIN_MAX_FAILURES_PER_CLIENT
@@ -101,7 +111,10 @@ export async function claimSignInAttempt(
   }
   return {
     async failed() {
-      await counters.increment(clientFailedKey, CLIENT_WINDOW_MS);
+      await Promise.all([
+        counters.increment(clientFailedKey, CLIENT_WINDOW_MS, 'protect'),
+        counters.increment(accountFailedKey, ACCOUNT_WINDOW_MS, 'protect'),
+      ]);
     },
     async succeeded() {
       await Promise.all([counters.reset(pairKey), giveBack()]);
@@ -144,6 +157,8 @@ export async function recordFailedSignIn(
   const { count } = await ctx.counters.increment(
     `login-audit:${client.ip}:${user ? user.id : 'unknown'}`,
     MINUTE,
+    // Losing it costs one more audit entry, not a limit.
+    'flood',
   );
   const now = ctx.clock.now();
   if (count > 1) {

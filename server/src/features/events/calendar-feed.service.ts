@@ -178,7 +178,8 @@ export function calendarFeedService(ctx: AppContext) {
           owner.roles.map((role) => role.name),
         );
       if (!owner || blocked) {
-        await ctx.counters.increment(clientKey, FEED_FAILURE_WINDOW_MS);
+        // Any client makes these with a request each; the token is the defence, this a brake.
+        await ctx.counters.increment(clientKey, FEED_FAILURE_WINDOW_MS, 'flood');
         throw notFound();
       }
       const viewer = viewerOfRoles(owner.roles);

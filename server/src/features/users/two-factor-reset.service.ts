@@ -1,61 +1,112 @@
-import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor';
+import { TWO_FACTOR_MESSAGES, type ResetTwoFactorBody } from '@gremienportal/contracts/two-factor';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, forbidden, invalidField } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { composeMail } from '../../mail/compose.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
-import { clearSecondFactor, endAllSessions, secondFactorOf } from '../auth/auth.service.ts';
-import { lockForChange } from './users.service.ts';
+import {
+  clearSecondFactor,
+  endAllSessions,
+  proofRefusedMessage,
+  secondFactorOf,
+  secondFactorService,
+} from '../auth/auth.service.ts';
+import { auditingKeyRefusals, lockForChange } from './users.service.ts';
 
 /**
  * A lost phone (issue 18): the office resets another account's second factor, with the rights of
  * any change to that account (an Admin cannot reset an Admin's or a Super-Admin's). Every session
  * of the account ends; the member sets the factor up again at the next sign-in if their role
  * requires it, and is mailed about the reset.
+ *
+ * Decision 146: a stolen session alone must not remove a second factor. One's own is turned off
+ * under "Mein Account" (password and code); another account's needs the acting admin's own second
+ * factor: a current code, a recovery code, or a passkey's answer to the confirm prompt. Wrong
+ * proofs count toward the admin's own lock (second-factor.service.ts).
  */
-export async function resetSecondFactor(ctx: AppContext, actor: Actor, id: number): Promise<void> {
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    const { target } = await lockForChange(ctx, trx, actor, id);
-    const account = await secondFactorOf(trx, id);
-    if (!account?.two_factor_enabled) throw new AppError('conflict', TWO_FACTOR_MESSAGES.notActive);
-    await clearSecondFactor(trx, id);
-    await endAllSessions(trx, id);
-    await recordAudit(trx, ctx.clock, {
-      ...auditBy(actor),
-      action: 'user.two_factor_reset',
-      objectType: 'user',
-      objectId: id,
-      objectLabel: `${target.firstname} ${target.lastname} <${target.email}>`,
+export async function resetSecondFactor(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  body: ResetTwoFactorBody,
+): Promise<void> {
+  if (actor.principal.id === id) throw new AppError('conflict', TWO_FACTOR_MESSAGES.resetOwn);
+  await auditingKeyRefusals(ctx, actor, async () => {
+    // First the rights and whether there is anything to reset, then the admin's proof: the proof
+    // is checked outside a transaction (the counters and a spent code must stay spent), so the
+    // write below checks the rights again on locked rows.
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      await lockForChange(ctx, trx, actor, id, 'user.two_factor_reset');
+      const account = await secondFactorOf(trx, id);
+      if (!account?.two_factor_enabled) throw new AppError('conflict', TWO_FACTOR_MESSAGES.notActive);
     });
-    await enqueueMail(
-      trx,
-      ctx.clock,
-      composeMail({
-        to: target.email,
-        subject: 'Zwei-Faktor-Anmeldung zurückgesetzt – Gremienportal',
-        recipient: target,
-        blocks: [
-          {
-            kind: 'paragraph',
-            lines: [
-              'die Geschäftsstelle hat die Zwei-Faktor-Anmeldung Ihres Kontos zurückgesetzt, etwa weil Ihr Telefon verloren ging. Ihre Sitzungen wurden beendet.',
-            ],
-          },
-          {
-            kind: 'paragraph',
-            lines: [
-              'Bitte melden Sie sich neu an und richten Sie die Zwei-Faktor-Anmeldung unter „Mein Account“ wieder ein.',
-            ],
-          },
-          {
-            kind: 'paragraph',
-            lines: [
-              'Wenn Sie das nicht veranlasst haben, wenden Sie sich bitte sofort an die Geschäftsstelle.',
-            ],
-          },
-        ],
-      }),
-    );
+    await verifyActorsSecondFactor(ctx, actor, body);
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      const { target } = await lockForChange(ctx, trx, actor, id, 'user.two_factor_reset');
+      const account = await secondFactorOf(trx, id);
+      if (!account?.two_factor_enabled) throw new AppError('conflict', TWO_FACTOR_MESSAGES.notActive);
+      await clearSecondFactor(trx, id);
+      await endAllSessions(trx, id);
+      await recordAudit(trx, ctx.clock, {
+        ...auditBy(actor),
+        action: 'user.two_factor_reset',
+        objectType: 'user',
+        objectId: id,
+        objectLabel: `${target.firstname} ${target.lastname} <${target.email}>`,
+      });
+      await enqueueMail(
+        trx,
+        ctx.clock,
+        composeMail({
+          to: target.email,
+          subject: 'Zwei-Faktor-Anmeldung zurückgesetzt – Gremienportal',
+          recipient: target,
+          blocks: [
+            {
+              kind: 'paragraph',
+              lines: [
+                'die Geschäftsstelle hat die Zwei-Faktor-Anmeldung Ihres Kontos zurückgesetzt, etwa weil Ihr Telefon verloren ging. Ihre Sitzungen wurden beendet.',
+              ],
+            },
+            {
+              kind: 'facts',
+              rows: [['Zurückgesetzt von', `${actor.principal.firstname} ${actor.principal.lastname}`]],
+            },
+            {
+              kind: 'paragraph',
+              lines: [
+                'Bitte melden Sie sich neu an und richten Sie die Zwei-Faktor-Anmeldung unter „Mein Account“ wieder ein.',
+              ],
+            },
+            {
+              kind: 'paragraph',
+              lines: [
+                'Wenn Sie das nicht veranlasst haben, wenden Sie sich bitte sofort an die Geschäftsstelle.',
+              ],
+            },
+          ],
+        }),
+      );
+    });
   });
+}
+
+/** The acting admin's own code, recovery code or passkey; 403 without any, 422 when wrong. */
+async function verifyActorsSecondFactor(ctx: AppContext, actor: Actor, body: ResetTwoFactorBody) {
+  const own = await secondFactorOf(ctx.db.kysely, actor.principal.id);
+  if (!own?.two_factor_enabled) throw forbidden(TWO_FACTOR_MESSAGES.resetNeedsOwnFactor);
+  const secondFactor = secondFactorService(ctx);
+  const proof = body.webauthn
+    ? {
+        webauthn: {
+          response: body.webauthn,
+          challenge: await secondFactor.takePrompt(actor.principal.id, 'confirm'),
+        },
+      }
+    : { code: body.code, recovery_code: body.recovery_code };
+  if (!(await secondFactor.verify(actor.principal.id, proof))) {
+    const field = body.webauthn ? 'webauthn' : body.code !== undefined ? 'code' : 'recovery_code';
+    throw invalidField(field, proofRefusedMessage(proof));
+  }
 }

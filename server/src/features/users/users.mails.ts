@@ -1,5 +1,6 @@
 import { composeMail } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
+import { formatEventTime } from '../../mail/text.ts';
 
 export interface InvitationRecipient {
   title: string;
@@ -43,4 +44,68 @@ export function invitationMail(user: InvitationRecipient, link: string, publicUr
       },
     ],
   });
+}
+
+export interface EmailChange {
+  oldEmail: string;
+  newEmail: string;
+  /** Who changed it: "Vorname Nachname", with the key's name when a key did it. */
+  by: string;
+  at: string;
+}
+
+/**
+ * Decision 146: a changed address is told to both addresses. The old one learns what changed, who
+ * changed it and whom to contact, so an administrator cannot quietly move a member's account to an
+ * address of their own (and then take it over with a password reset).
+ */
+export function emailChangedMails(user: InvitationRecipient, change: EmailChange): OutgoingMail[] {
+  const facts = {
+    kind: 'facts' as const,
+    rows: [
+      ['Bisherige Adresse', change.oldEmail],
+      ['Neue Adresse', change.newEmail],
+      ['Geändert von', change.by],
+      ['Zeitpunkt', formatEventTime(change.at)],
+    ] as const,
+  };
+  const contact = {
+    kind: 'paragraph' as const,
+    lines: [
+      'Wenn Sie diese Änderung nicht veranlasst haben, wenden Sie sich bitte sofort an die Geschäftsstelle (nicht über die neue Adresse): Sie kann die Änderung rückgängig machen und Ihr Konto sperren.',
+    ],
+  };
+  const subject = 'E-Mail-Adresse Ihres Kontos geändert – Gremienportal';
+  return [
+    composeMail({
+      to: change.oldEmail,
+      subject,
+      recipient: user,
+      blocks: [
+        {
+          kind: 'paragraph',
+          lines: [
+            'die E-Mail-Adresse Ihres Kontos im Gremienportal wurde geändert. An diese Adresse gehen ab sofort keine E-Mails des Portals mehr, und Sie melden sich mit der neuen Adresse an.',
+          ],
+        },
+        facts,
+        contact,
+      ],
+    }),
+    composeMail({
+      to: change.newEmail,
+      subject,
+      recipient: user,
+      blocks: [
+        {
+          kind: 'paragraph',
+          lines: [
+            'Ihr Konto im Gremienportal ist jetzt mit dieser E-Mail-Adresse verbunden. Die bisherige Adresse wurde ebenfalls benachrichtigt.',
+          ],
+        },
+        facts,
+        contact,
+      ],
+    }),
+  ];
 }

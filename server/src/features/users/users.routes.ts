@@ -9,6 +9,7 @@ import {
   userListResponseSchema,
   userResponseSchema,
 } from '@gremienportal/contracts/users';
+import { resetTwoFactorBodySchema } from '@gremienportal/contracts/two-factor';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import { usersService } from './users.service.ts';
@@ -107,13 +108,24 @@ export const usersRoutes =
           description:
             'Entfernt Authenticator-App, Passkeys, Wiederherstellungscodes und vertraute Geräte, beendet alle ' +
             'Sitzungen des Kontos und benachrichtigt es per E-Mail. Rechte wie beim Ändern des Kontos: ein Admin ' +
-            'nicht bei Admins und Super-Admins. 409, wenn keine Zwei-Faktor-Anmeldung eingerichtet ist.',
+            'nicht bei Admins und Super-Admins. Der handelnde Admin bestätigt mit seinem eigenen zweiten Faktor: ' +
+            '`code` (Authenticator-App), `recovery_code` oder `webauthn` (Antwort auf ' +
+            '`POST /account/two-factor/webauthn/confirm-options`); falsche Codes zählen zur Sperre seines Kontos. ' +
+            '403 ohne eigenen zweiten Faktor, 422 bei falschem Code, 409 für das eigene Konto („Ausschalten“ ' +
+            'unter „Mein Account“) und wenn keine Zwei-Faktor-Anmeldung eingerichtet ist.',
           params: idParamsSchema,
-          response: { 204: z.null(), ...errorsById, 409: errorBodySchema },
+          body: resetTwoFactorBodySchema,
+          response: {
+            204: z.null(),
+            ...errorsById,
+            409: errorBodySchema,
+            422: errorBodySchema,
+            429: errorBodySchema,
+          },
         },
       },
       async (request, reply) => {
-        await resetSecondFactor(ctx, actorOf(request), request.params.id);
+        await resetSecondFactor(ctx, actorOf(request), request.params.id, request.body);
         return reply.status(204).send(null);
       },
     );

@@ -1,5 +1,6 @@
 // Over 300 lines because the Super-Admin safeguards (locks, last-Super-Admin check) are shared by create, update and delete and belong beside them.
 import type { Kysely, Transaction } from 'kysely';
+import { API_KEY_MESSAGES } from '@gremienportal/contracts/api-keys';
 import type { RoleRef } from '@gremienportal/contracts/common';
 import {
   ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE,
@@ -20,6 +21,7 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { principalLabel, type Actor } from '../../plugins/auth.ts';
+import { actsAsSuperAdmin, keyMayWriteAccount, type AccountWrite } from '../../policies/api-key.policy.ts';
 import { SUPER_ADMIN } from '../../policies/principal.ts';
 import {
   holdsSuperAdmin,
@@ -31,7 +33,7 @@ import {
 } from '../../policies/users.policy.ts';
 import { issuePasswordLink, revokePasswordLinks } from '../../password-links.ts';
 import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
-import { invitationMail } from './users.mails.ts';
+import { emailChangedMails, invitationMail } from './users.mails.ts';
 import {
   deleteUser,
   emailTaken,
@@ -99,8 +101,65 @@ async function actorIsSuperAdmin(trx: Trx, actor: Actor, lockedIds: number[]): P
   if (!lockedIds.includes(actor.principal.id)) throw unauthenticated();
   const roles = await roleNamesOf(trx, actor.principal.id);
   if (!mayManageUsers(roles)) throw forbidden();
-  return holdsSuperAdmin(roles.map((name) => ({ name })));
+  // A key of a Super-Admin acts as an Admin at most (decision 146).
+  return actsAsSuperAdmin(actor.principal, holdsSuperAdmin(roles.map((name) => ({ name }))));
 }
+
+/** What a refused key tried (decision 146): the action it would have recorded and its object. */
+export type KeyAttempt =
+  'user.created' | 'user.updated' | 'user.deleted' | 'user.invited' | 'user.two_factor_reset';
+
+/**
+ * A key's write that decision 146 refuses. Thrown inside the transaction, so nothing of the write
+ * remains; `auditingKeyRefusals` records the attempt after the rollback and answers 403.
+ */
+class KeyRefused extends Error {
+  constructor(
+    readonly attempted: KeyAttempt,
+    readonly target: { id: number; label: string } | null,
+    readonly roles: readonly string[],
+  ) {
+    super(API_KEY_MESSAGES.adminAccountsOutOfReach);
+  }
+}
+
+/** Refuses a key's write to an administrator's account or of an administrator role (decision 146). */
+function assertKeyMayWrite(
+  actor: Actor,
+  write: AccountWrite,
+  attempted: KeyAttempt,
+  target: { id: number; label: string } | null,
+): void {
+  if (keyMayWriteAccount(actor.principal, write)) return;
+  const roles = [...new Set([...write.targetRoles, ...write.changedRoles].map((role) => role.name))];
+  throw new KeyRefused(attempted, target, roles);
+}
+
+/** Runs an account write; a refused key's attempt is audited on its own and answered 403. */
+export async function auditingKeyRefusals<T>(
+  ctx: AppContext,
+  actor: Actor,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof KeyRefused)) throw error;
+    await recordAudit(ctx.db.kysely, ctx.clock, {
+      ...auditBy(actor),
+      action: 'api_key.refused',
+      objectType: 'user',
+      objectId: error.target?.id ?? null,
+      objectLabel: error.target?.label ?? null,
+      details: { attempted: error.attempted, roles: error.roles, api_key_id: actor.principal.apiKey?.id },
+    });
+    throw forbidden(API_KEY_MESSAGES.adminAccountsOutOfReach);
+  }
+}
+
+/** Who changed an account, as the member's mail names them. */
+const changedBy = (principal: Actor['principal']) =>
+  `${principal.firstname} ${principal.lastname}${principal.apiKey ? ` über API-Schlüssel „${principal.apiKey.name}“` : ''}`;
 
 /**
  * The start of every change to an existing account: "may this actor change this account?" is
@@ -113,11 +172,16 @@ export async function lockForChange(
   trx: Trx,
   actor: Actor,
   id: number,
+  attempted: KeyAttempt,
 ): Promise<{ target: UserRecord; isSuperAdmin: boolean }> {
   const locked = await lockUsers(trx, ctx.db.dialect, [actor.principal.id, id]);
   const isSuperAdmin = await actorIsSuperAdmin(trx, actor, locked);
   const target = await findUser(trx, id);
   if (!target) throw notFound();
+  assertKeyMayWrite(actor, { targetRoles: target.roles, changedRoles: [] }, attempted, {
+    id,
+    label: userLabel(target),
+  });
   if (!mayChangeUser(isSuperAdmin, target)) {
     throw forbidden(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE);
   }
@@ -165,159 +229,192 @@ export function usersService(ctx: AppContext) {
     },
 
     async create(actor: Actor, body: CreateUserBody): Promise<User> {
-      return withEmailUniqueness(() =>
-        db.transaction().execute(async (trx) => {
-          const locked = await lockUsers(trx, ctx.db.dialect, [actor.principal.id]);
-          const isSuperAdmin = await actorIsSuperAdmin(trx, actor, locked);
-          const roles = await resolveRoles(trx, body.roles);
-          if (!mayGrantOrRevoke(isSuperAdmin, roles)) {
-            throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
-          }
-          if (await emailTaken(trx, body.email)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
-          const now = ctx.clock.now().toISOString();
-          const id = await insertUser(trx, {
-            title: body.title,
-            firstname: body.firstname,
-            lastname: body.lastname,
-            email: body.email,
-            password_hash: null,
-            created_at: now,
-            updated_at: now,
-          });
-          await replaceUserRoles(
-            trx,
-            id,
-            roles.map((role) => role.id),
-          );
-          const record = (await findUser(trx, id))!;
-          await sendInvitation(ctx, trx, record);
-          const audit = { ...auditBy(actor), objectType: 'user' as const, objectId: id };
-          await recordAudit(trx, ctx.clock, {
-            ...audit,
-            action: 'user.created',
-            objectLabel: userLabel(record),
-            details: { roles: names(roles) },
-          });
-          await recordAudit(trx, ctx.clock, {
-            ...audit,
-            action: 'user.invited',
-            objectLabel: userLabel(record),
-          });
-          return toUser(record);
-        }),
-      );
-    },
-
-    async update(actor: Actor, id: number, body: UpdateUserBody): Promise<User> {
-      return withEmailUniqueness(() =>
-        db.transaction().execute(async (trx) => {
-          const { target, isSuperAdmin } = await lockForChange(ctx, trx, actor, id);
-
-          const newRoles = body.roles ? await resolveRoles(trx, body.roles) : target.roles;
-          const oldIds = new Set(target.roles.map((role) => role.id));
-          const newIds = new Set(newRoles.map((role) => role.id));
-          const added = newRoles.filter((role) => !oldIds.has(role.id));
-          const removed = target.roles.filter((role) => !newIds.has(role.id));
-          const rolesChanged = added.length > 0 || removed.length > 0;
-          if (!mayGrantOrRevoke(isSuperAdmin, [...added, ...removed])) {
-            throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
-          }
-          if (holdsSuperAdmin(removed)) {
-            await assertAnotherSuperAdminRemains(ctx, trx, id);
-          }
-
-          if (body.email !== target.email && (await emailTaken(trx, body.email, id))) {
-            throw invalidField('email', EMAIL_TAKEN_MESSAGE);
-          }
-          const fields = ['title', 'firstname', 'lastname', 'email'] as const;
-          const changed = fields.filter((field) => body[field] !== target[field]);
-          const now = ctx.clock.now().toISOString();
-          if (changed.length > 0) {
-            await updateUser(trx, id, {
+      return auditingKeyRefusals(ctx, actor, () =>
+        withEmailUniqueness(() =>
+          db.transaction().execute(async (trx) => {
+            const locked = await lockUsers(trx, ctx.db.dialect, [actor.principal.id]);
+            const isSuperAdmin = await actorIsSuperAdmin(trx, actor, locked);
+            const roles = await resolveRoles(trx, body.roles);
+            assertKeyMayWrite(actor, { targetRoles: [], changedRoles: roles }, 'user.created', null);
+            if (!mayGrantOrRevoke(isSuperAdmin, roles)) {
+              throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
+            }
+            if (await emailTaken(trx, body.email)) throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+            const now = ctx.clock.now().toISOString();
+            const id = await insertUser(trx, {
               title: body.title,
               firstname: body.firstname,
               lastname: body.lastname,
               email: body.email,
+              password_hash: null,
+              created_at: now,
               updated_at: now,
             });
-          }
-          if (rolesChanged) {
             await replaceUserRoles(
               trx,
               id,
-              newRoles.map((role) => role.id),
+              roles.map((role) => role.id),
             );
-          }
-
-          const record = (await findUser(trx, id))!;
-          const audit = {
-            ...auditBy(actor),
-            objectType: 'user' as const,
-            objectId: id,
-            objectLabel: userLabel(record),
-          };
-          if (changed.length > 0) {
-            await recordAudit(trx, ctx.clock, { ...audit, action: 'user.updated', details: { changed } });
-          }
-          if (rolesChanged) {
+            const record = (await findUser(trx, id))!;
+            await sendInvitation(ctx, trx, record);
+            const audit = { ...auditBy(actor), objectType: 'user' as const, objectId: id };
             await recordAudit(trx, ctx.clock, {
               ...audit,
-              action: 'user.roles_changed',
-              details: { old_roles: names(target.roles), new_roles: names(newRoles) },
+              action: 'user.created',
+              objectLabel: userLabel(record),
+              details: { roles: names(roles) },
             });
-          }
-          if (changed.includes('email')) {
-            // Links already mailed went to the old address: they must not open this account.
-            await revokePasswordLinks(trx, { id, email: target.email }, now);
-            if (!record.has_password) {
-              await sendInvitation(ctx, trx, record);
-              await recordAudit(trx, ctx.clock, {
-                ...audit,
-                action: 'user.invited',
-                details: { reason: 'email_changed' },
+            await recordAudit(trx, ctx.clock, {
+              ...audit,
+              action: 'user.invited',
+              objectLabel: userLabel(record),
+            });
+            return toUser(record);
+          }),
+        ),
+      );
+    },
+
+    async update(actor: Actor, id: number, body: UpdateUserBody): Promise<User> {
+      return auditingKeyRefusals(ctx, actor, () =>
+        withEmailUniqueness(() =>
+          db.transaction().execute(async (trx) => {
+            const { target, isSuperAdmin } = await lockForChange(ctx, trx, actor, id, 'user.updated');
+
+            const newRoles = body.roles ? await resolveRoles(trx, body.roles) : target.roles;
+            const oldIds = new Set(target.roles.map((role) => role.id));
+            const newIds = new Set(newRoles.map((role) => role.id));
+            const added = newRoles.filter((role) => !oldIds.has(role.id));
+            const removed = target.roles.filter((role) => !newIds.has(role.id));
+            const rolesChanged = added.length > 0 || removed.length > 0;
+            assertKeyMayWrite(
+              actor,
+              { targetRoles: target.roles, changedRoles: [...added, ...removed] },
+              'user.updated',
+              { id, label: userLabel(target) },
+            );
+            if (!mayGrantOrRevoke(isSuperAdmin, [...added, ...removed])) {
+              throw forbidden(ADMIN_ROLES_GRANT_FORBIDDEN_MESSAGE);
+            }
+            if (holdsSuperAdmin(removed)) {
+              await assertAnotherSuperAdminRemains(ctx, trx, id);
+            }
+
+            if (body.email !== target.email && (await emailTaken(trx, body.email, id))) {
+              throw invalidField('email', EMAIL_TAKEN_MESSAGE);
+            }
+            const fields = ['title', 'firstname', 'lastname', 'email'] as const;
+            const changed = fields.filter((field) => body[field] !== target[field]);
+            const now = ctx.clock.now().toISOString();
+            if (changed.length > 0) {
+              await updateUser(trx, id, {
+                title: body.title,
+                firstname: body.firstname,
+                lastname: body.lastname,
+                email: body.email,
+                updated_at: now,
               });
             }
-          }
-          return toUser(record);
-        }),
+            if (rolesChanged) {
+              await replaceUserRoles(
+                trx,
+                id,
+                newRoles.map((role) => role.id),
+              );
+            }
+
+            const record = (await findUser(trx, id))!;
+            const audit = {
+              ...auditBy(actor),
+              objectType: 'user' as const,
+              objectId: id,
+              objectLabel: userLabel(record),
+            };
+            if (changed.length > 0) {
+              // The addresses are kept: the audit view of a vote or signature shows a recent change
+              // of the account's address by somebody else (credentialResetsBefore, decision 146).
+              const addresses = changed.includes('email')
+                ? { old_email: target.email, new_email: record.email }
+                : {};
+              await recordAudit(trx, ctx.clock, {
+                ...audit,
+                action: 'user.updated',
+                details: { changed, ...addresses },
+              });
+            }
+            if (rolesChanged) {
+              await recordAudit(trx, ctx.clock, {
+                ...audit,
+                action: 'user.roles_changed',
+                details: { old_roles: names(target.roles), new_roles: names(newRoles) },
+              });
+            }
+            if (changed.includes('email')) {
+              // Links already mailed went to the old address: they must not open this account.
+              await revokePasswordLinks(trx, { id, email: target.email }, now);
+              // Both addresses are told, the old one first (decision 146).
+              for (const mail of emailChangedMails(record, {
+                oldEmail: target.email,
+                newEmail: record.email,
+                by: changedBy(actor.principal),
+                at: now,
+              })) {
+                await enqueueMail(trx, ctx.clock, mail);
+              }
+              if (!record.has_password) {
+                await sendInvitation(ctx, trx, record);
+                await recordAudit(trx, ctx.clock, {
+                  ...audit,
+                  action: 'user.invited',
+                  details: { reason: 'email_changed' },
+                });
+              }
+            }
+            return toUser(record);
+          }),
+        ),
       );
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
       if (!mayDeleteUser(actor.principal, id)) throw forbidden(SELF_DELETE_FORBIDDEN_MESSAGE);
-      await db.transaction().execute(async (trx) => {
-        const { target } = await lockForChange(ctx, trx, actor, id);
-        if (holdsSuperAdmin(target.roles)) {
-          await assertAnotherSuperAdminRemains(ctx, trx, id);
-        }
-        // The user's sessions go with the row (ON DELETE CASCADE): the next request is a 401.
-        await deleteUser(trx, id);
-        await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
-          action: 'user.deleted',
-          objectType: 'user',
-          objectId: id,
-          objectLabel: userLabel(target),
-          details: { roles: names(target.roles) },
-        });
-      });
+      await auditingKeyRefusals(ctx, actor, () =>
+        db.transaction().execute(async (trx) => {
+          const { target } = await lockForChange(ctx, trx, actor, id, 'user.deleted');
+          if (holdsSuperAdmin(target.roles)) {
+            await assertAnotherSuperAdminRemains(ctx, trx, id);
+          }
+          // The user's sessions go with the row (ON DELETE CASCADE): the next request is a 401.
+          await deleteUser(trx, id);
+          await recordAudit(trx, ctx.clock, {
+            ...auditBy(actor),
+            action: 'user.deleted',
+            objectType: 'user',
+            objectId: id,
+            objectLabel: userLabel(target),
+            details: { roles: names(target.roles) },
+          });
+        }),
+      );
     },
 
     /** A new invitation link for a user who has not set a password yet; older links stop working. */
     async resendInvitation(actor: Actor, id: number): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const { target } = await lockForChange(ctx, trx, actor, id);
-        if (target.has_password) throw new AppError('validation', ALREADY_ACTIVE_MESSAGE);
-        await sendInvitation(ctx, trx, target);
-        await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
-          action: 'user.invited',
-          objectType: 'user',
-          objectId: id,
-          objectLabel: userLabel(target),
-          details: { reason: 'resent' },
-        });
-      });
+      await auditingKeyRefusals(ctx, actor, () =>
+        db.transaction().execute(async (trx) => {
+          const { target } = await lockForChange(ctx, trx, actor, id, 'user.invited');
+          if (target.has_password) throw new AppError('validation', ALREADY_ACTIVE_MESSAGE);
+          await sendInvitation(ctx, trx, target);
+          await recordAudit(trx, ctx.clock, {
+            ...auditBy(actor),
+            action: 'user.invited',
+            objectType: 'user',
+            objectId: id,
+            objectLabel: userLabel(target),
+            details: { reason: 'resent' },
+          });
+        }),
+      );
     },
   };
 }

@@ -86,7 +86,11 @@ describe('account', () => {
       const user = await createUser(t, { roles: ['Vertreter'] });
       const other = { headers: { authorization: `Bearer ${await sessionFor(t, user.id)}` } };
 
-      const res = await putAccount(user, { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+      const res = await putAccount(user, {
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+        current_password: TEST_PASSWORD,
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().user).toMatchObject({ id: user.id, email: user.email, roles: ['Vertreter'] });
       expect(res.json().user).not.toHaveProperty('password');
@@ -116,6 +120,7 @@ describe('account', () => {
           ...change,
           password: NEW_PASSWORD,
           password_confirmation: NEW_PASSWORD,
+          current_password: TEST_PASSWORD,
         });
         expect(res.statusCode).toBe(403);
         expect(res.json()).toEqual({ message: ACCOUNT_FIELDS_FORBIDDEN_MESSAGE });
@@ -134,19 +139,100 @@ describe('account', () => {
         email: data.email.toUpperCase(),
         password: NEW_PASSWORD,
         password_confirmation: NEW_PASSWORD,
+        current_password: TEST_PASSWORD,
       });
       expect(res.statusCode).toBe(200);
       expect(res.json().user).toEqual(data);
     });
 
-    it('ignores fields that are not part of the account, such as roles', async () => {
+    it('refuses fields that are not part of the account, naming them (422), and changes nothing', async () => {
       const user = await createUser(t, { roles: ['Vertreter'] });
-      const res = await putAccount(user, { roles: ['Admin'], id: 1 });
-      expect(res.statusCode).toBe(200);
-      expect(res.json().user.roles).toEqual(['Vertreter']);
-      expect(res.json().user.id).toBe(user.id);
-      expect((await getAccount(user)).json().data.roles).toEqual(['Vertreter']);
+      const before = await storedUser(user.id);
+      for (const payload of [
+        { roles: ['Admin'], id: 1 },
+        { two_factor_enabled: true, totp_secret: 'JBSWY3DPEHPK3PXP' },
+        {
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+          current_password: TEST_PASSWORD,
+          two_factor_enabled: false,
+        },
+      ]) {
+        const res = await putAccount(user, payload);
+        const unknown = Object.keys(payload).filter((key) => !key.includes('password'));
+        expect(res.statusCode, res.body).toBe(422);
+        expect(res.json()).toEqual({
+          message: 'Die Eingaben sind ungültig.',
+          errors: Object.fromEntries(unknown.map((key) => [key, ['Dieses Feld ist unbekannt.']])),
+        });
+      }
+      expect(await storedUser(user.id)).toEqual(before);
+      expect((await getAccount(user)).json().data.two_factor.totp).toBe(false);
       expect(await accountAudit(user.id)).toHaveLength(0);
+    });
+
+    it('changes the password only with the current one; a wrong one counts like a failed sign-in', async () => {
+      const user = await createUser(t, { roles: ['Vertreter'] });
+      const before = await storedUser(user.id);
+      const change = (current_password?: string) =>
+        putAccount(user, {
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+          ...(current_password === undefined ? {} : { current_password }),
+        });
+
+      const without = await change();
+      expect(without.statusCode).toBe(422);
+      expect(without.json().errors).toEqual({ current_password: ['Aktuelles Passwort ist erforderlich.'] });
+      const wrong = await change('Falsches-Kennwort-1');
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.json()).toEqual({
+        message: 'Das aktuelle Passwort ist nicht korrekt.',
+        errors: { current_password: ['Das aktuelle Passwort ist nicht korrekt.'] },
+      });
+      expect(await storedUser(user.id)).toEqual(before);
+      const failures = await t.db.kysely
+        .selectFrom('audit_log')
+        .select('action')
+        .where('action', '=', 'auth.login_failed')
+        .where('object_id', '=', user.id)
+        .execute();
+      expect(failures).toHaveLength(1);
+
+      const right = await change(TEST_PASSWORD);
+      expect(right.statusCode, right.body).toBe(200);
+      expect((await login(user.email, NEW_PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('limits wrong current passwords like sign-ins: 429, the session ends, the member is mailed', async () => {
+      const user = await createUser(t, { roles: ['Vertreter'], title: 'Frau', lastname: 'Probst' });
+      const other = { headers: { authorization: `Bearer ${await sessionFor(t, user.id)}` } };
+      await t.flushMail();
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < t.config.LOGIN_MAX_ATTEMPTS + 1; attempt += 1) {
+        const res = await putAccount(user, {
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+          current_password: `Falsches-Kennwort-${attempt}`,
+        });
+        statuses.push(res.statusCode);
+        if (res.statusCode === 429) {
+          expect(res.json().message).toEqual(expect.any(String));
+          expect(res.headers['retry-after']).toEqual(expect.any(String));
+        }
+      }
+      expect(statuses).toEqual([...Array(t.config.LOGIN_MAX_ATTEMPTS).fill(422), 429]);
+      // The session that guessed has ended; the owner's other device stays signed in.
+      expect((await getAccount(user)).statusCode).toBe(401);
+      expect((await getAccount(other)).statusCode).toBe(200);
+      // The sign-in shares the limit: the right password from this client waits too.
+      expect((await login(user.email, TEST_PASSWORD)).statusCode).toBe(429);
+      const mails = (await t.flushMail()).filter((mail) => mail.to === user.email);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.subject).toBe('Passwort zu oft falsch eingegeben – Gremienportal');
+      expect(mails[0]!.text).toContain('Sehr geehrte Frau Probst,');
+      expect(mails[0]!.text).toContain('Diese Sitzung wurde deshalb beendet.');
+      expect(await storedUser(user.id)).toMatchObject({ password_hash: expect.any(String) });
     });
 
     it('lets an Admin change title, names and e-mail (stored lower case)', async () => {
@@ -210,12 +296,21 @@ describe('account', () => {
 
     it('refuses the own e-mail address as password, also a newly chosen one', async () => {
       const admin = await createUser(t, { roles: ['Admin'] });
-      const same = await putAccount(admin, { password: admin.email, password_confirmation: admin.email });
+      const same = await putAccount(admin, {
+        password: admin.email,
+        password_confirmation: admin.email,
+        current_password: TEST_PASSWORD,
+      });
       expect(same.statusCode).toBe(422);
       expect(same.json().errors).toEqual({ password: [msg.passwordIsEmail] });
 
       const fresh = 'ganz-neu@example.org';
-      const both = await putAccount(admin, { email: fresh, password: fresh, password_confirmation: fresh });
+      const both = await putAccount(admin, {
+        email: fresh,
+        password: fresh,
+        password_confirmation: fresh,
+        current_password: TEST_PASSWORD,
+      });
       expect(both.statusCode).toBe(422);
       expect(both.json().errors).toEqual({ password: [msg.passwordIsEmail] });
       expect((await storedUser(admin.id)).email).toBe(admin.email);
@@ -238,18 +333,32 @@ describe('account', () => {
         [{ email: 'keine-adresse' }, { email: ['Bitte eine gültige E-Mail-Adresse eingeben.'] }],
         [{ firstname: 123 }, { firstname: ['Vorname ist erforderlich.'] }],
         [
-          { password: NEW_PASSWORD, password_confirmation: 'Etwas-Anderes-99' },
+          {
+            password: NEW_PASSWORD,
+            password_confirmation: 'Etwas-Anderes-99',
+            current_password: TEST_PASSWORD,
+          },
           { password_confirmation: [msg.passwordMismatch] },
         ],
-        [{ password: NEW_PASSWORD }, { password_confirmation: ['Passwortbestätigung ist erforderlich.'] }],
         [
-          { password: 'kurz', password_confirmation: 'kurz' },
+          { password: NEW_PASSWORD, current_password: TEST_PASSWORD },
+          { password_confirmation: ['Passwortbestätigung ist erforderlich.'] },
+        ],
+        [
+          { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+          { current_password: ['Aktuelles Passwort ist erforderlich.'] },
+        ],
+        [
+          { password: 'kurz', password_confirmation: 'kurz', current_password: TEST_PASSWORD },
           {
             password: ['Neues Passwort muss mindestens 6 Zeichen lang sein.'],
             password_confirmation: ['Passwortbestätigung muss mindestens 6 Zeichen lang sein.'],
           },
         ],
-        [{ password: 'qwertz123', password_confirmation: 'qwertz123' }, { password: [msg.passwordCommon] }],
+        [
+          { password: 'qwertz123', password_confirmation: 'qwertz123', current_password: TEST_PASSWORD },
+          { password: [msg.passwordCommon] },
+        ],
       ];
       for (const [payload, errors] of cases) {
         const res = await putAccount(admin, payload);
@@ -288,7 +397,11 @@ describe('account', () => {
       const res = await t.app.inject({
         method: 'PUT',
         url: '/api/v1/account',
-        payload: { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+        payload: {
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+          current_password: TEST_PASSWORD,
+        },
       });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: 'Bitte melden Sie sich an.' });
@@ -325,7 +438,11 @@ describe('account', () => {
     it('refuses a reset link requested before the own password change (422)', async () => {
       const user = await createUser(t, { roles: ['Vertreter'] });
       const link = await requestLink(user.email);
-      const res = await putAccount(user, { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+      const res = await putAccount(user, {
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+        current_password: TEST_PASSWORD,
+      });
       expect(res.statusCode).toBe(200);
       await expectLinkRefused(link);
       expect((await login(user.email, NEW_PASSWORD)).statusCode).toBe(200);
@@ -355,7 +472,13 @@ describe('account', () => {
       expect((await forgot(user.email)).statusCode).toBe(200);
       expect((await forgot(admin.email)).statusCode).toBe(200);
       expect(
-        (await putAccount(user, { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD })).statusCode,
+        (
+          await putAccount(user, {
+            password: NEW_PASSWORD,
+            password_confirmation: NEW_PASSWORD,
+            current_password: TEST_PASSWORD,
+          })
+        ).statusCode,
       ).toBe(200);
       expect((await putAccount(admin, { email: `neu-${admin.email}` })).statusCode).toBe(200);
       const sent = await t.flushMail();

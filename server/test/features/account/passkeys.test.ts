@@ -21,6 +21,7 @@ describe('passkeys (WebAuthn)', () => {
   });
   afterAll(() => t.close());
 
+  const withPassword = { current_password: TEST_PASSWORD };
   const post = (url: string, payload?: object, headers: Record<string, string> = user.headers) =>
     t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
   const signInStep = async () => {
@@ -33,7 +34,7 @@ describe('passkeys (WebAuthn)', () => {
   };
   const addPasskey = async (name: string, headers = user.headers) => {
     const options = (
-      await post('/account/two-factor/webauthn/registration-options', undefined, headers)
+      await post('/account/two-factor/webauthn/registration-options', withPassword, headers)
     ).json();
     return post(
       '/account/two-factor/webauthn/registration',
@@ -44,7 +45,7 @@ describe('passkeys (WebAuthn)', () => {
 
   it('registers a passkey as the first second factor of an Admin who must set one up', async () => {
     const other = await sessionFor(t, user.id);
-    const optionsRes = await post('/account/two-factor/webauthn/registration-options');
+    const optionsRes = await post('/account/two-factor/webauthn/registration-options', withPassword);
     expect(optionsRes.statusCode, optionsRes.body).toBe(200);
     expect(optionsRes.headers['cache-control']).toBe('no-store');
     const options = optionsRes.json();
@@ -86,7 +87,7 @@ describe('passkeys (WebAuthn)', () => {
   });
 
   it('refuses a registration answer for another challenge, another origin, or twice', async () => {
-    const options = (await post('/account/two-factor/webauthn/registration-options')).json();
+    const options = (await post('/account/two-factor/webauthn/registration-options', withPassword)).json();
     const forged = new SoftAuthenticator('https://phishing.example').register(options);
     const foreign = await post('/account/two-factor/webauthn/registration', { name: 'X', response: forged });
     expect(foreign.statusCode).toBe(422);
@@ -101,7 +102,7 @@ describe('passkeys (WebAuthn)', () => {
     expect(late.statusCode).toBe(422);
     device.credentials.pop();
     for (const response of [{}, { id: 'x', response: 'kaputt' }, { id: 'a'.repeat(5000) }]) {
-      await post('/account/two-factor/webauthn/registration-options');
+      await post('/account/two-factor/webauthn/registration-options', withPassword);
       const bad = await post('/account/two-factor/webauthn/registration', { name: 'X', response });
       expect(bad.statusCode).toBe(422);
     }
@@ -192,7 +193,7 @@ describe('passkeys (WebAuthn)', () => {
     const stranger = await createUser(t, { roles: ['Vertreter'] });
     const strangerDevice = new SoftAuthenticator('http://portal.test');
     const regOptions = (
-      await post('/account/two-factor/webauthn/registration-options', undefined, stranger.headers)
+      await post('/account/two-factor/webauthn/registration-options', withPassword, stranger.headers)
     ).json();
     await post(
       '/account/two-factor/webauthn/registration',
@@ -234,6 +235,7 @@ describe('passkeys (WebAuthn)', () => {
     const { secret } = (await post('/account/two-factor/totp')).json();
     const confirmed = await post('/account/two-factor/totp/confirm', {
       code: await totpCode(secret, t.clock.now()),
+      current_password: TEST_PASSWORD,
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json().recovery_codes).toEqual([]);

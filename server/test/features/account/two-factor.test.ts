@@ -93,13 +93,31 @@ describe('second factor (TOTP and recovery codes)', () => {
     // Not active yet: sign-in needs no second step.
     expect((await login()).json().access_token).toEqual(expect.any(String));
 
-    const wrong = await inject('POST', '/api/v1/account/two-factor/totp/confirm', { code: '000000' });
+    const wrong = await inject('POST', '/api/v1/account/two-factor/totp/confirm', {
+      code: '000000',
+      current_password: TEST_PASSWORD,
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.code).toEqual([
       'Der Bestätigungscode ist nicht korrekt. Bitte versuchen Sie es erneut.',
     ]);
+    // The password is asked again, also in the set-up a role requires (decision 147).
+    const code = await totpCode(secret, t.clock.now());
+    const noPassword = await inject('POST', '/api/v1/account/two-factor/totp/confirm', { code });
+    expect(noPassword.statusCode).toBe(422);
+    expect(noPassword.json().errors.current_password).toEqual(['Aktuelles Passwort ist erforderlich.']);
+    const wrongPassword = await inject('POST', '/api/v1/account/two-factor/totp/confirm', {
+      code,
+      current_password: 'Falsches-Kennwort-1',
+    });
+    expect(wrongPassword.statusCode).toBe(422);
+    expect(wrongPassword.json().errors.current_password).toEqual([
+      'Das aktuelle Passwort ist nicht korrekt.',
+    ]);
+    expect((await inject('GET', '/api/v1/account')).json().data.two_factor.totp).toBe(false);
     const confirmed = await inject('POST', '/api/v1/account/two-factor/totp/confirm', {
-      code: await totpCode(secret, t.clock.now()),
+      code,
+      current_password: TEST_PASSWORD,
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     recoveryCodes = confirmed.json().recovery_codes;
@@ -275,7 +293,11 @@ describe('second factor (TOTP and recovery codes)', () => {
     const changed = await inject(
       'PUT',
       '/api/v1/account',
-      { password: 'Ganz-Neues-Passwort-9', password_confirmation: 'Ganz-Neues-Passwort-9' },
+      {
+        password: 'Ganz-Neues-Passwort-9',
+        password_confirmation: 'Ganz-Neues-Passwort-9',
+        current_password: TEST_PASSWORD,
+      },
       { authorization: `Bearer ${second.access_token}` },
     );
     expect(changed.statusCode, changed.body).toBe(200);
@@ -288,7 +310,11 @@ describe('second factor (TOTP and recovery codes)', () => {
     await inject(
       'PUT',
       '/api/v1/account',
-      { password: TEST_PASSWORD, password_confirmation: TEST_PASSWORD },
+      {
+        password: TEST_PASSWORD,
+        password_confirmation: TEST_PASSWORD,
+        current_password: 'Ganz-Neues-Passwort-9',
+      },
       { authorization: `Bearer ${second.access_token}` },
     );
     const third = (

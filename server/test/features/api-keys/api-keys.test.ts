@@ -114,10 +114,10 @@ describe('API-Schlüssel', () => {
         .flatMap(([, list]) => list);
       if (field) expect(messages.join(' '), JSON.stringify(payload)).toContain(text);
     }
-    // A field the contract does not know, such as a self-chosen token, is refused as a bad request.
+    // A field the contract does not know, such as a self-chosen token, is refused by name (decision 147).
     const own = await issue(users.superAdmin, { name: 'Import', scopes: ['nutzer:lesen'], token: 'eigener' });
-    expect(own.statusCode).toBe(400);
-    expect(own.json().message.length).toBeGreaterThan(0);
+    expect(own.statusCode).toBe(422);
+    expect(own.json().errors).toEqual({ token: ['Dieses Feld ist unbekannt.'] });
     const missing = await t.app.inject({
       method: 'DELETE',
       url: '/api/v1/api-keys/2147483000',

@@ -264,8 +264,9 @@ describe('GET /audit: entries, filters and pages', () => {
       'account.notifications_updated': 'Benachrichtigungen geändert',
       'api_key.created': 'API-Schlüssel angelegt',
       'api_key.revoked': 'API-Schlüssel widerrufen',
+      'api_key.refused': 'API-Schlüssel abgewiesen',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(52);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(53);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {
@@ -460,7 +461,7 @@ describe('GET /audit.csv', () => {
     const { text } = await csv('?object_type=folder');
     const row = text.slice(1).split('\r\n')[1]!;
     expect(row).toBe(
-      `"21.11.2026 10:31:00";"'=HYPERLINK(""http://böse.example"",""klick"") <x@example.org>";"Ordner angelegt";"Ordner";"5";"'+SUMME(A1:A9)";"Titel: -2+3";""`,
+      `"21.11.2026 10:31:00";"'=HYPERLINK(""http://böse.example"",""klick"") <x@example.org>";"Ordner angelegt";"Ordner";"5";"'+SUMME(A1:A9)";"Titel: '-2+3";""`,
     );
     const failed = (await csv('?action=auth.login_failed')).text.slice(1).split('\r\n')[1]!;
     expect(failed).toBe(

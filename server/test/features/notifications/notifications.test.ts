@@ -159,9 +159,10 @@ describe('notification settings and digests', () => {
       }
       res = await putSettings(user, { files: 'monatlich', events: 'sofort' });
       expect(res.json().errors).toEqual({ files: [NOTIFICATION_MESSAGES.frequencyInvalid] });
-      // Keys the contract does not know make the body as a whole unusable, as on every route.
+      // Keys the contract does not know are refused by name, as on every route (decision 147).
       res = await putSettings(user, { files: 'sofort', events: 'sofort', more: 1 });
-      expect(res.statusCode).toBe(400);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toEqual({ more: ['Dieses Feld ist unbekannt.'] });
       expect((await settingsOf(user)).json()).toEqual({ data: { files: 'woechentlich', events: 'nie' } });
 
       const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/account/notifications' });

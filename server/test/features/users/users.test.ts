@@ -956,7 +956,7 @@ describe('user administration: invitations', () => {
       'user.updated',
       'user.invited',
     ]);
-    expect(audit[2]!.details).toEqual({ changed: ['email'] });
+    expect(audit[2]!.details).toEqual({ changed: ['email'], old_email: oldEmail, new_email: newEmail });
   });
 });
 

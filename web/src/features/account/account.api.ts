@@ -8,6 +8,7 @@ import type {
   DisableTwoFactorBody,
   PasskeyRegistrationResponse,
   RecoveryCodesResponse,
+  TotpConfirmBody,
   TotpSetupResponse,
   TwoFactorStatus,
 } from '@gremienportal/contracts/two-factor';
@@ -35,7 +36,12 @@ export function useUpdateAccount() {
     onSuccess: (response, body) => {
       queryClient.setQueryData<Account>(accountKeys.all, (current) => {
         if (!current) return current;
-        const { password: _password, password_confirmation: _confirmation, ...fields } = body;
+        const {
+          password: _password,
+          password_confirmation: _confirmation,
+          current_password: _current,
+          ...fields
+        } = body;
         return { ...current, ...fields, ...response?.user };
       });
       void queryClient.invalidateQueries({ queryKey: accountKeys.all });
@@ -55,9 +61,10 @@ function useTwoFactorMutation<TBody, TResult>(mutationFn: (body: TBody) => Promi
 export const useStartTotpSetup = () =>
   useMutation({ mutationFn: () => api.post<TotpSetupResponse>('/account/two-factor/totp') });
 
+/** The first code of the app, with the password asked again (decision 147). */
 export const useConfirmTotp = () =>
-  useTwoFactorMutation((code: string) =>
-    api.post<RecoveryCodesResponse>('/account/two-factor/totp/confirm', { code }),
+  useTwoFactorMutation((body: TotpConfirmBody) =>
+    api.post<RecoveryCodesResponse>('/account/two-factor/totp/confirm', body),
   );
 
 export const useRenewRecoveryCodes = () =>
@@ -76,10 +83,15 @@ export const useDisableTwoFactor = () =>
     return request<void>('DELETE', '/account/two-factor', body);
   });
 
-/** "Passkey hinzufügen": the server's options, the browser's prompt, the server's check. */
+/**
+ * "Passkey hinzufügen": the password, then the server's options, the browser's prompt, the server's
+ * check. The server checks the password before the prompt opens (decision 147).
+ */
 export const useAddPasskey = () =>
-  useTwoFactorMutation(async (name: string) => {
-    const options = await api.post<unknown>('/account/two-factor/webauthn/registration-options');
+  useTwoFactorMutation(async ({ name, currentPassword }: { name: string; currentPassword: string }) => {
+    const options = await api.post<unknown>('/account/two-factor/webauthn/registration-options', {
+      current_password: currentPassword,
+    });
     const response = await prompt(() => createPasskey(options));
     return api.post<PasskeyRegistrationResponse>('/account/two-factor/webauthn/registration', {
       name,

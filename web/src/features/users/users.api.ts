@@ -7,7 +7,8 @@ import type {
   UserListResponse,
   UserResponse,
 } from '@gremienportal/contracts/users';
-import { api } from '../../lib/api-client';
+import type { ResetTwoFactorBody } from '@gremienportal/contracts/two-factor';
+import { api, request } from '../../lib/api-client';
 
 export type { User };
 
@@ -76,11 +77,15 @@ export function useResendInvitation() {
   });
 }
 
-/** The office resets a lost second factor (issue 18); the member sets it up again. */
+/**
+ * The office resets a lost second factor (issue 18); the member sets it up again. The acting admin
+ * confirms with their own code or recovery code (decision 146).
+ */
 export function useResetTwoFactor(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete(`/user/${id}/two-factor`),
+    mutationFn: (proof: Pick<ResetTwoFactorBody, 'code' | 'recovery_code'>) =>
+      request<void>('DELETE', `/user/${id}/two-factor`, proof),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: userKeys.detail(id) }),

@@ -20,6 +20,7 @@ const account = (overrides: Partial<Account> = {}): Account => ({
 const input = (label: RegExp) => screen.getByLabelText(label, { selector: 'input' });
 const newPassword = () => input(/^Neues Passwort$/);
 const confirmation = () => input(/^Neues Passwort bestätigen$/);
+const currentPassword = () => input(/^Aktuelles Passwort$/);
 
 async function openAccount(data: Account, routes: Parameters<typeof mockApi>[0] = {}) {
   const api = mockApi({
@@ -89,12 +90,14 @@ describe('account page', () => {
     expect(screen.queryByText(ACCOUNT_UPDATED_MESSAGE)).not.toBeInTheDocument();
   });
 
-  it('changes the password of a Vertreter with both password fields', async () => {
+  it('changes the password of a Vertreter with the current and both new password fields', async () => {
     signIn(vertreterUser());
     const { user, requests } = await openAccount(account(), {
       'PUT /api/v1/account': json(200, { user: account() }),
     });
 
+    expect(screen.getByText(/Zur Bestätigung Ihr bisheriges Passwort/)).toBeInTheDocument();
+    await user.type(currentPassword(), 'Altes-Kennwort-1');
     await user.type(newPassword(), 'Sommerwiese-7');
     await user.type(confirmation(), 'Sommerwiese-7');
     await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
@@ -103,8 +106,44 @@ describe('account page', () => {
     expect(requests.find((request) => request.method === 'PUT')?.body).toEqual({
       password: 'Sommerwiese-7',
       password_confirmation: 'Sommerwiese-7',
+      current_password: 'Altes-Kennwort-1',
     });
     expect(newPassword()).toHaveValue('');
+    expect(currentPassword()).toHaveValue('');
+  });
+
+  it('asks for the current password before sending a new one', async () => {
+    signIn(vertreterUser());
+    const { user, requests } = await openAccount(account());
+
+    await user.type(newPassword(), 'Sommerwiese-7');
+    await user.type(confirmation(), 'Sommerwiese-7');
+    await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
+
+    expect(await screen.findByText('Aktuelles Passwort ist erforderlich.')).toBeInTheDocument();
+    expect(requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('keeps what was typed and shows the error when the current password is wrong', async () => {
+    signIn(vertreterUser());
+    const { user } = await openAccount(account(), {
+      'PUT /api/v1/account': json(422, {
+        message: 'Das aktuelle Passwort ist nicht korrekt.',
+        errors: { current_password: ['Das aktuelle Passwort ist nicht korrekt.'] },
+      }),
+    });
+
+    await user.type(currentPassword(), 'Falsch-geraten-1');
+    await user.type(newPassword(), 'Sommerwiese-7');
+    await user.type(confirmation(), 'Sommerwiese-7');
+    await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
+
+    expect(await screen.findByText('Das aktuelle Passwort ist nicht korrekt.')).toBeInTheDocument();
+    expect(currentPassword()).toHaveAttribute('aria-invalid', 'true');
+    expect(currentPassword()).toHaveValue('Falsch-geraten-1');
+    expect(newPassword()).toHaveValue('Sommerwiese-7');
+    expect(confirmation()).toHaveValue('Sommerwiese-7');
+    expect(screen.queryByText(ACCOUNT_UPDATED_MESSAGE)).not.toBeInTheDocument();
   });
 
   it('validates changed fields with the contract messages and sends nothing invalid', async () => {
@@ -116,6 +155,7 @@ describe('account page', () => {
     await user.tab();
     expect(await screen.findByText('Vorname muss mindestens 3 Zeichen lang sein.')).toBeInTheDocument();
 
+    await user.type(currentPassword(), 'Altes-Kennwort-1');
     await user.type(newPassword(), 'Sommerwiese-7');
     await user.type(confirmation(), 'Sommerwiese-8');
     await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
@@ -147,6 +187,7 @@ describe('account page', () => {
       'PUT /api/v1/account': json(500, { message: 'Ein interner Fehler ist aufgetreten.' }),
     });
 
+    await user.type(currentPassword(), 'Altes-Kennwort-1');
     await user.type(newPassword(), 'Sommerwiese-7');
     await user.type(confirmation(), 'Sommerwiese-7');
     await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));

@@ -34,6 +34,7 @@ interface AccountValues {
   email: string;
   password: string;
   password_confirmation: string;
+  current_password: string;
 }
 
 const PROFILE_FIELDS = ['title', 'firstname', 'lastname', 'email'] as const;
@@ -41,11 +42,13 @@ const ALL_FIELDS: readonly FieldPath<AccountValues>[] = [
   ...PROFILE_FIELDS,
   'password',
   'password_confirmation',
+  'current_password',
 ];
 
 /**
  * Only what changed is sent and validated (product.md P11): profile fields that differ from the stored
- * ones (admins only) and the password pair once either password field is filled.
+ * ones (admins only) and the password pair, with the current password, once either new password field
+ * is filled (decision 147).
  */
 export function changedFields(values: AccountValues, initial: AccountValues, canEditProfile: boolean) {
   const body: Record<string, string> = {};
@@ -57,6 +60,7 @@ export function changedFields(values: AccountValues, initial: AccountValues, can
   if (values.password !== '' || values.password_confirmation !== '') {
     body.password = values.password;
     body.password_confirmation = values.password_confirmation;
+    body.current_password = values.current_password;
   }
   return body;
 }
@@ -84,6 +88,7 @@ const toValues = (account: Account): AccountValues => ({
   email: account.email,
   password: '',
   password_confirmation: '',
+  current_password: '',
 });
 
 /** The own account: names and e-mail for admins, the password for everyone. */
@@ -130,9 +135,20 @@ export function AccountForm({ account }: { account: Account }) {
     }
     try {
       await updateAccount.mutateAsync(body);
-      const { password: _password, password_confirmation: _confirmation, ...profile } = body;
+      const {
+        password: _password,
+        password_confirmation: _confirmation,
+        current_password: _current,
+        ...profile
+      } = body;
       if (Object.keys(profile).length > 0) updateStoredUser(profile);
-      const next = { ...form.getValues(), ...profile, password: '', password_confirmation: '' };
+      const next = {
+        ...form.getValues(),
+        ...profile,
+        password: '',
+        password_confirmation: '',
+        current_password: '',
+      };
       setInitial(next);
       form.reset(next);
       setSuccess(true);
@@ -184,6 +200,14 @@ export function AccountForm({ account }: { account: Account }) {
           <Title order={2} size="h3">
             Passwort ändern
           </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <PasswordInput
+              label="Aktuelles Passwort"
+              description="Zur Bestätigung Ihr bisheriges Passwort; nur nötig für ein neues Passwort."
+              autoComplete="current-password"
+              {...textField('current_password')}
+            />
+          </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PasswordInput
               label="Neues Passwort"

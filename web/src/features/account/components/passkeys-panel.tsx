@@ -1,10 +1,23 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, List, Modal, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import {
+  Button,
+  Group,
+  List,
+  Modal,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
+import { msg } from '@gremienportal/contracts/rules';
 import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { FormError } from '../../../components/form-error';
 import { showSuccessToast } from '../../../components/toasts';
+import { isApiError } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
 import { passkeyFailureText } from '../../../lib/passkeys';
 import { useAddPasskey, useRemovePasskey, type TwoFactorStatus } from '../account.api';
@@ -24,12 +37,16 @@ export function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose
   const add = useAddPasskey();
   const [name, setName] = useState(suggestedName);
   const [nameError, setNameError] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
 
   const handleClose = () => {
     add.reset();
     setCodes(null);
     setNameError(null);
+    setPassword('');
+    setPasswordError(null);
     setName(suggestedName());
     onClose();
   };
@@ -43,18 +60,27 @@ export function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose
         : trimmed.length > NAME_MAX
           ? TWO_FACTOR_MESSAGES.passkeyNameTooLong
           : null;
+    const passwordProblem = password === '' ? msg.required('Aktuelles Passwort') : null;
     setNameError(problem);
-    if (problem) return;
-    add.mutate(trimmed, {
-      onSuccess: (body) => {
-        if (body.recovery_codes.length > 0) {
-          setCodes(body.recovery_codes);
-          return;
-        }
-        showSuccessToast(`Der Passkey „${body.passkey.name}“ wurde hinzugefügt.`);
-        handleClose();
+    setPasswordError(passwordProblem);
+    if (problem || passwordProblem) return;
+    add.mutate(
+      { name: trimmed, currentPassword: password },
+      {
+        onError: (failure) => {
+          const wrongPassword = isApiError(failure) ? failure.errors?.current_password?.[0] : undefined;
+          if (wrongPassword) setPasswordError(wrongPassword);
+        },
+        onSuccess: (body) => {
+          if (body.recovery_codes.length > 0) {
+            setCodes(body.recovery_codes);
+            return;
+          }
+          showSuccessToast(`Der Passkey „${body.passkey.name}“ wurde hinzugefügt.`);
+          handleClose();
+        },
       },
-    });
+    );
   };
 
   const showingCodes = codes !== null;
@@ -93,9 +119,22 @@ export function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose
               disabled={add.isPending}
               data-autofocus
             />
+            <PasswordInput
+              label="Aktuelles Passwort"
+              description="Zur Bestätigung, dass Sie es sind: Ihr Passwort für das Gremienportal."
+              autoComplete="current-password"
+              required
+              size="md"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              error={passwordError}
+              disabled={add.isPending}
+            />
             <FormError
               message={
-                add.isError ? passkeyFailureText(add.error, TWO_FACTOR_MESSAGES.passkeyRegisterFailed) : null
+                add.isError && !passwordError
+                  ? passkeyFailureText(add.error, TWO_FACTOR_MESSAGES.passkeyRegisterFailed)
+                  : null
               }
             />
             <Group justify="flex-end" gap="sm">

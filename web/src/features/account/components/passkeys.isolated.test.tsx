@@ -80,7 +80,9 @@ describe('account page: passkeys', () => {
     await app.user.clear(name);
     await app.user.click(within(dialog).getByRole('button', { name: 'Weiter' }));
     expect(within(dialog).getByText('Bitte einen Namen für den Passkey angeben.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Aktuelles Passwort ist erforderlich.')).toBeInTheDocument();
     await app.user.type(name, 'Büro-Laptop');
+    await app.user.type(within(dialog).getByLabelText(/^Aktuelles Passwort/), 'Mein-Kennwort-1');
     await app.user.click(within(dialog).getByRole('button', { name: 'Weiter' }));
 
     const codes = await screen.findByRole('dialog', { name: 'Wiederherstellungscodes aufbewahren' });
@@ -90,6 +92,8 @@ describe('account page: passkeys', () => {
         .map((item) => item.textContent),
     ).toEqual(CODES);
     expect(prompts.create).toHaveBeenCalledWith({ challenge: 'abc' });
+    const asked = app.requests.find((r) => r.url.endsWith('/webauthn/registration-options'));
+    expect(asked?.body).toEqual({ current_password: 'Mein-Kennwort-1' });
     const sent = app.requests.find((r) => r.url === '/api/v1/account/two-factor/webauthn/registration');
     expect(sent?.body).toEqual({
       name: 'Büro-Laptop',
@@ -106,12 +110,33 @@ describe('account page: passkeys', () => {
     });
     await app.user.click(screen.getByRole('button', { name: 'Passkey hinzufügen' }));
     const dialog = await screen.findByRole('dialog', { name: 'Passkey hinzufügen' });
+    await app.user.type(within(dialog).getByLabelText(/^Aktuelles Passwort/), 'Mein-Kennwort-1');
     await app.user.click(within(dialog).getByRole('button', { name: 'Weiter' }));
     expect(
       await within(dialog).findByText(
         'Der Vorgang wurde abgebrochen oder hat zu lange gedauert. Bitte versuchen Sie es erneut.',
       ),
     ).toBeInTheDocument();
+    expect(app.requests.some((r) => r.url.endsWith('/webauthn/registration'))).toBe(false);
+  });
+
+  it('asks for the password first: a wrong one shows under the field and opens no device prompt', async () => {
+    const wrong = 'Das aktuelle Passwort ist nicht korrekt.';
+    prompts.create.mockClear();
+    const app = await openAccount(status({ totp: true }), {
+      'POST /api/v1/account/two-factor/webauthn/registration-options': json(422, {
+        message: wrong,
+        errors: { current_password: [wrong] },
+      }),
+    });
+    await app.user.click(screen.getByRole('button', { name: 'Passkey hinzufügen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Passkey hinzufügen' });
+    const password = within(dialog).getByLabelText(/^Aktuelles Passwort/);
+    await app.user.type(password, 'Falsch-1');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Weiter' }));
+    expect(await within(dialog).findByText(wrong)).toBeInTheDocument();
+    expect(password).toHaveValue('Falsch-1');
+    expect(prompts.create).not.toHaveBeenCalled();
     expect(app.requests.some((r) => r.url.endsWith('/webauthn/registration'))).toBe(false);
   });
 

@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Code, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Code, Group, List, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { msg } from '@gremienportal/contracts/rules';
 import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
 import { FormError } from '../../../components/form-error';
 import { LoadingState } from '../../../components/loading-state';
@@ -70,27 +71,38 @@ function ConfirmStep({
 }) {
   const confirm = useConfirmTotp();
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [passwordError, setPasswordError] = useState<string | null>(null);
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     const digits = code.replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(digits)) {
-      setError(TWO_FACTOR_MESSAGES.codeFormat);
-      return;
-    }
-    setError(null);
-    confirm.mutate(digits, {
-      onSuccess: (body) => onConfirmed(body.recovery_codes),
-      onError: (failure) => {
-        setCode('');
-        setError(
-          isApiError(failure) && failure.errors?.code?.[0]
-            ? failure.errors.code[0]
-            : errorMessage(failure, TWO_FACTOR_MESSAGES.codeInvalid),
-        );
+    const codeProblem = /^\d{6}$/.test(digits) ? null : TWO_FACTOR_MESSAGES.codeFormat;
+    const passwordProblem = password === '' ? msg.required('Aktuelles Passwort') : null;
+    setError(codeProblem);
+    setPasswordError(passwordProblem);
+    if (codeProblem || passwordProblem) return;
+    confirm.mutate(
+      { code: digits, current_password: password },
+      {
+        onSuccess: (body) => onConfirmed(body.recovery_codes),
+        onError: (failure) => {
+          // A wrong password keeps the code typed; a wrong code is typed anew.
+          const wrongPassword = isApiError(failure) ? failure.errors?.current_password?.[0] : undefined;
+          if (wrongPassword) {
+            setPasswordError(wrongPassword);
+            return;
+          }
+          setCode('');
+          setError(
+            isApiError(failure) && failure.errors?.code?.[0]
+              ? failure.errors.code[0]
+              : errorMessage(failure, TWO_FACTOR_MESSAGES.codeInvalid),
+          );
+        },
       },
-    });
+    );
   };
 
   return (
@@ -109,6 +121,17 @@ function ConfirmStep({
           error={error}
           disabled={confirm.isPending}
           styles={{ input: { fontSize: 22, letterSpacing: '0.2em' } }}
+        />
+        <PasswordInput
+          label="Aktuelles Passwort"
+          description="Zur Bestätigung, dass Sie es sind: Ihr Passwort für das Gremienportal."
+          autoComplete="current-password"
+          required
+          size="md"
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+          error={passwordError}
+          disabled={confirm.isPending}
         />
         <Group justify="space-between" gap="sm">
           <Button data-wrap variant="default" size="md" onClick={onBack} disabled={confirm.isPending}>

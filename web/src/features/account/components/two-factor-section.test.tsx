@@ -9,6 +9,7 @@ import { groupSecret, qrImageSource, recoveryCodesText } from '../two-factor.rul
 import { recoveryCodesLeftText } from './two-factor-section';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const WRONG_PASSWORD = 'Das aktuelle Passwort ist nicht korrekt.';
 const QR = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0 0h1v1H0z"/></svg>';
 const CODES = Array.from({ length: 10 }, (_, i) => `ABCD-EF${String(i).padStart(2, '0')}`);
 
@@ -111,6 +112,10 @@ describe('account page: Zwei-Faktor-Anmeldung', () => {
     await app.user.click(screen.getByRole('button', { name: 'Authenticator-App einrichten' }));
     await app.user.click(await screen.findByRole('button', { name: 'Weiter' }));
     await app.user.type(await screen.findByLabelText(/^6-stelliger Code/), '123456');
+    await app.user.type(
+      within(screen.getByRole('dialog')).getByLabelText(/^Aktuelles Passwort/),
+      'Mein-Kennwort-1',
+    );
     await app.user.click(screen.getByRole('button', { name: 'Bestätigen' }));
     await app.user.click(await screen.findByRole('button', { name: 'Ich habe die Codes sicher aufbewahrt' }));
 
@@ -147,10 +152,15 @@ describe('account page: Zwei-Faktor-Anmeldung', () => {
         otpauth_url: 'otpauth://x',
         qr_svg: QR,
       }),
-      'POST /api/v1/account/two-factor/totp/confirm': (request) =>
-        (request.body as { code: string }).code === '123456'
+      'POST /api/v1/account/two-factor/totp/confirm': (request) => {
+        const body = request.body as { code: string; current_password: string };
+        if (body.current_password !== 'Mein-Kennwort-1') {
+          return json(422, { message: WRONG_PASSWORD, errors: { current_password: [WRONG_PASSWORD] } });
+        }
+        return body.code === '123456'
           ? json(200, { recovery_codes: CODES })
-          : json(422, { message: 'Ungültig', errors: { code: [TWO_FACTOR_MESSAGES.codeInvalid] } }),
+          : json(422, { message: 'Ungültig', errors: { code: [TWO_FACTOR_MESSAGES.codeInvalid] } });
+      },
     });
     await app.user.click(screen.getByRole('button', { name: 'Authenticator-App einrichten' }));
     const dialog = await screen.findByRole('dialog', { name: /Schritt 1 von 3: QR-Code scannen/ });
@@ -166,7 +176,21 @@ describe('account page: Zwei-Faktor-Anmeldung', () => {
     const confirm = await screen.findByRole('dialog', { name: /Schritt 2 von 3: Code eingeben/ });
     const field = within(confirm).getByLabelText(/^6-stelliger Code/);
     expect(field).toHaveAttribute('autocomplete', 'one-time-code');
-    await app.user.type(field, '000000');
+    const password = within(confirm).getByLabelText(/^Aktuelles Passwort/);
+    expect(password).toHaveAttribute('autocomplete', 'current-password');
+    // The password is asked again, also in a set-up the role requires (decision 147).
+    await app.user.type(field, '123456');
+    await app.user.click(within(confirm).getByRole('button', { name: 'Bestätigen' }));
+    expect(await within(confirm).findByText('Aktuelles Passwort ist erforderlich.')).toBeInTheDocument();
+    await app.user.type(password, 'Falsch-1');
+    await app.user.click(within(confirm).getByRole('button', { name: 'Bestätigen' }));
+    expect(await within(confirm).findByText(WRONG_PASSWORD)).toBeInTheDocument();
+    // The code stays typed when only the password was wrong.
+    expect(within(confirm).getByLabelText(/^6-stelliger Code/)).toHaveValue('123456');
+    await app.user.clear(password);
+    await app.user.type(password, 'Mein-Kennwort-1');
+    await app.user.clear(within(confirm).getByLabelText(/^6-stelliger Code/));
+    await app.user.type(within(confirm).getByLabelText(/^6-stelliger Code/), '000000');
     await app.user.click(within(confirm).getByRole('button', { name: 'Bestätigen' }));
     expect(await within(confirm).findByText(TWO_FACTOR_MESSAGES.codeInvalid)).toBeInTheDocument();
 
@@ -180,8 +204,9 @@ describe('account page: Zwei-Faktor-Anmeldung', () => {
         .map((item) => item.textContent),
     ).toEqual(CODES);
     expect(bodiesOf(app.requests, 'POST', '/api/v1/account/two-factor/totp/confirm')).toEqual([
-      { code: '000000' },
-      { code: '123456' },
+      { code: '123456', current_password: 'Falsch-1' },
+      { code: '000000', current_password: 'Mein-Kennwort-1' },
+      { code: '123456', current_password: 'Mein-Kennwort-1' },
     ]);
     // Shown once: only the acknowledgement closes it.
     expect(within(codes).queryByRole('button', { name: 'Einrichtung abbrechen' })).not.toBeInTheDocument();

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
 import {
   ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE,
   EMAIL_TAKEN_MESSAGE,
@@ -212,12 +213,20 @@ describe('/user/show/{id}', () => {
     expect(screen.getByRole('link', { name: /Bearbeiten/ })).toHaveAttribute('href', '/user/update/21');
   });
 
-  it('resets a lost second factor after asking, and offers it only when one is set up', async () => {
+  it('resets a lost second factor after asking for the admin’s own code, and offers it only when one is set up', async () => {
     signIn(superAdmin());
     let twoFactor = true;
+    let attempts = 0;
     const { requests } = usersApi({
       'GET /api/v1/user/21': () => json(200, { data: makeUserRecord({ two_factor: twoFactor }) }),
       'DELETE /api/v1/user/21/two-factor': () => {
+        attempts += 1;
+        if (attempts === 1) {
+          return json(422, {
+            message: TWO_FACTOR_MESSAGES.codeInvalid,
+            errors: { code: [TWO_FACTOR_MESSAGES.codeInvalid] },
+          });
+        }
         twoFactor = false;
         return new Response(null, { status: 204 });
       },
@@ -230,11 +239,30 @@ describe('/user/show/{id}', () => {
     await user.click(screen.getByRole('button', { name: 'Zwei-Faktor-Anmeldung zurücksetzen' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('alle Sitzungen beendet');
+    const code = within(dialog).getByRole('textbox', { name: /Ihr eigener Bestätigungscode/ });
+    expect(code).toHaveAccessibleDescription(/Authenticator-App oder einen Ihrer Wiederherstellungscodes/);
+    // Nothing goes out without the admin's own code.
+    await user.click(within(dialog).getByRole('button', { name: 'Zurücksetzen' }));
+    expect(
+      await within(dialog).findByText(
+        'Bitte Ihren eigenen Bestätigungscode oder einen Ihrer Wiederherstellungscodes eingeben.',
+      ),
+    ).toBeInTheDocument();
+    expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
+    // A wrong code is shown at the field; the dialog stays open.
+    await user.type(code, '000 000');
+    await user.click(within(dialog).getByRole('button', { name: 'Zurücksetzen' }));
+    expect(await within(dialog).findByText(TWO_FACTOR_MESSAGES.codeInvalid)).toBeInTheDocument();
+    await user.type(code, '123456');
     await user.click(within(dialog).getByRole('button', { name: 'Zurücksetzen' }));
     expect(
       await screen.findByText('Die Zwei-Faktor-Anmeldung von Clara Conrad wurde zurückgesetzt.'),
     ).toBeInTheDocument();
-    expect(requests.some((r) => r.method === 'DELETE' && r.url === '/api/v1/user/21/two-factor')).toBe(true);
+    expect(
+      requests
+        .filter((r) => r.method === 'DELETE' && r.url === '/api/v1/user/21/two-factor')
+        .map((r) => r.body),
+    ).toEqual([{ code: '000000' }, { code: '123456' }]);
     await waitFor(async () => expect(await entry()).toHaveTextContent('Nicht eingerichtet'));
     expect(
       screen.queryByRole('button', { name: 'Zwei-Faktor-Anmeldung zurücksetzen' }),
