@@ -196,6 +196,7 @@ describe(`crash safety of API-Schlüssel (${baseUrl ? 'PostgreSQL' : 'SQLite'})`
       for (let round = 1; round <= KEY_ROUNDS; round += 1) {
         const where = `Runde ${round} (CRASH_SEED=${SEED})`;
         const pending = await loadAndKill(round, where);
+        await place.settled();
         await checkAfterKill(`${where}, nach dem Abbruch`, pending);
         portal = await place.start();
         await checkAfterRestart(`${where}, nach dem Neustart`, ledger, {

@@ -2,8 +2,10 @@ import { randomInt } from 'node:crypto';
 import { watch } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { freePort, portalEnv, spawnServerScript, startPortal, type PortalProcess } from './portal-process.ts';
+import { sql } from 'kysely';
 import { createPostgresDatabase, openInspector, type Inspector } from './inspect.ts';
 
 /**
@@ -49,8 +51,29 @@ export async function portalPlace(cleanups: (() => Promise<void>)[], prefix: str
     : undefined;
   if (postgres) cleanups.push(postgres.drop);
   const target = postgres ? { databaseUrl: postgres.url } : { sqliteFile: join(dataDir, 'portal.sqlite') };
+  /**
+   * After a kill: on PostgreSQL, until the killed portal's sessions have ended. A COMMIT the
+   * server had already received still completes after its client died, so a check that reads
+   * earlier could miss a change that lands a moment later. SQLite's file is final at the kill.
+   */
+  const settled = async (): Promise<void> => {
+    if (!postgres) return;
+    const db = openInspector(target);
+    try {
+      for (const deadline = Date.now() + 10_000; ; await sleep(20)) {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid()`.execute(db.kysely);
+        if (rows[0]!.n === 0) return;
+        if (Date.now() > deadline) throw new Error('Sitzungen des abgebrochenen Portals enden nicht');
+      }
+    } finally {
+      await db.close();
+    }
+  };
   return {
     dataDir,
+    settled,
     postgres: postgres !== undefined,
     mailDir: join(dataDir, 'mail'),
     inspect: (writable = false): Inspector => openInspector(target, writable),
@@ -81,6 +104,7 @@ export async function portalPlace(cleanups: (() => Promise<void>)[], prefix: str
       await Promise.race([moment(), died]);
       void died.catch(() => undefined);
       await kill();
+      await settled();
     },
   };
 }
