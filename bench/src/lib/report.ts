@@ -84,8 +84,8 @@ export function renderScenarios(results: ScenarioResult[]): string {
 }
 
 /**
- * Replaces the part of RESULTS.md between `<!-- name:start -->` and `<!-- name:end -->`, so the
- * benchmark and the soak each keep their own section of one report.
+ * Replaces the part of a results file between `<!-- name:start -->` and `<!-- name:end -->`, so
+ * the benchmark and the soak each keep their own section of one file (bench/.tmp/RESULTS-full.md).
  */
 export async function writeSection(file: string, name: string, markdown: string): Promise<void> {
   const start = `<!-- ${name}:start -->`;
