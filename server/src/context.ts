@@ -5,7 +5,7 @@ import type { Db } from './db/database.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import type { CounterStore } from './rate-limit/counter-store.ts';
 import type { MailSender } from './mail/sender.ts';
-import type { SecretBox } from './secret-box.ts';
+import type { SecretBox } from './credentials/secret-box.ts';
 
 /**
  * What every feature gets: explicit, so tests can pass fakes. It lives apart from `app.ts`, which

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig, readDotEnv } from './config.ts';
 import { buildApp } from './app.ts';
 import { loggerOptions } from './plugins/logging.ts';
-import { restrictUmask } from './private-files.ts';
+import { restrictUmask } from './storage/private-files.ts';
 
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 

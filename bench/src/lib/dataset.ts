@@ -12,8 +12,8 @@ import { migrateToLatest, openDatabase } from '../../../server/src/db/database.t
 import type { Database, EventsTable, FilesTable } from '../../../server/src/db/schema.ts';
 import { demoPdf } from '../../../server/src/db/demo-seed.ts';
 import { seedBaseData } from '../../../server/src/db/seed.ts';
-import { hashPassword } from '../../../server/src/passwords.ts';
-import { newKey } from '../../../server/src/tokens.ts';
+import { hashPassword } from '../../../server/src/credentials/passwords.ts';
+import { newKey } from '../../../server/src/credentials/tokens.ts';
 import { fillSearchIndex, germanText } from './search-index.ts';
 
 export interface DatasetSize {

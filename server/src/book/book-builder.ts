@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { HelperProcess } from '../helper-process.ts';
+import { HelperProcess } from '../processes/helper-process.ts';
 import { BookFile } from './book-file.ts';
 import type { BookPlan, BookSource, BookSummary, FromWorker, ToWorker } from './types.ts';
 

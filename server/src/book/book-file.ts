@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { open, readdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '../private-files.ts';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.ts';
 
 /*
  * A finished Sitzungsmappe waits in a temporary file while the member downloads it (decision 149),

@@ -2,7 +2,7 @@
  * Helper process of the Sitzungsmappe (decisions 130, 144): composes one book at a time, asking
  * the host for each PDF when it is its turn, then hands the file out one chunk per `more`.
  */
-import { onMessage, post as postToHost, readBytes } from '../helper-side.ts';
+import { onMessage, post as postToHost, readBytes } from '../processes/helper-side.ts';
 import { composeBook } from './compose.ts';
 import { pdfChunks } from './pdf-chunks.ts';
 import type { BookPlan, BookSource, ComposeLimits, FromWorker, ToWorker } from './types.ts';

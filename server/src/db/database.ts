@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
 import pg from 'pg';
-import { makePrivateDirSync, makePrivateFileSync } from '../private-files.ts';
+import { makePrivateDirSync, makePrivateFileSync } from '../storage/private-files.ts';
 import type { Database } from './schema.ts';
 import type { Dialect } from './dialect.ts';
 import { migrationsFor } from './migrations/index.ts';

@@ -4,8 +4,8 @@ import type { RoleName } from '@gremienportal/contracts/common';
 import type { Db } from './database.ts';
 import type { Clock } from '../clock.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
-import { hashPassword } from '../passwords.ts';
-import { newKey } from '../tokens.ts';
+import { hashPassword } from '../credentials/passwords.ts';
+import { newKey } from '../credentials/tokens.ts';
 
 export interface DemoAccount {
   email: string;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { ROLE_NAMES, type RoleName } from '@gremienportal/contracts/common';
 import type { Db } from './database.ts';
 import type { Clock } from '../clock.ts';
-import { hashPassword } from '../passwords.ts';
+import { hashPassword } from '../credentials/passwords.ts';
 
 /** Advisory lock key of the first-start seed; Kysely's migrator uses another one. */
 const SEED_LOCK_ID = 0x67707365;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { CalendarMethod } from '../db/schema.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files.ts';
 
 export interface MailMessage {
   id: number;

@@ -6,8 +6,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type SQLite from 'better-sqlite3';
 import { z } from 'zod';
-import { PRIVATE_FILE_MODE } from '../private-files.ts';
-import { referencedObjectsSql } from '../storage/referenced-objects.ts';
+import { PRIVATE_FILE_MODE } from '../storage/private-files.ts';
+import { referencedObjectsSql } from '../db/referenced-objects.ts';
 
 /**
  * The backup folder written by `backup` and read by `restore` (decision 095):

@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { loadConfig, readDotEnv, type Config } from '../config.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
-import { SECRET_KEY_FILE } from '../secret-box.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files.ts';
+import { SECRET_KEY_FILE } from '../credentials/secret-box.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,

@@ -2,8 +2,8 @@ import { readFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { migrationsFor } from '../db/migrations/index.ts';
-import { makePrivateDir, PRIVATE_DIR_MODE } from '../private-files.ts';
-import { SECRET_KEY_FILE } from '../secret-box.ts';
+import { makePrivateDir, PRIVATE_DIR_MODE } from '../storage/private-files.ts';
+import { SECRET_KEY_FILE } from '../credentials/secret-box.ts';
 import {
   copyVerified,
   DATABASE_FILE,

@@ -10,8 +10,6 @@ import { keyMayCall } from '../policies/api-key.policy.ts';
 import { principalResolver, type Resolved } from './principal-resolver.ts';
 import { mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
 
-export type { Principal };
-
 /**
  * Route access, deny by default: every route needs a signed-in user unless its config says
  * `access: 'public'`; `access: 'admin'` also needs Admin or Super-Admin. `access: 'admin-hidden'`

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { requiresSecondFactor } from '../policies/two-factor.policy.ts';
-import { hashToken } from '../tokens.ts';
+import { hashToken } from '../credentials/tokens.ts';
 import { API_KEY_PREFIX } from '@gremienportal/contracts/api-keys';
 import { adminKind, type Principal } from '../policies/principal.ts';
 

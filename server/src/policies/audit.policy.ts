@@ -1,4 +1,4 @@
-import type { Principal } from '../plugins/auth.ts';
+import type { Principal } from '../policies/principal.ts';
 import { canSeeEvent } from './events.policy.ts';
 import { canSeeFile } from './files.policy.ts';
 import { canSeeFolder, treesByViewer, type FolderNode } from './folders.policy.ts';

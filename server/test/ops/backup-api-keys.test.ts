@@ -7,7 +7,7 @@ import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { seedBaseData } from '../../src/db/seed.ts';
 import { backupSqlite } from '../../src/ops/backup.ts';
 import { restoreSqlite } from '../../src/ops/restore.ts';
-import { hashToken, newToken } from '../../src/tokens.ts';
+import { hashToken, newToken } from '../../src/credentials/tokens.ts';
 
 /** API-Schlüssel (issue 22, migration 0011) survive a backup and its restore, hash and all. */
 const roots: string[] = [];

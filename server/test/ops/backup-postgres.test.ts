@@ -16,9 +16,9 @@ import { migrationsFor } from '../../src/db/migrations/index.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { seedBaseData } from '../../src/db/seed.ts';
 import { trashFile } from '../../src/features/trash/move-to-trash.service.ts';
-import { loadSecretBox } from '../../src/secret-box.ts';
+import { loadSecretBox } from '../../src/credentials/secret-box.ts';
 import { DiskStorage } from '../../src/storage/disk-storage.ts';
-import { hashToken, newKey, newToken } from '../../src/tokens.ts';
+import { hashToken, newKey, newToken } from '../../src/credentials/tokens.ts';
 import { MemoryTransport } from '../support/build-test-app.ts';
 import {
   createPostgresDatabase,

@@ -15,11 +15,11 @@ import { seedBaseData } from '../../src/db/seed.ts';
 import { sha256 } from '../reliability/inspect.ts';
 import { spawnServerScript } from '../reliability/portal-process.ts';
 import { DiskStorage } from '../../src/storage/disk-storage.ts';
-import { newKey } from '../../src/tokens.ts';
+import { newKey } from '../../src/credentials/tokens.ts';
 import { MANIFEST_FILE, OpsError, type BackupManifest } from '../../src/ops/backup-format.ts';
 import { backupSqlite, POSTGRES_BACKUP_MESSAGE } from '../../src/ops/backup.ts';
 import { POSTGRES_RESTORE_MESSAGE, restoreSqlite } from '../../src/ops/restore.ts';
-import { loadSecretBox, SECRET_KEY_FILE } from '../../src/secret-box.ts';
+import { loadSecretBox, SECRET_KEY_FILE } from '../../src/credentials/secret-box.ts';
 import { SearchIndexer } from '../../src/search/indexer.ts';
 
 /** A portal data folder with a migrated SQLite database, written the way the portal writes it. */

@@ -1,7 +1,7 @@
 import type { RoleName } from '@gremienportal/contracts/common';
 import type { TestApp } from './build-test-app.ts';
-import { hashPassword } from '../../src/passwords.ts';
-import { hashToken, newToken } from '../../src/tokens.ts';
+import { hashPassword } from '../../src/credentials/passwords.ts';
+import { hashToken, newToken } from '../../src/credentials/tokens.ts';
 
 export const TEST_PASSWORD = 'Sicheres-Passwort-42';
 let cachedHash: Promise<string> | undefined;

@@ -5,7 +5,7 @@
 import { vi } from 'vitest';
 import { recordIssuedToken } from './log-capture.ts';
 
-vi.mock(import('../../src/tokens.ts'), async (importOriginal) => {
+vi.mock(import('../../src/credentials/tokens.ts'), async (importOriginal) => {
   const actual = await importOriginal();
   return {
     ...actual,

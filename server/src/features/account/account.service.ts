@@ -9,8 +9,8 @@ import type { AppContext } from '../../context.ts';
 import { forbidden, invalidField } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
-import { hashPassword } from '../../passwords.ts';
-import type { Principal } from '../../plugins/auth.ts';
+import { hashPassword } from '../../credentials/passwords.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { mayChangeOwnProfile } from '../../policies/users.policy.ts';
 import {
   endOtherSessions,
@@ -19,7 +19,7 @@ import {
   refuseEmailAsPassword,
   type Client,
 } from '../auth/auth.service.ts';
-import { revokePasswordLinks } from '../../password-links.ts';
+import { revokePasswordLinks } from '../../credentials/password-links.ts';
 import * as repo from './account.repository.ts';
 
 /** What only Admin and Super-Admin may change on their own account (product.md P1.2). */

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { DAY } from '../../clock.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { type Actor, principalLabel } from '../../plugins/auth.ts';
-import { hashToken, newToken } from '../../tokens.ts';
+import { hashToken, newToken } from '../../credentials/tokens.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { mayManageApiKeys } from '../../policies/api-key.policy.ts';
 import * as repo from './api-keys.repository.ts';

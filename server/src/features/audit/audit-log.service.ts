@@ -2,7 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { MINUTE, type Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { principalLabel, type Actor, type Principal } from '../../plugins/auth.ts';
+import { principalLabel, type Actor } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 
 /*
  * Writing the audit log. Every feature calls these inside the transaction of the change they

@@ -18,7 +18,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { AuditRow } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import type { Principal } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { seeingReason, seesSubject, type VisibilitySubject } from '../../policies/audit.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { eventById } from '../events/events.service.ts';

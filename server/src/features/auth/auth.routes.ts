@@ -19,7 +19,7 @@ import {
 } from '@gremienportal/contracts/two-factor';
 import { secondFactorService } from './second-factor.service.ts';
 import type { AppContext } from '../../context.ts';
-import { dummyPasswordHash } from '../../passwords.ts';
+import { dummyPasswordHash } from '../../credentials/passwords.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { authService, type Client } from './auth.service.ts';
 

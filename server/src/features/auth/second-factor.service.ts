@@ -20,7 +20,7 @@ import {
   relyingParty,
   verifyAssertion,
 } from '../../second-factor/webauthn.ts';
-import { hashToken, newToken } from '../../tokens.ts';
+import { hashToken, newToken } from '../../credentials/tokens.ts';
 import * as authRepo from './auth.repository.ts';
 import type { Client } from './sign-in-limits.ts';
 import { startSession } from './start-session.ts';

@@ -3,7 +3,7 @@ import type { LoginResponse } from '@gremienportal/contracts/auth';
 import type { AppContext } from '../../context.ts';
 import { HOUR, MINUTE } from '../../clock.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
-import { hashToken, newToken } from '../../tokens.ts';
+import { hashToken, newToken } from '../../credentials/tokens.ts';
 import * as repo from './auth.repository.ts';
 import type { Client } from './sign-in-limits.ts';
 

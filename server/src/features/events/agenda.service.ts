@@ -10,7 +10,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
-import type { Actor, Principal } from '../../plugins/auth.ts';
+import type { Actor } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { FolderTree, type FolderNode } from '../../policies/folders.policy.ts';

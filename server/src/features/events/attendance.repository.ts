@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AttendanceStatus, Database, EventAttendanceTable } from '../../db/schema.ts';
-import { membersWithRoles, type MemberRecord } from '../../member-lists.ts';
+import { membersWithRoles, type MemberRecord } from '../../db/member-lists.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -24,9 +24,10 @@ import {
   type MemberRecord,
   reminderAvailableAt,
   roundUpToMinute,
-} from '../../member-lists.ts';
+} from '../../db/member-lists.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import type { Actor, Principal } from '../../plugins/auth.ts';
+import type { Actor } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
 import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';

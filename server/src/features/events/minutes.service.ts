@@ -4,10 +4,11 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import type { StoredUpload } from '../../http/upload-source.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import type { Actor, Principal } from '../../plugins/auth.ts';
+import type { Actor } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
 import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
-import { newKey } from '../../tokens.ts';
+import { newKey } from '../../credentials/tokens.ts';
 import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
 import { acceptedBy } from './attendance.repository.ts';
 import {

@@ -19,9 +19,10 @@ import {
   type MemberRecord,
   reminderAvailableAt,
   roundUpToMinute,
-} from '../../member-lists.ts';
+} from '../../db/member-lists.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import type { Actor, Principal } from '../../plugins/auth.ts';
+import type { Actor } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { canSeeFile, fileFilter, seesFileAsMember } from '../../policies/files.policy.ts';
 import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';

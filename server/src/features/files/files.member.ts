@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { Principal } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import type { FileRecord, MemberFileFields, MemberNews } from '../folders/folders.service.ts';
 import { confirmationsOf } from './acknowledgements.repository.ts';
 

@@ -17,9 +17,10 @@ import {
   type AuditEntry,
   type Delivery,
 } from '../audit/audit-log.service.ts';
-import type { Actor, Principal } from '../../plugins/auth.ts';
+import type { Actor } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
-import { newKey } from '../../tokens.ts';
+import { newKey } from '../../credentials/tokens.ts';
 import { canSeeFile, fileFilter } from '../../policies/files.policy.ts';
 import { FolderTree } from '../../policies/folders.policy.ts';
 import { fileTextState } from '../search/search.service.ts';

@@ -1,6 +1,6 @@
 import { NEWS_EVENTS_LIMIT, NEWS_FILES_LIMIT, type News } from '@gremienportal/contracts/news';
 import type { AppContext } from '../../context.ts';
-import type { Principal } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { canSeeFile, fileFilter } from '../../policies/files.policy.ts';
 import { compareTitles } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';

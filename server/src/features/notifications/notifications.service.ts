@@ -9,7 +9,7 @@ import { DAY } from '../../clock.ts';
 import type { DailyTask } from '../../maintenance/daily-job.ts';
 import type { Database } from '../../db/schema.ts';
 import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
-import type { Principal } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent } from '../../policies/events.policy.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { compareBreadcrumbs, compareTitles, treesByViewer } from '../../policies/folders.policy.ts';

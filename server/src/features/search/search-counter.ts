@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { principalLabel, type Principal } from '../../plugins/auth.ts';
+import { principalLabel } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { countRepeatedAudit, recordAudit } from '../audit/audit-log.service.ts';
 
 const FLUSH_MS = 60_000;

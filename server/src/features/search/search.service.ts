@@ -11,7 +11,7 @@ import { eventFilter } from '../../policies/events.policy.ts';
 import { fileFilter } from '../../policies/files.policy.ts';
 import type { FolderNode, FolderTree } from '../../policies/folders.policy.ts';
 import { viewerKey, viewerOf, type Viewer } from '../../policies/principal.ts';
-import type { Principal } from '../../plugins/auth.ts';
+import type { Principal } from '../../policies/principal.ts';
 import { INDEXABLE_LENGTH, matchRanges, parseQuery, snippetOf, type SearchTerm } from '../../search/fold.ts';
 import type { ReadCache } from '../folders/folders.service.ts';
 import { entryList, eventEntry, visibleEntries, type Entry, type EntryList } from './search-entries.ts';

@@ -3,7 +3,7 @@
  * parses it, posts one ExtractResult. Bytes come through stdin after their request.
  */
 import { open } from 'node:fs/promises';
-import { onMessage, post, readBytes } from '../../helper-side.ts';
+import { onMessage, post, readBytes } from '../../processes/helper-side.ts';
 import type { ExtractRequest, ExtractResult } from './types.ts';
 import { parseDocument } from './parse-document.ts';
 import { bytesToRead } from './plain-text.ts';

@@ -1,4 +1,4 @@
-import { HelperProcess, type HelperEnd } from '../../helper-process.ts';
+import { HelperProcess, type HelperEnd } from '../../processes/helper-process.ts';
 import type { ExtractFailure, ExtractLimits, ExtractRequest, ExtractResult } from './types.ts';
 
 /*

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_MESSAGES } from '@gremienportal/contracts/api-keys';
 import { DAY, MINUTE } from '../../../src/clock.ts';
-import { hashToken } from '../../../src/tokens.ts';
+import { hashToken } from '../../../src/credentials/tokens.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers, createUser, roleIds, sessionFor, type TestUser } from '../../support/factories.ts';
 import { dataUrl, pdfBytes } from '../../support/files.fixtures.ts';

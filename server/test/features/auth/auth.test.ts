@@ -12,8 +12,8 @@ import { msg } from '@gremienportal/contracts/common';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, TEST_PASSWORD, type TestUser } from '../../support/factories.ts';
 import { HOUR, MINUTE } from '../../../src/clock.ts';
-import { hashToken } from '../../../src/tokens.ts';
-import { issuePasswordLink } from '../../../src/password-links.ts';
+import { hashToken } from '../../../src/credentials/tokens.ts';
+import { issuePasswordLink } from '../../../src/credentials/password-links.ts';
 
 const NEW_PASSWORD = 'Neues-Kennwort-2026';
 

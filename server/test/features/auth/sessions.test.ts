@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, TEST_PASSWORD } from '../../support/factories.ts';
 import { HOUR, MINUTE } from '../../../src/clock.ts';
-import { hashToken } from '../../../src/tokens.ts';
+import { hashToken } from '../../../src/credentials/tokens.ts';
 
 /** Session expiry (product.md P8.4): idle 60 minutes, absolute 12 hours, both configurable. */
 describe('session expiry', () => {

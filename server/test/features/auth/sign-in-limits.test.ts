@@ -11,7 +11,7 @@ import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, TEST_PASSWORD } from '../../support/factories.ts';
 import { parseCsv } from '../../support/csv.ts';
 import { HOUR, MINUTE } from '../../../src/clock.ts';
-import { passwordQueue } from '../../../src/passwords.ts';
+import { passwordQueue } from '../../../src/credentials/passwords.ts';
 
 function login(t: TestApp, email: string, password: string, remoteAddress: string) {
   return t.app.inject({

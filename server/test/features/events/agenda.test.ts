@@ -7,7 +7,7 @@ import { AGENDA_LIMITS, MEETING_MESSAGES, type AgendaItem } from '@gremienportal
 import { HOUR } from '../../../src/clock.ts';
 import { visibleAgenda } from '../../../src/features/events/agenda.service.ts';
 import { viewerOf } from '../../../src/policies/principal.ts';
-import { referencedObjects } from '../../../src/storage/referenced-objects.ts';
+import { referencedObjects } from '../../../src/db/referenced-objects.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers, createUser, roleIds, type TestUser } from '../../support/factories.ts';
 import { uploadFile } from '../../support/files.fixtures.ts';

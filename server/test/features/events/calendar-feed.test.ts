@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleName } from '@gremienportal/contracts/common';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import { MINUTE } from '../../../src/clock.ts';
-import { hashToken } from '../../../src/tokens.ts';
+import { hashToken } from '../../../src/credentials/tokens.ts';
 import { FEED_FAILURES_PER_CLIENT } from '../../../src/features/events/calendar-feed.service.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers, createUser, roleIds, type TestUser } from '../../support/factories.ts';

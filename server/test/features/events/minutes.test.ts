@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import { MEETING_MESSAGES, MINUTES_MESSAGES, type Minutes } from '@gremienportal/contracts/meetings';
-import { referencedObjects } from '../../../src/storage/referenced-objects.ts';
+import { referencedObjects } from '../../../src/db/referenced-objects.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, roleIds, type TestUser } from '../../support/factories.ts';
 import { dataUrl, multipart, pdfBytes, storedObjects } from '../../support/files.fixtures.ts';

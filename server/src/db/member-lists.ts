@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
-import { MINUTE } from './clock.ts';
-import { groupRoles } from './db/role-links.ts';
-import type { Database } from './db/schema.ts';
+import { MINUTE } from '../clock.ts';
+import { groupRoles } from './role-links.ts';
+import type { Database } from './schema.ts';
 
 /*
  * What the admins' member lists share (Teilnahme of an event, issue 20; Kenntnisnahme of a

@@ -1,5 +1,5 @@
 import type { Options } from '@node-rs/argon2';
-import { HelperProcess } from './helper-process.ts';
+import { HelperProcess } from '../processes/helper-process.ts';
 import type { Timed } from './password-queue.ts';
 
 export type PasswordJob =

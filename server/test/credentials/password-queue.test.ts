@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HashingBusyError, PasswordQueue, type HashPriority, type Timed } from '../src/password-queue.ts';
+import {
+  HashingBusyError,
+  PasswordQueue,
+  type HashPriority,
+  type Timed,
+} from '../../src/credentials/password-queue.ts';
 
 /** Work that runs until the test finishes it and says how long it took. */
 function harness(

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './db/schema.ts';
-import type { AppContext } from './context.ts';
-import { DAY, HOUR } from './clock.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppContext } from '../context.ts';
+import { DAY, HOUR } from '../clock.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export type PasswordTokenPurpose = 'reset' | 'invite';

@@ -1,6 +1,6 @@
 /* Helper process for password hashes (decision 139, 144): argon2 one at a time, at the lowest priority. */
 import { hashSync, verifySync } from '@node-rs/argon2';
-import { onMessage, post } from './helper-side.ts';
+import { onMessage, post } from '../processes/helper-side.ts';
 import type { PasswordAnswer, PasswordJob } from './password-threads.ts';
 
 onMessage((job: PasswordJob) => {

@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { PasswordThreads } from '../src/password-threads.ts';
-import { helperProcesses } from './support/processes.ts';
+import { PasswordThreads } from '../../src/credentials/password-threads.ts';
+import { helperProcesses } from '../support/processes.ts';
 
 const OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 

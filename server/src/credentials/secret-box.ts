@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makePrivateDirSync, PRIVATE_FILE_MODE } from './private-files.ts';
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from '../storage/private-files.ts';
 
 /** Where the key lives when SECRET_KEY is not set: generated once, owner-only, inside DATA_DIR. */
 export const SECRET_KEY_FILE = 'secret.key';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from './schema.ts';
 
 /**
  * Every table that refers to stored objects, with the columns of key, size and checksum: the
