@@ -74,7 +74,7 @@ describe.runIf(process.platform === 'linux')('PasswordThreads (decisions 139, 14
   it('keeps the process open while it computes, not while it waits', async () => {
     // A script that hashes twice and does nothing else must get both results: the second job goes
     // to the helper that sat idle (and did not hold the process) after the first.
-    const script = new URL('../src/password-threads.ts', import.meta.url).href;
+    const script = new URL('../../src/credentials/password-threads.ts', import.meta.url).href;
     const tsx = import.meta.resolve('tsx/esm/api');
     const code = `import(${JSON.stringify(tsx)}).then(async (tsx) => {
       tsx.register();
