@@ -6,16 +6,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (
-  major < 20 ||
-  (major === 20 && minor < 19) ||
-  (major === 22 && minor < 12) ||
-  major === 21 ||
-  major === 23
-) {
+// Supported: Node.js 24 (LTS, pinned in .nvmrc) and 26 or newer; 25 and older are past their end
+// of life (decision 151). scripts/with-node brings the pinned one on any machine.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24 || major === 25) {
   console.error(
-    `Das Portal braucht Node.js 20.19 oder neuer (20.19+, 22.12+ oder ab 24); gefunden: ${process.versions.node}.`,
+    [
+      `Das Portal braucht Node.js 24 (LTS) oder ab 26; gefunden: ${process.versions.node}.`,
+      `The portal needs Node.js 24 (LTS) or 26 and later; found: ${process.versions.node}.`,
+      '',
+      'Mit der Version aus .nvmrc starten / start with the version in .nvmrc:',
+      '  scripts/with-node npm ci && scripts/with-node npm start',
+    ].join('\n'),
   );
   process.exit(1);
 }

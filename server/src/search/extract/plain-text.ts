@@ -30,9 +30,9 @@ export function decodeText(bytes: Uint8Array, complete: boolean): string {
   }
 }
 
-// Node 20's TextDecoder('windows-1252') decodes as ISO-8859-1 and turns € and the curly quotes
-// (0x80-0x9f) into control characters, so that range is mapped here; the five unassigned bytes
-// stay C1 controls, as the WHATWG table has them.
+// Node 20's TextDecoder('windows-1252') decoded as ISO-8859-1 and turned € and the curly quotes
+// (0x80-0x9f) into control characters, so that range is mapped here (Node 24 decodes it right; the
+// result is the same); the five unassigned bytes stay C1 controls, as the WHATWG table has them.
 const WINDOWS_1252_HIGH =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
