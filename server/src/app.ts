@@ -45,7 +45,7 @@ import { healthRoutes } from './features/health/health.routes.ts';
 import { serverWithHealthProbe } from './features/health/health-probe.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { accountRoutes } from './features/account/account.routes.ts';
-import { twoFactorRoutes } from './features/account/two-factor.routes.ts';
+import { twoFactorRoutes } from './features/two-factor/two-factor.routes.ts';
 import { rolesRoutes } from './features/roles/roles.routes.ts';
 import { usersRoutes } from './features/users/users.routes.ts';
 import { filesRoutes } from './features/files/files.routes.ts';

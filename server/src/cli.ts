@@ -11,7 +11,8 @@ import { backupCommand } from './ops/backup.ts';
 import { restoreCommand } from './ops/restore.ts';
 import { reindex } from './ops/reindex.ts';
 import { restrictUmask } from './storage/private-files.ts';
-import { clearSecondFactor, endAllSessions } from './features/auth/auth.service.ts';
+import { endAllSessions } from './features/auth/auth.service.ts';
+import { clearSecondFactor } from './features/two-factor/second-factor.service.ts';
 import { recordAudit } from './features/audit/audit-log.service.ts';
 import { sendDueDigests } from './features/notifications/notifications.service.ts';
 

@@ -7,7 +7,7 @@ import { createUser, TEST_PASSWORD, type TestUser } from '../support/factories.t
 import { configSchema } from '../../src/config.ts';
 import { loggerOptions } from '../../src/plugins/logging.ts';
 import { MINUTE } from '../../src/clock.ts';
-import { totpCode } from '../../src/second-factor/totp.ts';
+import { totpCode } from '../../src/features/two-factor/totp.ts';
 
 /**
  * The second factor's secrets (issue 18) go to the one person they belong to, in the one answer

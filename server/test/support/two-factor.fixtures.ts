@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { totpCode } from '../../src/second-factor/totp.ts';
+import { totpCode } from '../../src/features/two-factor/totp.ts';
 import type { TestApp } from './build-test-app.ts';
 import { createUser, TEST_PASSWORD, type TestUser } from './factories.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';

@@ -8,7 +8,7 @@ import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { accountOf, accountService } from './account.service.ts';
-import { twoFactorService } from './two-factor.service.ts';
+import { twoFactorService } from '../two-factor/two-factor.service.ts';
 import { twoFactorStatusSchema } from '@gremienportal/contracts/two-factor';
 import {
   notificationSettingsResponseSchema,

@@ -14,11 +14,11 @@ import type { Principal } from '../../policies/principal.ts';
 import { mayChangeOwnProfile } from '../../policies/users.policy.ts';
 import {
   endOtherSessions,
-  forgetTrustedDevices,
   recheckPassword,
   refuseEmailAsPassword,
   type Client,
 } from '../auth/auth.service.ts';
+import { forgetTrustedDevices } from '../two-factor/second-factor.service.ts';
 import { revokePasswordLinks } from '../../credentials/password-links.ts';
 import * as repo from './account.repository.ts';
 

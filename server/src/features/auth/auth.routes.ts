@@ -17,7 +17,7 @@ import {
   webauthnLoginOptionsBodySchema,
   webauthnOptionsSchema,
 } from '@gremienportal/contracts/two-factor';
-import { secondFactorService } from './second-factor.service.ts';
+import { secondFactorService } from '../two-factor/second-factor.service.ts';
 import type { AppContext } from '../../context.ts';
 import { dummyPasswordHash } from '../../credentials/passwords.ts';
 import { principalOf } from '../../plugins/auth.ts';
@@ -96,7 +96,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         reply.header('Cache-Control', 'no-store');
-        return secondFactor.finish(request.body, clientOf(request));
+        return auth.finishSignIn(request.body, clientOf(request));
       },
     );
 
@@ -150,7 +150,7 @@ export const authRoutes =
       async (request, reply) => {
         reply.header('Cache-Control', 'no-store');
         const { response, ...rest } = request.body;
-        return secondFactor.finish({ ...rest, webauthn: response }, clientOf(request));
+        return auth.finishSignIn({ ...rest, webauthn: response }, clientOf(request));
       },
     );
 

@@ -19,10 +19,13 @@ import { HashingBusyError } from '../../credentials/password-queue.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { hashToken } from '../../credentials/tokens.ts';
 import { enqueuePasswordRequest } from './password-requests.ts';
-import { secondFactorService } from './second-factor.service.ts';
+import { forgetTrustedDevices, secondFactorService } from '../two-factor/second-factor.service.ts';
 import { startSession } from './start-session.ts';
-import { deleteTrustedDevices } from './two-factor.repository.ts';
-import type { TwoFactorRequired } from '@gremienportal/contracts/two-factor';
+import {
+  TWO_FACTOR_MESSAGES,
+  type TwoFactorBody,
+  type TwoFactorRequired,
+} from '@gremienportal/contracts/two-factor';
 import * as repo from './auth.repository.ts';
 import { claimSignInAttempt, recordFailedSignIn, signInBusy, type Client } from './sign-in-limits.ts';
 
@@ -54,18 +57,8 @@ export function endOtherSessions(db: Kysely<Database>, principal: Principal): Pr
   return repo.deleteSessionsOfUser(db, principal.id, principal.sessionId ?? undefined);
 }
 
-/** What other features check of a second factor (the account page, turning it off). */
-export {
-  clearSecondFactor,
-  deleteTrustedDevices as forgetTrustedDevices,
-  passkeysForCheck,
-  recoveryCodesLeft,
-  secondFactorOf,
-} from './two-factor.repository.ts';
 /** The password asked again before a change, under the sign-in's limits (decision 147). */
 export { recheckPassword } from './password-recheck.ts';
-/** Checks codes, recovery codes and passkeys, counting wrong ones; passkey prompts. */
-export { proofRefusedMessage, secondFactorService } from './second-factor.service.ts';
 
 /** Sign-in, sign-out and setting a password through a link. */
 export function authService(ctx: AppContext) {
@@ -154,7 +147,7 @@ export function authService(ctx: AppContext) {
       await repo.setPasswordHash(trx, user.id, passwordHash, now);
       await repo.deleteSessionsOfUser(trx, user.id);
       // A new password also ends "Diesem Gerät vertrauen"; the second factor itself stays.
-      await deleteTrustedDevices(trx, user.id);
+      await forgetTrustedDevices(trx, user.id);
       await recordOwnAccountAudit(trx, ctx.clock, user, {
         action: token.purpose === 'invite' ? 'auth.invitation_accepted' : 'auth.reset_completed',
         ip: client.ip,
@@ -162,5 +155,23 @@ export function authService(ctx: AppContext) {
     });
   }
 
-  return { login, logout, requestPasswordReset, resetPassword };
+  /**
+   * The sign-in's second step: the two-factor feature checks the proof and spends the interim
+   * token; the session starts here, and a trusted device gets its token.
+   */
+  async function finishSignIn(
+    body: Pick<TwoFactorBody, 'challenge' | 'code' | 'recovery_code' | 'trust_device'> & {
+      webauthn?: unknown;
+    },
+    client: Client,
+  ): Promise<LoginResponse & { device_token?: string }> {
+    const userId = await secondFactor.passChallenge(body);
+    const user = await repo.findUserById(ctx.db.kysely, userId);
+    if (!user) throw new AppError('unauthenticated', TWO_FACTOR_MESSAGES.challengeInvalid);
+    const session = await startSession(ctx, user, client);
+    if (!body.trust_device) return session;
+    return { ...session, device_token: await secondFactor.trustDevice(user.id, client.userAgent) };
+  }
+
+  return { login, logout, requestPasswordReset, resetPassword, finishSignIn };
 }

@@ -13,7 +13,7 @@ import { resetTwoFactorBodySchema } from '@gremienportal/contracts/two-factor';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import { usersService } from './users.service.ts';
-import { resetSecondFactor } from './two-factor-reset.service.ts';
+import { resetSecondFactor } from '../two-factor/two-factor-reset.service.ts';
 
 const tags = ['Nutzer'];
 /** Documented error answers (German `{ message, errors? }`). */

@@ -2,7 +2,7 @@
 // TOTP seed the steps pass on; splitting would repeat that set-up in every file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE } from '../../../src/clock.ts';
-import { totpCode } from '../../../src/second-factor/totp.ts';
+import { totpCode } from '../../../src/features/two-factor/totp.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, sessionFor, TEST_PASSWORD, type TestUser } from '../../support/factories.ts';
 

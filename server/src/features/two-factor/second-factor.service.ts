@@ -6,25 +6,24 @@ import {
   type TwoFactorMethod,
   type TwoFactorRequired,
 } from '@gremienportal/contracts/two-factor';
-import type { LoginResponse } from '@gremienportal/contracts/auth';
 import type { AppContext } from '../../context.ts';
 import { DAY, MINUTE } from '../../clock.ts';
 import { AppError, GERMAN } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { composeMail } from '../../mail/compose.ts';
-import { hashRecoveryCode } from '../../second-factor/recovery-codes.ts';
-import { totpStep } from '../../second-factor/totp.ts';
-import {
-  authenticationOptions,
-  credentialIdOf,
-  relyingParty,
-  verifyAssertion,
-} from '../../second-factor/webauthn.ts';
+import { hashRecoveryCode } from './recovery-codes.ts';
+import { totpStep } from './totp.ts';
+import { authenticationOptions, credentialIdOf, relyingParty, verifyAssertion } from './webauthn.ts';
 import { hashToken, newToken } from '../../credentials/tokens.ts';
-import * as authRepo from './auth.repository.ts';
-import type { Client } from './sign-in-limits.ts';
-import { startSession } from './start-session.ts';
 import * as repo from './two-factor.repository.ts';
+
+type Executor = Parameters<typeof repo.clearSecondFactor>[0];
+
+/** Forgets every trusted device of an account (a new password, a reset). */
+export const forgetTrustedDevices = (db: Executor, userId: number) => repo.deleteTrustedDevices(db, userId);
+
+/** Removes an account's whole second factor (the command line's reset). */
+export const clearSecondFactor = (db: Executor, userId: number) => repo.clearSecondFactor(db, userId);
 
 /** The interim token between password and second factor lives this long. */
 export const CHALLENGE_MS = 5 * MINUTE;
@@ -93,7 +92,7 @@ export function secondFactorService(ctx: AppContext) {
     const lock = await ctx.counters.increment(lockKey(userId), LOCK_MS, 'protect');
     // Without room for the lock the wrong codes stay counted, over the limit: locked as well.
     if (Number.isFinite(lock.count)) await ctx.counters.reset(failKey(userId));
-    const user = await authRepo.findUserById(k(), userId);
+    const user = await repo.mailRecipient(k(), userId);
     if (!user) return;
     ctx.logger.warn({ userId }, 'Zweiter Faktor nach falschen Codes gesperrt');
     await enqueueMail(
@@ -257,15 +256,12 @@ export function secondFactorService(ctx: AppContext) {
 
     /**
      * The second step: the interim token and a code, recovery code or passkey (`webauthn`: the
-     * answer to the prompt of loginPasskeyOptions) finish the sign-in.
+     * answer to the prompt of loginPasskeyOptions). A right proof spends the token and answers the
+     * account whose sign-in it finishes; the auth feature then starts the session.
      */
-    async finish(
-      body: Pick<TwoFactorBody, 'challenge' | 'code' | 'recovery_code' | 'trust_device'> & {
-        webauthn?: unknown;
-      },
-      client: Client,
-    ): Promise<LoginResponse & { device_token?: string }> {
-      const now = ctx.clock.now();
+    async passChallenge(
+      body: Pick<TwoFactorBody, 'challenge' | 'code' | 'recovery_code'> & { webauthn?: unknown },
+    ): Promise<number> {
       const challenge = await usableLoginChallenge(body.challenge);
       const proof: SecondFactorProof =
         body.webauthn === undefined
@@ -274,20 +270,24 @@ export function secondFactorService(ctx: AppContext) {
       if (!(await verify(challenge.user_id, proof))) {
         throw new AppError('unauthenticated', proofRefusedMessage(proof));
       }
-      if (!(await repo.consumeChallenge(k(), challenge.id, now.toISOString()))) throw challengeInvalid();
-      const user = await authRepo.findUserById(k(), challenge.user_id);
-      if (!user) throw challengeInvalid();
-      const session = await startSession(ctx, user, client);
-      if (!body.trust_device) return session;
+      if (!(await repo.consumeChallenge(k(), challenge.id, ctx.clock.now().toISOString()))) {
+        throw challengeInvalid();
+      }
+      return challenge.user_id;
+    },
+
+    /** "Diesem Gerät vertrauen": the token that skips the second step on this device. */
+    async trustDevice(userId: number, userAgent: string | undefined): Promise<string> {
+      const now = ctx.clock.now();
       const deviceToken = newToken();
       await repo.insertTrustedDevice(k(), {
-        userId: user.id,
+        userId,
         tokenHash: hashToken(deviceToken),
-        label: client.userAgent?.slice(0, 200) || 'Unbekanntes Gerät',
+        label: userAgent?.slice(0, 200) || 'Unbekanntes Gerät',
         now: now.toISOString(),
         expiresAt: new Date(now.getTime() + TRUSTED_DEVICE_DAYS * DAY).toISOString(),
       });
-      return { ...session, device_token: deviceToken };
+      return deviceToken;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpCode } from '../../../src/second-factor/totp.ts';
+import { totpCode } from '../../../src/features/two-factor/totp.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, sessionFor, TEST_PASSWORD, type TestUser } from '../../support/factories.ts';
 import { SoftAuthenticator } from '../../support/soft-authenticator.ts';

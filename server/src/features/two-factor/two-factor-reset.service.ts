@@ -5,14 +5,10 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { composeMail } from '../../mail/compose.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
-import {
-  clearSecondFactor,
-  endAllSessions,
-  proofRefusedMessage,
-  secondFactorOf,
-  secondFactorService,
-} from '../auth/auth.service.ts';
-import { auditingKeyRefusals, lockForChange } from './users.service.ts';
+import { endAllSessions } from '../auth/auth.service.ts';
+import { proofRefusedMessage, secondFactorService } from './second-factor.service.ts';
+import * as repo from './two-factor.repository.ts';
+import { auditingKeyRefusals, lockForChange } from '../users/users.service.ts';
 
 /**
  * A lost phone (issue 18): the office resets another account's second factor, with the rights of
@@ -38,15 +34,15 @@ export async function resetSecondFactor(
     // write below checks the rights again on locked rows.
     await ctx.db.kysely.transaction().execute(async (trx) => {
       await lockForChange(ctx, trx, actor, id, 'user.two_factor_reset');
-      const account = await secondFactorOf(trx, id);
+      const account = await repo.secondFactorOf(trx, id);
       if (!account?.two_factor_enabled) throw new AppError('conflict', TWO_FACTOR_MESSAGES.notActive);
     });
     await verifyActorsSecondFactor(ctx, actor, body);
     await ctx.db.kysely.transaction().execute(async (trx) => {
       const { target } = await lockForChange(ctx, trx, actor, id, 'user.two_factor_reset');
-      const account = await secondFactorOf(trx, id);
+      const account = await repo.secondFactorOf(trx, id);
       if (!account?.two_factor_enabled) throw new AppError('conflict', TWO_FACTOR_MESSAGES.notActive);
-      await clearSecondFactor(trx, id);
+      await repo.clearSecondFactor(trx, id);
       await endAllSessions(trx, id);
       await recordAudit(trx, ctx.clock, {
         ...auditBy(actor),
@@ -94,7 +90,7 @@ export async function resetSecondFactor(
 
 /** The acting admin's own code, recovery code or passkey; 403 without any, 422 when wrong. */
 async function verifyActorsSecondFactor(ctx: AppContext, actor: Actor, body: ResetTwoFactorBody) {
-  const own = await secondFactorOf(ctx.db.kysely, actor.principal.id);
+  const own = await repo.secondFactorOf(ctx.db.kysely, actor.principal.id);
   if (!own?.two_factor_enabled) throw forbidden(TWO_FACTOR_MESSAGES.resetNeedsOwnFactor);
   const secondFactor = secondFactorService(ctx);
   const proof = body.webauthn

@@ -16,20 +16,12 @@ import { AppError, invalidField, notFound } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
-import { newRecoveryCodes } from '../../second-factor/recovery-codes.ts';
-import { newTotpSecret, totpQrSvg, totpStep, totpUri } from '../../second-factor/totp.ts';
-import { registrationOptions, relyingParty, verifyRegistration } from '../../second-factor/webauthn.ts';
+import { newRecoveryCodes } from './recovery-codes.ts';
+import { newTotpSecret, totpQrSvg, totpStep, totpUri } from './totp.ts';
+import { registrationOptions, relyingParty, verifyRegistration } from './webauthn.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
-import {
-  clearSecondFactor,
-  endOtherSessions,
-  passkeysForCheck,
-  proofRefusedMessage,
-  recheckPassword,
-  recoveryCodesLeft,
-  secondFactorOf,
-  secondFactorService,
-} from '../auth/auth.service.ts';
+import { endOtherSessions, recheckPassword } from '../auth/auth.service.ts';
+import { proofRefusedMessage, secondFactorService } from './second-factor.service.ts';
 import { requiresSecondFactor } from '../../policies/two-factor.policy.ts';
 import * as repo from './two-factor.repository.ts';
 import { twoFactorChangedMail } from './two-factor.mails.ts';
@@ -87,10 +79,10 @@ export function twoFactorService(ctx: AppContext) {
       }
       const now = ctx.clock.now().toISOString();
       const [account, passkeys, devices, left] = await Promise.all([
-        secondFactorOf(k(), principal.id),
+        repo.secondFactorOf(k(), principal.id),
         repo.passkeysOf(k(), principal.id),
         repo.trustedDevicesOf(k(), principal.id, now),
-        recoveryCodesLeft(k(), principal.id),
+        repo.recoveryCodesLeft(k(), principal.id),
       ]);
       return {
         totp: Boolean(account?.totp_secret),
@@ -104,7 +96,7 @@ export function twoFactorService(ctx: AppContext) {
 
     /** A new seed, pending until a code from it confirms it. */
     async startTotp(principal: Principal): Promise<TotpSetupResponse> {
-      const account = await secondFactorOf(k(), principal.id);
+      const account = await repo.secondFactorOf(k(), principal.id);
       if (account?.totp_secret) throw new AppError('conflict', TWO_FACTOR_MESSAGES.alreadyActive);
       const secret = newTotpSecret();
       await repo.setPendingTotp(k(), principal.id, ctx.secrets.seal(secret));
@@ -117,7 +109,7 @@ export function twoFactorService(ctx: AppContext) {
      * shown this once.
      */
     async confirmTotp(actor: Actor, body: TotpConfirmBody): Promise<string[]> {
-      const account = await secondFactorOf(k(), actor.principal.id);
+      const account = await repo.secondFactorOf(k(), actor.principal.id);
       if (account?.totp_secret) throw new AppError('conflict', TWO_FACTOR_MESSAGES.alreadyActive);
       if (!account?.totp_pending) throw new AppError('conflict', TWO_FACTOR_MESSAGES.noPendingSetup);
       await recheckPassword(ctx, actor, body.current_password, CURRENT_PASSWORD);
@@ -146,7 +138,7 @@ export function twoFactorService(ctx: AppContext) {
           email: principal.email,
           displayName: `${principal.firstname} ${principal.lastname}`,
         },
-        await passkeysForCheck(k(), principal.id),
+        await repo.passkeysForCheck(k(), principal.id),
       );
       await secondFactor.openPrompt(principal.id, 'register', options.challenge);
       return options;
@@ -164,7 +156,7 @@ export function twoFactorService(ctx: AppContext) {
       if (await repo.passkeyExists(k(), key.credentialId)) {
         throw new AppError('conflict', TWO_FACTOR_MESSAGES.passkeyExists);
       }
-      const account = await secondFactorOf(k(), userId);
+      const account = await repo.secondFactorOf(k(), userId);
       const first = !account?.two_factor_enabled;
       const codes = first ? newRecoveryCodes() : [];
       const now = ctx.clock.now().toISOString();
@@ -188,7 +180,7 @@ export function twoFactorService(ctx: AppContext) {
     async removePasskey(actor: Actor, id: number): Promise<void> {
       const userId = actor.principal.id;
       const [account, passkeys] = await Promise.all([
-        secondFactorOf(k(), userId),
+        repo.secondFactorOf(k(), userId),
         repo.passkeysOf(k(), userId),
       ]);
       if (!passkeys.some((key) => key.id === id)) throw notFound();
@@ -205,7 +197,7 @@ export function twoFactorService(ctx: AppContext) {
 
     /** New recovery codes; the old ones stop working. */
     async renewRecoveryCodes(actor: Actor): Promise<string[]> {
-      const account = await secondFactorOf(k(), actor.principal.id);
+      const account = await repo.secondFactorOf(k(), actor.principal.id);
       if (!account?.two_factor_enabled) throw new AppError('conflict', TWO_FACTOR_MESSAGES.notActive);
       const codes = newRecoveryCodes();
       await recordChange(actor, 'account.recovery_codes_renewed', 'renewed', (trx) =>
@@ -221,7 +213,7 @@ export function twoFactorService(ctx: AppContext) {
 
     /** Off with the password and a current code: seeds, passkeys, codes and trusted devices go. */
     async disable(actor: Actor, body: DisableTwoFactorBody): Promise<void> {
-      const account = await secondFactorOf(k(), actor.principal.id);
+      const account = await repo.secondFactorOf(k(), actor.principal.id);
       if (!account?.two_factor_enabled) throw new AppError('conflict', TWO_FACTOR_MESSAGES.notActive);
       await recheckPassword(ctx, actor, body.password, {
         field: 'password',
@@ -240,7 +232,7 @@ export function twoFactorService(ctx: AppContext) {
         throw invalidField(field, proofRefusedMessage(proof));
       }
       await recordChange(actor, 'account.two_factor_disabled', 'disabled', async (trx) => {
-        await clearSecondFactor(trx, actor.principal.id);
+        await repo.clearSecondFactor(trx, actor.principal.id);
       });
     },
   };

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { hashRecoveryCode } from './recovery-codes.ts';
 
 type Queryable = Kysely<Database> | Transaction<Database>;
 
@@ -157,17 +158,6 @@ export async function recoveryCodesLeft(db: Queryable, userId: number): Promise<
   return Number(row.n);
 }
 
-/** Replaces every recovery code of the account (old ones stop working). */
-export async function replaceRecoveryCodes(db: Queryable, userId: number, hashes: readonly string[]) {
-  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-  if (hashes.length > 0) {
-    await db
-      .insertInto('recovery_codes')
-      .values(hashes.map((code_hash) => ({ user_id: userId, code_hash })))
-      .execute();
-  }
-}
-
 export function findTrustedDevice(db: Queryable, userId: number, tokenHash: string, now: string) {
   return db
     .selectFrom('trusted_devices')
@@ -198,6 +188,15 @@ export async function deleteTrustedDevices(db: Queryable, userId: number): Promi
   await db.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
 }
 
+/** Whom the lock of the second step is mailed to. */
+export function mailRecipient(db: Queryable, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['title', 'firstname', 'lastname', 'email'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
 /** Everything of the second factor of one account (turning off, a reset by the office or the CLI). */
 export async function clearSecondFactor(db: Queryable, userId: number): Promise<void> {
   await db
@@ -208,4 +207,109 @@ export async function clearSecondFactor(db: Queryable, userId: number): Promise<
   await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
   await db.deleteFrom('passkeys').where('user_id', '=', userId).execute();
   await db.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
+}
+
+export async function setPendingTotp(db: Queryable, userId: number, sealed: string): Promise<void> {
+  await db.updateTable('users').set({ totp_pending: sealed }).where('id', '=', userId).execute();
+}
+
+/** The pending seed becomes the active one; `step` is the confirming code's, never accepted again. */
+export async function activateTotp(
+  db: Queryable,
+  userId: number,
+  sealed: string,
+  step: number,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ totp_secret: sealed, totp_pending: null, totp_last_step: step, two_factor_enabled: 1 })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function replaceRecoveryCodes(
+  db: Queryable,
+  userId: number,
+  codes: readonly string[],
+): Promise<void> {
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await db
+    .insertInto('recovery_codes')
+    .values(codes.map((code) => ({ user_id: userId, code_hash: hashRecoveryCode(code) })))
+    .execute();
+}
+
+export function passkeysOf(db: Queryable, userId: number) {
+  return db
+    .selectFrom('passkeys')
+    .select(['id', 'name', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
+export function trustedDevicesOf(db: Queryable, userId: number, now: string) {
+  return db
+    .selectFrom('trusted_devices')
+    .select(['id', 'label', 'created_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('id')
+    .execute();
+}
+
+/** Revokes one of the account's trusted devices; false when it is not theirs or gone. */
+export async function deleteTrustedDevice(db: Queryable, userId: number, id: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('trusted_devices')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export async function passkeyExists(db: Queryable, credentialId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('passkeys')
+    .select('id')
+    .where('credential_id', '=', credentialId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertPasskey(
+  db: Queryable,
+  row: {
+    userId: number;
+    name: string;
+    now: string;
+    credentialId: string;
+    publicKey: string;
+    counter: number;
+    transports: string | null;
+  },
+): Promise<number> {
+  const inserted = await db
+    .insertInto('passkeys')
+    .values({
+      user_id: row.userId,
+      name: row.name,
+      created_at: row.now,
+      credential_id: row.credentialId,
+      public_key: row.publicKey,
+      counter: row.counter,
+      transports: row.transports,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(inserted.id);
+}
+
+export async function deletePasskey(db: Queryable, userId: number, id: number): Promise<void> {
+  await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).execute();
+}
+
+/** The second step is on once the account has its first second factor. */
+export async function enableSecondFactor(db: Queryable, userId: number): Promise<void> {
+  await db.updateTable('users').set({ two_factor_enabled: 1 }).where('id', '=', userId).execute();
 }
