@@ -21,3 +21,9 @@ export function createQueryClient(options: { retry?: boolean } = {}): QueryClien
 }
 
 export const queryClient = createQueryClient();
+
+/**
+ * The query of `GET /account`: the account feature reads it, and the second factor's changes
+ * (two-factor feature) refresh it, since the account carries the factor's state.
+ */
+export const ACCOUNT_QUERY_KEY = ['account'] as const;

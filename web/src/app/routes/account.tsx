@@ -7,7 +7,7 @@ import { accountQueryOptions } from '../../features/account/account.api';
 import { AccountForm } from '../../features/account/components/account-form';
 import { CalendarFeedSection } from '../../features/account/components/calendar-feed-section';
 import { NotificationSettingsSection } from '../../features/account/components/notification-settings-section';
-import { TwoFactorSection } from '../../features/account/components/two-factor-section';
+import { TwoFactorSection } from '../../features/two-factor/components/two-factor-section';
 import { MyLogins } from '../../features/audit/components/my-logins';
 import { useAuth } from '../../lib/auth';
 

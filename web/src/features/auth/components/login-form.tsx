@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import type { LoginBody } from '@gremienportal/contracts/auth';
@@ -21,16 +21,22 @@ const resolver = lazyResolver<LoginValues, unknown, LoginBody>(() =>
   import('../login-validation').then((module) => module.loginResolver),
 );
 
-// Only accounts with a second factor need this step; it loads when the password step asks for it.
-const loadTwoFactorStep = () => import('./two-factor-step');
-const TwoFactorStep = lazy(loadTwoFactorStep);
+/**
+ * The second step of the sign-in, which the login page brings from the two-factor feature: `load`
+ * fetches its code when the password step asks for it (only accounts with a second factor need
+ * it), `Step` shows it.
+ */
+export interface SecondStep {
+  load: () => Promise<unknown>;
+  Step: ComponentType<{ email: string; challenge: TwoFactorRequired; onBack: (message?: string) => void }>;
+}
 
 /**
  * Signs in. On success the auth state changes and the login route sends the user on to where
  * they came from; on wrong credentials only the password is cleared, so nobody has to type the
  * e-mail address again (issue 16).
  */
-export function LoginForm() {
+export function LoginForm({ secondStep: { load, Step } }: { secondStep: SecondStep }) {
   const { login } = useAuth();
   const [generalError, setGeneralError] = useState<string | string[] | null>(null);
   const [focusRequest, setFocusRequest] = useState<{ field: keyof LoginValues } | null>(null);
@@ -51,7 +57,7 @@ export function LoginForm() {
     try {
       const result = await login(values.email, values.password);
       if ('two_factor_required' in result) {
-        await loadTwoFactorStep();
+        await load();
         setSecondStep({ email: values.email, challenge: result });
       }
     } catch (error) {
@@ -81,7 +87,7 @@ export function LoginForm() {
   if (secondStep) {
     return (
       <Suspense fallback={null}>
-        <TwoFactorStep email={secondStep.email} challenge={secondStep.challenge} onBack={handleBack} />
+        <Step email={secondStep.email} challenge={secondStep.challenge} onBack={handleBack} />
       </Suspense>
     );
   }

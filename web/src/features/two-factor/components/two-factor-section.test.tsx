@@ -1,7 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
-import type { Account, TwoFactorStatus } from '../account.api';
+import type { Account as AccountFields } from '@gremienportal/contracts/account';
+import type { TwoFactorStatus } from '../two-factor.api';
+
+/** GET /account as the account page reads it: the fields and the second factor's state. */
+type Account = AccountFields & { two_factor?: TwoFactorStatus };
 import { json, mockApi, type MockHandler, type MockReply } from '../../../testing/fetch-mock';
 import { signIn, vertreterUser } from '../../../testing/factories';
 import { renderApp } from '../../../testing/render';

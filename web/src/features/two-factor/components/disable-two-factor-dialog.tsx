@@ -7,7 +7,7 @@ import { firstMethod, ProofSwitch } from '../../../components/proof-switch';
 import { showSuccessToast } from '../../../components/toasts';
 import { isApiError } from '../../../lib/api-client';
 import { passkeyFailureText, passkeysSupported } from '../../../lib/passkeys';
-import { useDisableTwoFactor, type TwoFactorStatus } from '../account.api';
+import { useDisableTwoFactor, type TwoFactorStatus } from '../two-factor.api';
 
 export const TWO_FACTOR_DISABLED_MESSAGE = 'Die Zwei-Faktor-Anmeldung ist ausgeschaltet.';
 

@@ -8,7 +8,7 @@ import { FormError } from '../../../components/form-error';
 import { LoadingState } from '../../../components/loading-state';
 import { showSuccessToast } from '../../../components/toasts';
 import { errorMessage, isApiError } from '../../../lib/api-client';
-import { useConfirmTotp, useStartTotpSetup, type TotpSetupResponse } from '../account.api';
+import { useConfirmTotp, useStartTotpSetup, type TotpSetupResponse } from '../two-factor.api';
 import { groupSecret, qrImageSource } from '../two-factor.rules';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 

@@ -6,7 +6,7 @@ import { FormError } from '../../../components/form-error';
 import { showSuccessToast } from '../../../components/toasts';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
-import { useForgetTrustedDevice, type TwoFactorStatus } from '../account.api';
+import { useForgetTrustedDevice, type TwoFactorStatus } from '../two-factor.api';
 import { deviceName } from '../two-factor.rules';
 
 /** "Diesem Gerät 30 Tage vertrauen": the devices, each with "Nicht mehr vertrauen". */

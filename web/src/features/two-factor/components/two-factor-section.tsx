@@ -7,7 +7,7 @@ import { FormError } from '../../../components/form-error';
 import { errorMessage } from '../../../lib/api-client';
 import { passkeysSupported } from '../../../lib/passkeys';
 import { plural } from '../../../lib/plural';
-import { useRenewRecoveryCodes, type TwoFactorStatus } from '../account.api';
+import { useRenewRecoveryCodes, type TwoFactorStatus } from '../two-factor.api';
 import { DisableTwoFactorDialog } from './disable-two-factor-dialog';
 import { AddPasskeyDialog, PasskeyList } from './passkeys-panel';
 import { RecoveryCodesPanel } from './recovery-codes-panel';

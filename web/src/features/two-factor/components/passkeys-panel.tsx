@@ -20,7 +20,7 @@ import { showSuccessToast } from '../../../components/toasts';
 import { isApiError } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
 import { passkeyFailureText } from '../../../lib/passkeys';
-import { useAddPasskey, useRemovePasskey, type TwoFactorStatus } from '../account.api';
+import { useAddPasskey, useRemovePasskey, type TwoFactorStatus } from '../two-factor.api';
 import { deviceName } from '../two-factor.rules';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 
