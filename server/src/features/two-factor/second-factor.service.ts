@@ -8,7 +8,7 @@ import {
 } from '@gremienportal/contracts/two-factor';
 import type { AppContext } from '../../context.ts';
 import { DAY, MINUTE } from '../../clock.ts';
-import { AppError, GERMAN } from '../../errors.ts';
+import { AppError, GERMAN, invalidField } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { composeMail } from '../../mail/compose.ts';
 import { hashRecoveryCode } from './recovery-codes.ts';
@@ -192,8 +192,34 @@ export function secondFactorService(ctx: AppContext) {
     return challenge;
   }
 
+  /** The open prompt's challenge, spent by this call (each prompt is answered once). */
+  async function takePrompt(userId: number, purpose: PromptPurpose): Promise<string | null> {
+    const now = ctx.clock.now().toISOString();
+    const row = await repo.findUserChallenge(k(), userId, purpose, now);
+    if (!row || !(await repo.consumeChallenge(k(), row.id, now))) return null;
+    return row.webauthn_challenge;
+  }
+
   return {
     verify,
+
+    /**
+     * The signed-in person's own code, recovery code or passkey (`webauthn`: the answer to the
+     * prompt of confirmPasskeyOptions), asked before a change of a second factor: turning one's own
+     * off, resetting somebody else's. A wrong one is a 422 on its field and counts toward the lock.
+     */
+    async confirmOwnFactor(
+      userId: number,
+      body: Pick<TwoFactorBody, 'code' | 'recovery_code'> & { webauthn?: unknown },
+    ): Promise<void> {
+      const proof: SecondFactorProof = body.webauthn
+        ? { webauthn: { response: body.webauthn, challenge: await takePrompt(userId, 'confirm') } }
+        : { code: body.code, recovery_code: body.recovery_code };
+      if (!(await verify(userId, proof))) {
+        const field = body.webauthn ? 'webauthn' : body.code !== undefined ? 'code' : 'recovery_code';
+        throw invalidField(field, proofRefusedMessage(proof));
+      }
+    },
 
     /** The passkey prompt of the second step, bound to the sign-in's interim token. */
     async loginPasskeyOptions(token: string) {
@@ -212,13 +238,7 @@ export function secondFactorService(ctx: AppContext) {
 
     openPrompt,
 
-    /** The open prompt's challenge, spent by this call (each prompt is answered once). */
-    async takePrompt(userId: number, purpose: PromptPurpose): Promise<string | null> {
-      const now = ctx.clock.now().toISOString();
-      const row = await repo.findUserChallenge(k(), userId, purpose, now);
-      if (!row || !(await repo.consumeChallenge(k(), row.id, now))) return null;
-      return row.webauthn_challenge;
-    },
+    takePrompt,
 
     /**
      * After a correct password: null when the account has no second factor (or this device is

@@ -1,12 +1,12 @@
 import { TWO_FACTOR_MESSAGES, type ResetTwoFactorBody } from '@gremienportal/contracts/two-factor';
 import type { AppContext } from '../../context.ts';
-import { AppError, forbidden, invalidField } from '../../errors.ts';
+import { AppError, forbidden } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { composeMail } from '../../mail/compose.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { endAllSessions } from '../auth/auth.service.ts';
-import { proofRefusedMessage, secondFactorService } from './second-factor.service.ts';
+import { secondFactorService } from './second-factor.service.ts';
 import * as repo from './two-factor.repository.ts';
 import { auditingKeyRefusals, lockForChange } from '../users/users.service.ts';
 
@@ -92,17 +92,5 @@ export async function resetSecondFactor(
 async function verifyActorsSecondFactor(ctx: AppContext, actor: Actor, body: ResetTwoFactorBody) {
   const own = await repo.secondFactorOf(ctx.db.kysely, actor.principal.id);
   if (!own?.two_factor_enabled) throw forbidden(TWO_FACTOR_MESSAGES.resetNeedsOwnFactor);
-  const secondFactor = secondFactorService(ctx);
-  const proof = body.webauthn
-    ? {
-        webauthn: {
-          response: body.webauthn,
-          challenge: await secondFactor.takePrompt(actor.principal.id, 'confirm'),
-        },
-      }
-    : { code: body.code, recovery_code: body.recovery_code };
-  if (!(await secondFactor.verify(actor.principal.id, proof))) {
-    const field = body.webauthn ? 'webauthn' : body.code !== undefined ? 'code' : 'recovery_code';
-    throw invalidField(field, proofRefusedMessage(proof));
-  }
+  await secondFactorService(ctx).confirmOwnFactor(actor.principal.id, body);
 }

@@ -21,7 +21,7 @@ import { newTotpSecret, totpQrSvg, totpStep, totpUri } from './totp.ts';
 import { registrationOptions, relyingParty, verifyRegistration } from './webauthn.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
 import { endOtherSessions, recheckPassword } from '../auth/auth.service.ts';
-import { proofRefusedMessage, secondFactorService } from './second-factor.service.ts';
+import { secondFactorService } from './second-factor.service.ts';
 import { requiresSecondFactor } from '../../policies/two-factor.policy.ts';
 import * as repo from './two-factor.repository.ts';
 import { twoFactorChangedMail } from './two-factor.mails.ts';
@@ -219,18 +219,7 @@ export function twoFactorService(ctx: AppContext) {
         field: 'password',
         message: TWO_FACTOR_MESSAGES.passwordWrong,
       });
-      const proof = body.webauthn
-        ? {
-            webauthn: {
-              response: body.webauthn,
-              challenge: await secondFactor.takePrompt(actor.principal.id, 'confirm'),
-            },
-          }
-        : { code: body.code, recovery_code: body.recovery_code };
-      if (!(await secondFactor.verify(actor.principal.id, proof))) {
-        const field = body.webauthn ? 'webauthn' : body.code !== undefined ? 'code' : 'recovery_code';
-        throw invalidField(field, proofRefusedMessage(proof));
-      }
+      await secondFactor.confirmOwnFactor(actor.principal.id, body);
       await recordChange(actor, 'account.two_factor_disabled', 'disabled', async (trx) => {
         await repo.clearSecondFactor(trx, actor.principal.id);
       });
