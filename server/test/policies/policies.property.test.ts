@@ -11,7 +11,8 @@ import { viewerOfRoles } from '../../src/policies/principal.ts';
 /**
  * Every visibility rule has two forms, the predicate (in memory) and the Kysely filter (in the
  * query that finds rows). Random worlds of folders, documents and events, seen by random users,
- * must get the same answer from both, on the database the suite runs on.
+ * must get the same answer from both, on the database the suite runs on; so must the accounts
+ * each event invites.
  */
 
 const WORLDS = 30;
