@@ -167,9 +167,16 @@ export default tseslint.config(
         },
         {
           selector:
-            'CallExpression[callee.property.name=/^(where|orWhere|whereRef|on|onRef)$/][arguments.0.value=/^(folder|file|event)_roles\\.role_id$/]',
+            'CallExpression[callee.property.name=/^(where|orWhere|whereRef|on|onRef)$/][arguments.0.value=/^[a-z]+_roles\\.role_id$/]',
           message:
             "Filter rows by the viewer's roles with the Kysely filters of server/src/policies/ (decision 120).",
+        },
+        {
+          // An alias would hide the role filter from the rule above.
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|innerJoin|leftJoin)$/][arguments.0.value=/^[a-z]+_roles as /]',
+          message:
+            'Filter rows by roles with the Kysely filters of server/src/policies/, without aliasing the role table (decision 120).',
         },
       ],
     },

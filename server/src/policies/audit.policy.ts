@@ -1,11 +1,7 @@
-import type { Principal } from '../policies/principal.ts';
 import { canSeeEvent } from './events.policy.ts';
 import { canSeeFile } from './files.policy.ts';
 import { canSeeFolder, treesByViewer, type FolderNode } from './folders.policy.ts';
-import { mayUseAdminRoutes, type Viewer } from './principal.ts';
-
-/** The audit log, its export and the accesses of an object are for administrators only. */
-export const mayReadAuditLog = (principal: Pick<Principal, 'isAdmin'>) => mayUseAdminRoutes(principal);
+import type { Viewer } from './principal.ts';
 
 /** What "who can see this now" needs of the object: the same rules the object's feature uses. */
 export type VisibilitySubject =

@@ -1,4 +1,6 @@
 import { ADMIN_ROLES, isAdmin } from '@gremienportal/contracts/common';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { Principal } from './principal.ts';
 import { SUPER_ADMIN } from './principal.ts';
 
@@ -6,6 +8,27 @@ type NamedRole = { name: string };
 
 /** Admin and Super-Admin: the roles only a Super-Admin grants or revokes (product.md P1.3). */
 export const isAdminRole = (role: NamedRole) => (ADMIN_ROLES as readonly string[]).includes(role.name);
+
+/**
+ * Accounts holding at least one of `roleIds`, as SQL on `users` (the recipients of a notification
+ * and an event's invitees start from it); nothing for no roles. Aliased, so it also works inside a
+ * query that joins `user_roles` itself.
+ */
+export function holdsAnyRole(
+  roleIds: readonly number[],
+): (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool> {
+  const ids = [...roleIds];
+  return (eb) =>
+    ids.length === 0
+      ? sql<SqlBool>`1 = 0`
+      : eb.exists(
+          eb
+            .selectFrom('user_roles as held')
+            .select('held.user_id')
+            .whereRef('held.user_id', '=', 'users.id')
+            .where('held.role_id', 'in', ids),
+        );
+}
 
 export const holdsSuperAdmin = (roles: readonly NamedRole[]) =>
   roles.some((role) => role.name === SUPER_ADMIN);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { allFolders } from '../../src/features/folders/folders.service.ts';
 import { allRoles } from '../../src/features/roles/roles.service.ts';
-import { canSeeEvent, eventFilter } from '../../src/policies/events.policy.ts';
+import { canSeeEvent, eventFilter, inviteeFilter, isInvitee } from '../../src/policies/events.policy.ts';
 import { canSeeFile, fileFilter } from '../../src/policies/files.policy.ts';
 import { canSeeFolder, FolderTree } from '../../src/policies/folders.policy.ts';
 import { viewerOfRoles } from '../../src/policies/principal.ts';
@@ -11,7 +11,8 @@ import { viewerOfRoles } from '../../src/policies/principal.ts';
 /**
  * Every visibility rule has two forms, the predicate (in memory) and the Kysely filter (in the
  * query that finds rows). Random worlds of folders, documents and events, seen by random users,
- * must get the same answer from both, on the database the suite runs on.
+ * must get the same answer from both, on the database the suite runs on; so must the accounts
+ * each event invites.
  */
 
 const WORLDS = 30;
@@ -29,6 +30,8 @@ const world = fc.record({
   events: fc.array(fc.record({ roles: roleSet }), { maxLength: 6 }),
   // Users with random roles, Admin and Super-Admin among them; one without any role always.
   users: fc.array(roleSet, { minLength: 1, maxLength: 6 }).map((sets) => [[], ...sets]),
+  // Accounts an event may invite: with random roles, some with the invitation not yet accepted.
+  accounts: fc.array(fc.record({ roles: roleSet, active: fc.boolean() }), { maxLength: 6 }),
 });
 type World = typeof world extends fc.Arbitrary<infer T> ? T : never;
 
@@ -45,6 +48,7 @@ describe('policies: predicate and SQL filter agree', () => {
     await db.deleteFrom('files').execute();
     await db.deleteFrom('events').execute();
     await db.deleteFrom('folders').where('id', '>', PROTECTED_FOLDERS).execute();
+    await db.deleteFrom('users').where('email', 'like', 'w%@world.invalid').execute();
   }
 
   /** Writes the world and answers the ids it got. */
@@ -131,7 +135,33 @@ describe('policies: predicate and SQL filter agree', () => {
           .execute();
       events.push({ id, roles: event.roles.map((roleId) => ({ id: roleId })) });
     }
-    return { files, events };
+    const accounts = [];
+    for (const account of w.accounts) {
+      const key = `w${(sequence += 1)}`;
+      const { id } = await db
+        .insertInto('users')
+        .values({
+          title: '',
+          firstname: key,
+          lastname: key,
+          email: `${key}@world.invalid`,
+          password_hash: account.active ? 'not-a-hash' : null,
+          created_at: now,
+          updated_at: now,
+          totp_secret: null,
+          totp_pending: null,
+          totp_last_step: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (account.roles.length > 0)
+        await db
+          .insertInto('user_roles')
+          .values(account.roles.map((role_id) => ({ user_id: id, role_id })))
+          .execute();
+      accounts.push({ id, active: account.active, roles: account.roles.map((roleId) => ({ id: roleId })) });
+    }
+    return { files, events, accounts };
   }
 
   it(`gives the same answer for every user and object in ${WORLDS} random worlds`, async () => {
@@ -141,7 +171,7 @@ describe('policies: predicate and SQL filter agree', () => {
     await fc.assert(
       fc.asyncProperty(world, async (w) => {
         await clear();
-        const { files, events } = await build(w);
+        const { files, events, accounts } = await build(w);
         const folders = await allFolders(db);
         const byId = new Map(folders.map((folder) => [folder.id, folder]));
         for (const roleIds of w.users) {
@@ -175,6 +205,22 @@ describe('policies: predicate and SQL filter agree', () => {
           for (const event of events) {
             expect(eventRows.has(event.id), `event ${event.id} for roles ${roleIds.join(',')}`).toBe(
               canSeeEvent(viewer, event),
+            );
+          }
+        }
+
+        // Invitees: who an event asks to answer, and who is reminded (decision 130).
+        for (const event of events) {
+          const inviteeRows = await db
+            .selectFrom('users')
+            .select('users.id')
+            .where('users.email', 'like', 'w%@world.invalid')
+            .where(inviteeFilter(event.roles.map((role) => role.id)))
+            .execute();
+          const invited = new Set(inviteeRows.map((row) => row.id));
+          for (const account of accounts) {
+            expect(invited.has(account.id), `account ${account.id} invited to event ${event.id}`).toBe(
+              isInvitee(event, account),
             );
           }
         }

@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import { EVENT_MESSAGES } from '@gremienportal/contracts/events';
 import {
   MEETING_MESSAGES,
   type AgendaCheckResponse,
@@ -9,14 +8,13 @@ import {
 } from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
-import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
+import { memberRolesOf } from '../../policies/events.policy.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { FolderTree, type FolderNode } from '../../policies/folders.policy.ts';
 import { mayUseAdminRoutes, viewerOf, viewerOfRoles, type Viewer } from '../../policies/principal.ts';
-import { isAdminRole } from '../../policies/users.policy.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { allFolders, megabytes, type ReadCache } from '../folders/folders.service.ts';
 import {
@@ -30,7 +28,8 @@ import {
   type AgendaItemRow,
   type LinkedFileRow,
 } from './agenda.repository.ts';
-import { findEvent, lockEvent, updateEvent, type EventRecord, type RoleRow } from './events.repository.ts';
+import { lockEvent, updateEvent, type EventRecord, type RoleRow } from './events.repository.ts';
+import { visibleEvent } from './visible-event.ts';
 
 /*
  * The Tagesordnung of an event (issue 20, decision 130): items and sub-items, numbered when read,
@@ -116,9 +115,6 @@ const toDocument = (file: LinkedFileRow): AgendaDocument => ({
   updated_at: file.updated_at,
 });
 
-/** The event's roles other than the administrators' (who see everything). */
-const memberRoles = (roles: readonly RoleRow[]) => roles.filter((role) => !isAdminRole(role));
-
 /** Names of the roles whose holders could not see the document. */
 function unseenBy(
   file: { folder_id: number; roles: readonly { id: number }[] },
@@ -129,7 +125,10 @@ function unseenBy(
 
 async function treesOfRoles(roles: readonly RoleRow[], treeOf: TreeOf) {
   return Promise.all(
-    memberRoles(roles).map(async (role) => ({ name: role.name, tree: await treeOf(viewerOfRoles([role])) })),
+    memberRolesOf(roles).map(async (role) => ({
+      name: role.name,
+      tree: await treeOf(viewerOfRoles([role])),
+    })),
   );
 }
 
@@ -156,14 +155,6 @@ export function agendaCounts(db: Executor, eventIds: readonly number[]): Promise
 export function agendaService(ctx: AppContext, cache: ReadCache) {
   const db = ctx.db.kysely;
   const treeOf: TreeOf = (viewer) => cache.folderTree(viewer);
-
-  /** Hidden and nonexistent answer the same 404, after the same query. */
-  async function visibleEvent(principal: Principal, id: number): Promise<EventRecord> {
-    const viewer = viewerOf(principal);
-    const event = await findEvent(db, id, eventFilter(viewer));
-    if (!event || !canSeeEvent(viewer, event)) throw notFound(EVENT_MESSAGES.notFound);
-    return event;
-  }
 
   /** The agenda as the principal sees it; admins learn per document which roles miss it. */
   async function agendaFor(principal: Principal, event: EventRecord): Promise<AgendaItem[]> {
@@ -204,7 +195,7 @@ export function agendaService(ctx: AppContext, cache: ReadCache) {
 
   return {
     async get(principal: Principal, eventId: number): Promise<AgendaItem[]> {
-      return agendaFor(principal, await visibleEvent(principal, eventId));
+      return agendaFor(principal, await visibleEvent(db, principal, eventId));
     },
 
     /**
@@ -215,10 +206,7 @@ export function agendaService(ctx: AppContext, cache: ReadCache) {
       const now = ctx.clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, eventId);
-        const event = await findEvent(trx, eventId);
-        if (!event || !canSeeEvent(viewerOf(actor.principal), event)) {
-          throw notFound(EVENT_MESSAGES.notFound);
-        }
+        const event = await visibleEvent(trx, actor.principal, eventId);
         const fields = body.items.flatMap((item, index) => [
           { path: `items.${index}.file_ids`, ids: item.file_ids },
           ...item.children.map((child, childIndex) => ({
@@ -271,7 +259,7 @@ export function agendaService(ctx: AppContext, cache: ReadCache) {
           details: { items: body.items.length, sub_items: subItems, documents, previous_items: previous },
         });
       });
-      return agendaFor(actor.principal, await visibleEvent(actor.principal, eventId));
+      return agendaFor(actor.principal, await visibleEvent(db, actor.principal, eventId));
     },
 
     /** Which of the event's roles would not see each of these documents (the form's warning). */
@@ -280,7 +268,7 @@ export function agendaService(ctx: AppContext, cache: ReadCache) {
       eventId: number,
       fileIds: readonly number[],
     ): Promise<AgendaCheckResponse['data']> {
-      const event = await visibleEvent(principal, eventId);
+      const event = await visibleEvent(db, principal, eventId);
       const files = await filesByIds(db, fileIds);
       const byId = new Map(files.map((file) => [file.id, file]));
       assertAllLive([{ path: 'file_ids', ids: fileIds }], new Set(byId.keys()));

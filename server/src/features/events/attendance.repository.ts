@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AttendanceStatus, Database, EventAttendanceTable } from '../../db/schema.ts';
 import { membersWithRoles, type MemberRecord } from '../../db/member-lists.ts';
+import { inviteeFilter } from '../../policies/events.policy.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -49,9 +50,9 @@ export async function answersToEvent(db: Executor, eventId: number): Promise<Map
 }
 
 /**
- * The people an event's attendance concerns: every active account holding one of `roleIds`, and
- * everyone who answered (also without such a role, e.g. an admin, or one who lost the role since),
- * each once with all of their roles.
+ * The people an event's attendance concerns: its invitees (`inviteeFilter` of the event's
+ * `roleIds`), and everyone who answered (also without such a role, e.g. an admin, or one who lost
+ * the role since), each once with all of their roles.
  */
 export function attendees(
   db: Executor,
@@ -66,20 +67,7 @@ export function attendees(
         .whereRef('event_attendance.user_id', '=', 'users.id')
         .where('event_attendance.event_id', '=', eventId),
     );
-    if (roleIds.length === 0) return answered;
-    return eb.or([
-      eb.and([
-        eb('users.password_hash', 'is not', null),
-        eb.exists(
-          eb
-            .selectFrom('user_roles as held')
-            .select('held.user_id')
-            .whereRef('held.user_id', '=', 'users.id')
-            .where('held.role_id', 'in', [...roleIds]),
-        ),
-      ]),
-      answered,
-    ]);
+    return eb.or([inviteeFilter(roleIds)(eb), answered]);
   });
 }
 

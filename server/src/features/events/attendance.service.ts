@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { formatBerlinDateTime } from '@gremienportal/contracts/audit';
-import { EVENT_MESSAGES, toBerlinLocal } from '@gremienportal/contracts/events';
+import { toBerlinLocal } from '@gremienportal/contracts/events';
 import {
   ATTENDANCE_CSV_HEADER,
   ATTENDANCE_LABELS,
@@ -14,7 +14,7 @@ import {
 } from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { MINUTE } from '../../clock.ts';
 import { toCsv } from '../../http/csv.ts';
 import {
@@ -28,8 +28,8 @@ import {
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
-import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
-import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
+import { canSeeEvent, isInvitee } from '../../policies/events.policy.ts';
+import { viewerOfRoles } from '../../policies/principal.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import {
   answersOfUser,
@@ -39,8 +39,9 @@ import {
   saveAnswer,
   type AnswerRow,
 } from './attendance.repository.ts';
-import { findEvent, lockEvent, updateEvent, type EventRecord } from './events.repository.ts';
+import { lockEvent, updateEvent, type EventRecord } from './events.repository.ts';
 import { attendanceReminderMail } from './meetings.mails.ts';
+import { visibleEvent } from './visible-event.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -78,32 +79,20 @@ function toEntry(user: MemberRecord, answer: AnswerRow | undefined): AttendanceE
   };
 }
 
-/** Holders of the event's roles who may see it, have an active account and have not answered. */
+/** Invitees who may see the event and have not answered. */
 function withoutAnswer(
   event: EventRecord,
   people: MemberRecord[],
   answers: Map<number, AnswerRow>,
 ): MemberRecord[] {
-  const eventRoles = new Set(event.roles.map((role) => role.id));
   return people.filter(
     (user) =>
-      user.active &&
-      !answers.has(user.id) &&
-      user.roles.some((role) => eventRoles.has(role.id)) &&
-      canSeeEvent(viewerOfRoles(user.roles), event),
+      !answers.has(user.id) && isInvitee(event, user) && canSeeEvent(viewerOfRoles(user.roles), event),
   );
 }
 
 export function attendanceService(ctx: AppContext) {
   const db = ctx.db.kysely;
-
-  /** Hidden and nonexistent answer the same 404, after the same query. */
-  async function visibleEvent(executor: Executor, principal: Principal, id: number): Promise<EventRecord> {
-    const viewer = viewerOf(principal);
-    const event = await findEvent(executor, id, eventFilter(viewer));
-    if (!event || !canSeeEvent(viewer, event)) throw notFound(EVENT_MESSAGES.notFound);
-    return event;
-  }
 
   async function list(
     principal: Principal,

@@ -1,21 +1,21 @@
 import { createHash } from 'node:crypto';
-import { EVENT_MESSAGES, EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
+import { EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
 import { MEETING_BOOK, MEETING_MESSAGES, meetingBookName } from '@gremienportal/contracts/meetings';
 import { BookBusyError, BookFailedError, type BookBuilder, type BuiltBook } from '../../book/book-builder.ts';
 import { formatShortDate } from '../../book/book-text.ts';
 import type { BookPlan, BookSource } from '../../book/types.ts';
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { downloadName } from '../../http/send-download.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
-import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { auditBy, recordDeliveries } from '../audit/audit-log.service.ts';
 import { fileDelivery } from '../files/files.service.ts';
 import { visibleAgenda, type AgendaDocument, type AgendaEntry } from './agenda.service.ts';
-import { findEvent, type EventRecord } from './events.repository.ts';
+import type { EventRecord } from './events.repository.ts';
+import { visibleEvent } from './visible-event.ts';
 
 /*
  * The Sitzungsmappe (issue 20, decision 130): one PDF per member of what they may see of a
@@ -99,14 +99,6 @@ export function bookService(ctx: AppContext, books: BookBuilder) {
    */
   const members = new Set<number>();
 
-  /** Hidden and nonexistent answer the same 404, after the same query. */
-  async function visibleEvent(principal: Principal, id: number): Promise<EventRecord> {
-    const viewer = viewerOf(principal);
-    const event = await findEvent(db, id, eventFilter(viewer));
-    if (!event || !canSeeEvent(viewer, event)) throw notFound(EVENT_MESSAGES.notFound);
-    return event;
-  }
-
   /**
    * One entry for the book (once per session and content within the window, decision 116) and one
    * `file.downloaded` per inserted document: the book carries their content.
@@ -155,7 +147,7 @@ export function bookService(ctx: AppContext, books: BookBuilder) {
   return {
     /** What HEAD answers: whether the member may have the book, and its name; nothing is built. */
     async check(principal: Principal, eventId: number): Promise<{ fileName: string }> {
-      return { fileName: fileNameOf(await visibleEvent(principal, eventId)) };
+      return { fileName: fileNameOf(await visibleEvent(db, principal, eventId)) };
     },
 
     /**
@@ -163,7 +155,7 @@ export function bookService(ctx: AppContext, books: BookBuilder) {
      * may ask for the next book once that stream has ended or closed (read to its end, destroyed).
      */
     async build(actor: Actor, eventId: number): Promise<{ fileName: string; book: BuiltBook }> {
-      const event = await visibleEvent(actor.principal, eventId);
+      const event = await visibleEvent(db, actor.principal, eventId);
       const member = actor.principal.id;
       if (members.has(member)) throw inProgress();
       if (books.full) throw busy();

@@ -13,6 +13,9 @@ export interface RoleRow {
 
 export type EventRecord = EventRow & { roles: RoleRow[] };
 
+/** How one event is found: by id, or by the download key of its information file or Protokoll. */
+export type EventLookup = { id: number } | { downloadKey: string } | { minutesKey: string };
+
 async function withRoles(db: Executor, rows: EventRow[]): Promise<EventRecord[]> {
   const roles = await rolesByObject(
     db,
@@ -38,9 +41,9 @@ export async function listEvents(db: Executor, visible?: EventRowFilter): Promis
  * information file or of its Protokoll. `visible` narrows it in the same query, so an event the user may not see costs exactly
  * what a missing one does.
  */
-async function findOne(
+export async function findEventBy(
   db: Executor,
-  by: { id: number } | { downloadKey: string } | { minutesKey: string },
+  by: EventLookup,
   visible?: EventRowFilter,
 ): Promise<EventRecord | undefined> {
   let match = db.selectFrom('events').select('events.id');
@@ -69,7 +72,7 @@ export function findEvent(
   id: number,
   visible?: EventRowFilter,
 ): Promise<EventRecord | undefined> {
-  return findOne(db, { id }, visible);
+  return findEventBy(db, { id }, visible);
 }
 
 export function findEventByDownloadKey(
@@ -77,7 +80,7 @@ export function findEventByDownloadKey(
   key: string,
   visible?: EventRowFilter,
 ): Promise<EventRecord | undefined> {
-  return findOne(db, { downloadKey: key }, visible);
+  return findEventBy(db, { downloadKey: key }, visible);
 }
 
 export function findEventByMinutesKey(
@@ -85,7 +88,7 @@ export function findEventByMinutesKey(
   key: string,
   visible?: EventRowFilter,
 ): Promise<EventRecord | undefined> {
-  return findOne(db, { minutesKey: key }, visible);
+  return findEventBy(db, { minutesKey: key }, visible);
 }
 
 export async function insertEvent(db: Executor, row: Insertable<EventsTable>): Promise<number> {

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { invalidField, notFound } from '../../errors.ts';
+import { GERMAN, invalidField, notFound } from '../../errors.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
@@ -26,7 +26,6 @@ import { cancellationMails, cancelledCalendarFor } from './calendar-feed.service
 import { eventNotificationMail } from './events.mails.ts';
 import {
   findEvent,
-  findEventByDownloadKey,
   insertEvent,
   listEvents,
   lockEvent,
@@ -40,6 +39,7 @@ import { deliverNotifications } from '../notifications/notifications.service.ts'
 import { trashEvent } from '../trash/move-to-trash.service.ts';
 import { agendaCounts } from './agenda.service.ts';
 import { myAttendanceByEvent, myAttendanceTo } from './attendance.service.ts';
+import { findVisibleEvent, visibleEvent } from './visible-event.ts';
 
 type Trx = Transaction<Database>;
 
@@ -124,14 +124,6 @@ export function eventsService(ctx: AppContext) {
     }
   }
 
-  /** Hidden and nonexistent answer the same 404, after the same query. */
-  async function visibleEvent(principal: Principal, id: number): Promise<EventRecord> {
-    const viewer = viewerOf(principal);
-    const event = await findEvent(db, id, eventFilter(viewer));
-    if (!event || !canSeeEvent(viewer, event)) throw notFound(EVENT_MESSAGES.notFound);
-    return event;
-  }
-
   return {
     async list(principal: Principal): Promise<PortalEvent[]> {
       const records = await listEvents(db, eventFilter(viewerOf(principal)));
@@ -151,7 +143,7 @@ export function eventsService(ctx: AppContext) {
     },
 
     async get(principal: Principal, id: number): Promise<PortalEvent> {
-      const record = await visibleEvent(principal, id);
+      const record = await visibleEvent(db, principal, id);
       const [counts, myAttendance] = await Promise.all([
         agendaCounts(db, [id]),
         myAttendanceTo(db, id, principal.id),
@@ -243,9 +235,7 @@ export function eventsService(ctx: AppContext) {
       const now = ctx.clock.now().toISOString();
       const replacedKey = await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, id);
-        const before = await findEvent(trx, id);
-        if (!before || !canSeeEvent(viewerOf(actor.principal), before))
-          throw notFound(EVENT_MESSAGES.notFound);
+        const before = await visibleEvent(trx, actor.principal, id);
         const roles = body.roles ? await resolveRoles(trx, body.roles, 'roles') : before.roles;
         await updateEvent(trx, id, {
           title: body.title,
@@ -299,8 +289,7 @@ export function eventsService(ctx: AppContext) {
     async remove(actor: Actor, id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, id);
-        const event = await findEvent(trx, id);
-        if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
+        const event = await visibleEvent(trx, actor.principal, id);
         const audit = auditBy(actor);
         const deletedAt = ctx.clock.now().toISOString();
         // Read before the answers go with the event: those who said Zusage get the cancellation.
@@ -333,9 +322,8 @@ export function eventsService(ctx: AppContext) {
 
     /** The information file behind a download key, if the user may see its event. */
     async fileForDownload(principal: Principal, key: string): Promise<EventRecord> {
-      const viewer = viewerOf(principal);
-      const event = await findEventByDownloadKey(db, key, eventFilter(viewer));
-      if (!event || !event.file_storage_key || !canSeeEvent(viewer, event)) throw notFound();
+      const event = await visibleEvent(db, principal, { downloadKey: key }, GERMAN.notFound);
+      if (!event.file_storage_key) throw notFound();
       return event;
     },
 
@@ -367,13 +355,12 @@ export function eventsService(ctx: AppContext) {
      * cancellation, for those who could see it (decision 130).
      */
     async calendar(principal: Principal, id: number): Promise<{ title: string; body: string }> {
-      const viewer = viewerOf(principal);
-      const event = await findEvent(db, id, eventFilter(viewer));
-      if (event && canSeeEvent(viewer, event)) {
+      const event = await findVisibleEvent(db, principal, { id });
+      if (event) {
         const body = buildCalendar(calendarEventOf(event, ctx.config.PUBLIC_URL), ctx.clock.now());
         return { title: event.title, body };
       }
-      const cancelled = await cancelledCalendarFor(ctx, viewer, id);
+      const cancelled = await cancelledCalendarFor(ctx, viewerOf(principal), id);
       if (!cancelled) throw notFound(EVENT_MESSAGES.notFound);
       return cancelled;
     },

@@ -1,24 +1,18 @@
-import { EVENT_MESSAGES } from '@gremienportal/contracts/events';
 import { MINUTES_MESSAGES, type Minutes } from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../errors.ts';
+import { GERMAN, notFound } from '../../errors.ts';
 import type { StoredUpload } from '../../http/upload-source.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
-import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
-import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
+import { canSeeEvent } from '../../policies/events.policy.ts';
+import { viewerOfRoles } from '../../policies/principal.ts';
 import { newKey } from '../../credentials/tokens.ts';
 import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
 import { acceptedBy } from './attendance.repository.ts';
-import {
-  findEvent,
-  findEventByMinutesKey,
-  lockEvent,
-  updateEvent,
-  type EventRecord,
-} from './events.repository.ts';
+import { lockEvent, updateEvent, type EventRecord } from './events.repository.ts';
 import { minutesPublishedMail } from './meetings.mails.ts';
+import { visibleEvent } from './visible-event.ts';
 
 const NO_MINUTES = {
   minutes_storage_key: null,
@@ -55,8 +49,7 @@ export function minutesService(ctx: AppContext) {
       const now = ctx.clock.now().toISOString();
       const { replacedKey, minutes } = await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, id);
-        const event = await findEvent(trx, id);
-        if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
+        const event = await visibleEvent(trx, actor.principal, id);
         const first = event.minutes_storage_key === null;
         const downloadKey = newKey();
         await updateEvent(trx, id, {
@@ -110,8 +103,7 @@ export function minutesService(ctx: AppContext) {
     async remove(actor: Actor, id: number): Promise<void> {
       const removedKey = await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, id);
-        const event = await findEvent(trx, id);
-        if (!event || !canSeeEvent(viewerOf(actor.principal), event)) throw notFound(EVENT_MESSAGES.notFound);
+        const event = await visibleEvent(trx, actor.principal, id);
         if (event.minutes_storage_key === null) throw notFound(MINUTES_MESSAGES.none);
         await updateEvent(trx, id, NO_MINUTES);
         await recordAudit(trx, ctx.clock, {
@@ -129,9 +121,8 @@ export function minutesService(ctx: AppContext) {
 
     /** The event behind a Protokoll's download key, if the user may see the event. */
     async forDownload(principal: Principal, key: string): Promise<EventRecord> {
-      const viewer = viewerOf(principal);
-      const event = await findEventByMinutesKey(db, key, eventFilter(viewer));
-      if (!event || !event.minutes_storage_key || !canSeeEvent(viewer, event)) throw notFound();
+      const event = await visibleEvent(db, principal, { minutesKey: key }, GERMAN.notFound);
+      if (!event.minutes_storage_key) throw notFound();
       return event;
     },
 

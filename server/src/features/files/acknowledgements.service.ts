@@ -10,7 +10,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { HOUR } from '../../clock.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { toCsv } from '../../http/csv.ts';
 import {
   compareByName,
@@ -23,7 +23,7 @@ import {
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
-import { canSeeFile, fileFilter, seesFileAsMember } from '../../policies/files.policy.ts';
+import { seesFileAsMember } from '../../policies/files.policy.ts';
 import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
@@ -38,7 +38,7 @@ import {
 } from './acknowledgements.repository.ts';
 import { acknowledgementReminderMail } from './acknowledgements.mails.ts';
 import { currentConfirmation } from './files.member.ts';
-import * as repo from './files.repository.ts';
+import { visibleFile } from './visible-file.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -54,14 +54,10 @@ const berlinMinute = (instant: Date) =>
 export function acknowledgementsService(ctx: AppContext) {
   const db = ctx.db.kysely;
 
-  /** The document if the principal may see it; hidden and missing are the same 404. */
-  async function visibleFile(executor: Executor, principal: Principal, id: number) {
-    const viewer = viewerOf(principal);
+  /** The document if the principal may see it (`visibleFile`), with the folders it was checked against. */
+  async function visibleFileWithFolders(executor: Executor, principal: Principal, id: number) {
     const folders = await allFolders(executor);
-    const tree = new FolderTree(folders, viewer);
-    // Roles and folder in the query: a file hidden by a folder above it returns no row (decision 150).
-    const file = await repo.findFile(executor, { id }, fileFilter(tree));
-    if (!file || !canSeeFile(tree, file)) throw notFound();
+    const file = await visibleFile(executor, new FolderTree(folders, viewerOf(principal)), { id });
     return { file, folders };
   }
 
@@ -92,7 +88,7 @@ export function acknowledgementsService(ctx: AppContext) {
   }
 
   async function list(principal: Principal, id: number): Promise<AcknowledgementList> {
-    const { file, folders } = await visibleFile(db, principal, id);
+    const { file, folders } = await visibleFileWithFolders(db, principal, id);
     const people = await concerned(db, file, folders);
     const entries = people
       .map(({ member, confirmedAt }) => toEntry(member, confirmedAt))
@@ -129,7 +125,7 @@ export function acknowledgementsService(ctx: AppContext) {
      */
     async confirm(actor: Actor, id: number): Promise<{ message: string; data: { confirmed_at: string } }> {
       return db.transaction().execute(async (trx) => {
-        const { file } = await visibleFile(trx, actor.principal, id);
+        const { file } = await visibleFileWithFolders(trx, actor.principal, id);
         if (file.acknowledgement_required !== 1) {
           throw new AppError('conflict', ACKNOWLEDGEMENT_MESSAGES.notRequired);
         }
@@ -178,7 +174,7 @@ export function acknowledgementsService(ctx: AppContext) {
      */
     async remind(actor: Actor, id: number): Promise<{ message: string; sent: number }> {
       return db.transaction().execute(async (trx) => {
-        const { file, folders } = await visibleFile(trx, actor.principal, id);
+        const { file, folders } = await visibleFileWithFolders(trx, actor.principal, id);
         if (file.acknowledgement_required !== 1) {
           throw new AppError('conflict', ACKNOWLEDGEMENT_MESSAGES.notRequired);
         }

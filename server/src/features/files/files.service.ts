@@ -9,7 +9,6 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { notFound } from '../../errors.ts';
 import {
   auditBy,
   recordAudit,
@@ -38,6 +37,7 @@ import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
 import { keepAsVersion } from './versions.repository.ts';
 import { trashFile } from '../trash/move-to-trash.service.ts';
+import { visibleFile } from './visible-file.ts';
 import {
   allFolders,
   loadFiles,
@@ -106,21 +106,19 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
   const reads = readStateService(ctx, cache);
 
-  /**
-   * A file the viewer may see, with its folder tree; hidden and missing are the same 404 after
-   * the same work: the query that finds the file checks its roles and its folder against the
-   * viewer's tree, so a file hidden by a folder above it returns no row either (decision 150).
-   */
-  async function visibleFile(viewer: Viewer, by: { id: number } | { downloadKey: string }, view?: CacheView) {
+  /** A file the viewer may see (`visibleFile`), with the cached folder tree it was checked against. */
+  async function visibleCachedFile(
+    viewer: Viewer,
+    by: { id: number } | { downloadKey: string },
+    view?: CacheView,
+  ) {
     const tree = await (view ?? (await cache.view())).folderTree(viewer);
-    const file = await repo.findFile(db(), by, fileFilter(tree));
-    if (!file || !canSeeFile(tree, file)) throw notFound();
-    return { tree, file };
+    return { tree, file: await visibleFile(db(), tree, by) };
   }
 
   async function fileFor(principal: Principal, id: number): Promise<StoredFile> {
     const view = await cache.view();
-    const { tree, file } = await visibleFile(viewerOf(principal), { id }, view);
+    const { tree, file } = await visibleCachedFile(viewerOf(principal), { id }, view);
     const member = await memberFieldsOf(ctx, await cache.reads.news(view, principal), principal, [file]);
     return toStoredFile(file, tree.byId.get(file.folder_id), member.get(file.id));
   }
@@ -148,7 +146,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
 
     /** The file behind a download key, if the principal may see it. */
     async forDownload(principal: Principal, key: string): Promise<FileRecord> {
-      return (await visibleFile(viewerOf(principal), { downloadKey: key })).file;
+      return (await visibleCachedFile(viewerOf(principal), { downloadKey: key })).file;
     },
 
     /**
@@ -189,8 +187,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       if (!body) return;
       const input = normalize(body);
       const tree = new FolderTree(await allFolders(db()), viewerOf(actor.principal));
-      const [file] = await loadFiles(db(), { id });
-      if (!file || !canSeeFile(tree, file)) throw notFound();
+      const file = await visibleFile(db(), tree, { id });
       if (input.folderId !== undefined && input.folderId !== file.folder_id) {
         uploadFolder(tree, input.folderId, input.folderField);
       }
@@ -297,8 +294,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
           .execute(async (trx) => {
             await lockFolderTree(trx, ctx.db.dialect);
             const tree = new FolderTree(await allFolders(trx), viewer);
-            const [file] = await loadFiles(trx, { id });
-            if (!file || !canSeeFile(tree, file)) throw notFound();
+            const file = await visibleFile(trx, tree, { id });
             const folder =
               input.folderId !== undefined && input.folderId !== file.folder_id
                 ? uploadFolder(tree, input.folderId, input.folderField)
@@ -386,8 +382,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         .execute(async (trx) => {
           await lockFolderTree(trx, ctx.db.dialect);
           const tree = new FolderTree(await allFolders(trx), viewer);
-          const [file] = await loadFiles(trx, { id });
-          if (!file || !canSeeFile(tree, file)) throw notFound();
+          const file = await visibleFile(trx, tree, { id });
           const folder = tree.byId.get(file.folder_id);
           const audit = auditBy(actor);
           await trashFile(trx, id, {

@@ -10,9 +10,7 @@ import {
   trashRestoreResponseSchema,
 } from '@gremienportal/contracts/trash';
 import type { AppContext } from '../../context.ts';
-import { forbidden } from '../../errors.ts';
 import { actorOf } from '../../plugins/auth.ts';
-import { mayPurgeTrash } from '../../policies/trash.policy.ts';
 import { trashService } from './trash.service.ts';
 
 const tags = ['Papierkorb'];
@@ -84,9 +82,7 @@ export const trashRoutes =
         },
       },
       async (request, reply) => {
-        const actor = actorOf(request);
-        if (!mayPurgeTrash(actor.principal)) throw forbidden();
-        await trash.purge(actor, request.params.type, request.params.id);
+        await trash.purge(actorOf(request), request.params.type, request.params.id);
         return reply.status(204).send(null);
       },
     );
@@ -102,9 +98,7 @@ export const trashRoutes =
         },
       },
       async (request) => {
-        const actor = actorOf(request);
-        if (!mayPurgeTrash(actor.principal)) throw forbidden();
-        return { data: { removed: await trash.empty(actor) } };
+        return { data: { removed: await trash.empty(actorOf(request)) } };
       },
     );
   };

@@ -14,7 +14,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { DAY } from '../../clock.ts';
-import { AppError, invalidField, notFound } from '../../errors.ts';
+import { AppError, forbidden, invalidField, notFound } from '../../errors.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import { FolderTree } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
@@ -237,6 +237,7 @@ export function trashService(ctx: TrashContext) {
 
     /** Removes one item for good (Super-Admin); its stored content goes after the commit. */
     async purge(actor: Actor, kind: TrashKind, objectId: number): Promise<void> {
+      if (!mayPurgeTrash(actor.principal)) throw forbidden();
       const keys = await locked(ctx, async (trx) => {
         const item = await repo.findTrashItem(trx, kind, objectId);
         if (!item) throw await missingItem(trx, kind, objectId);
@@ -247,6 +248,7 @@ export function trashService(ctx: TrashContext) {
 
     /** Empties the Papierkorb (Super-Admin): one audit entry per item and one for the whole. */
     async empty(actor: Actor): Promise<number> {
+      if (!mayPurgeTrash(actor.principal)) throw forbidden();
       const { keys, count } = await locked(ctx, async (trx) => {
         const rows = await repo.allTrashItems(trx);
         const removed = await purgeRows(ctx, trx, rows, auditBy(actor), 'trash.purged', { emptied: true });

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
 import { groupRoles, rolesByObject } from '../../db/role-links.ts';
+import { holdsAnyRole } from '../../policies/users.policy.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -188,15 +189,7 @@ export async function usersWithAnyRole(db: Executor, roleIds: readonly number[])
       'roles.id as role_id',
       'roles.name as role_name',
     ])
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('user_roles as chosen')
-          .select('chosen.user_id')
-          .whereRef('chosen.user_id', '=', 'users.id')
-          .where('chosen.role_id', 'in', [...roleIds]),
-      ),
-    )
+    .where(holdsAnyRole(roleIds))
     .orderBy('users.id')
     .orderBy('roles.id')
     .execute();
