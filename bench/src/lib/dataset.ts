@@ -13,7 +13,7 @@ import type { Database, EventsTable, FilesTable } from '../../../server/src/db/s
 import { demoPdf } from '../../../server/src/db/demo-seed.ts';
 import { seedBaseData } from '../../../server/src/db/seed.ts';
 import { hashPassword } from '../../../server/src/credentials/passwords.ts';
-import { newKey } from '../../../server/src/credentials/tokens.ts';
+import { newKey } from '../../../server/src/storage/object-keys.ts';
 import { fillSearchIndex, germanText } from './search-index.ts';
 
 export interface DatasetSize {

@@ -5,7 +5,7 @@ import type { Db } from './database.ts';
 import type { Clock } from '../clock.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { hashPassword } from '../credentials/passwords.ts';
-import { newKey } from '../credentials/tokens.ts';
+import { newKey } from '../storage/object-keys.ts';
 
 export interface DemoAccount {
   email: string;

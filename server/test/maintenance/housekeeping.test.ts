@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { createUser } from '../support/factories.ts';
 import { enqueueMail } from '../../src/mail/outbox.ts';
-import { issuePasswordLink } from '../../src/credentials/password-links.ts';
+import { issuePasswordLink } from '../../src/db/password-links.ts';
 import { enqueuePasswordRequest } from '../../src/features/auth/password-requests.ts';
 import { DAY, HOUR, MINUTE } from '../../src/clock.ts';
 import { runHousekeeping } from '../../src/maintenance/housekeeping.ts';

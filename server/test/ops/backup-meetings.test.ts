@@ -9,7 +9,7 @@ import { seedBaseData } from '../../src/db/seed.ts';
 import { backupSqlite } from '../../src/ops/backup.ts';
 import { restoreSqlite } from '../../src/ops/restore.ts';
 import { DiskStorage } from '../../src/storage/disk-storage.ts';
-import { newKey } from '../../src/credentials/tokens.ts';
+import { newKey } from '../../src/storage/object-keys.ts';
 import { sha256 } from '../reliability/inspect.ts';
 
 /**

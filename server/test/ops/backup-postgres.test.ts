@@ -18,7 +18,8 @@ import { seedBaseData } from '../../src/db/seed.ts';
 import { trashFile } from '../../src/features/trash/move-to-trash.service.ts';
 import { loadSecretBox } from '../../src/credentials/secret-box.ts';
 import { DiskStorage } from '../../src/storage/disk-storage.ts';
-import { hashToken, newKey, newToken } from '../../src/credentials/tokens.ts';
+import { hashToken, newToken } from '../../src/credentials/tokens.ts';
+import { newKey } from '../../src/storage/object-keys.ts';
 import { MemoryTransport } from '../support/build-test-app.ts';
 import {
   createPostgresDatabase,

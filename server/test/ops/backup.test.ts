@@ -15,7 +15,7 @@ import { seedBaseData } from '../../src/db/seed.ts';
 import { sha256 } from '../reliability/inspect.ts';
 import { spawnServerScript } from '../reliability/portal-process.ts';
 import { DiskStorage } from '../../src/storage/disk-storage.ts';
-import { newKey } from '../../src/credentials/tokens.ts';
+import { newKey } from '../../src/storage/object-keys.ts';
 import { MANIFEST_FILE, OpsError, type BackupManifest } from '../../src/ops/backup-format.ts';
 import { backupSqlite, POSTGRES_BACKUP_MESSAGE } from '../../src/ops/backup.ts';
 import { POSTGRES_RESTORE_MESSAGE, restoreSqlite } from '../../src/ops/restore.ts';

@@ -10,7 +10,7 @@ import { createFolder, dataUrl, pdfBytes, uploadFile } from '../support/files.fi
 import { createPostgresDatabase } from '../reliability/inspect.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { createRoleUsers, type TestUser } from '../support/factories.ts';
-import { newKey } from '../../src/credentials/tokens.ts';
+import { newKey } from '../../src/storage/object-keys.ts';
 
 /**
  * A hidden object and a missing one must not be told apart by the work the server does before

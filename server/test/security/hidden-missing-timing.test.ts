@@ -3,7 +3,7 @@ import { createFolder, uploadFile } from '../support/files.fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { createRoleUsers, type TestUser } from '../support/factories.ts';
 import { mannWhitneyZ, median, timePairs } from '../support/statistics.ts';
-import { newKey } from '../../src/credentials/tokens.ts';
+import { newKey } from '../../src/storage/object-keys.ts';
 
 /** Pairs per comparison: enough that the old code's differences stood out (decision 150). */
 const PAIRS = 300;

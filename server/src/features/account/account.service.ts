@@ -19,7 +19,7 @@ import {
   type Client,
 } from '../auth/auth.service.ts';
 import { forgetTrustedDevices } from '../two-factor/second-factor.service.ts';
-import { revokePasswordLinks } from '../../credentials/password-links.ts';
+import { revokePasswordLinks } from '../../db/password-links.ts';
 import * as repo from './account.repository.ts';
 
 /** What only Admin and Super-Admin may change on their own account (product.md P1.2). */

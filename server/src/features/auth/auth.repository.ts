@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { markUnusedLinksUsed } from '../../credentials/password-links.ts';
+import { markUnusedLinksUsed } from '../../db/password-links.ts';
 
 /** A transaction is a Kysely instance too: every function here works inside or outside one. */
 type Queryable = Kysely<Database>;

@@ -7,7 +7,7 @@ import { recordAudit } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { principalLabel } from '../../plugins/auth.ts';
 import { passwordResetMail } from './auth.mails.ts';
-import { issuePasswordLink } from '../../credentials/password-links.ts';
+import { issuePasswordLink } from '../../db/password-links.ts';
 import { findUserByEmail } from './auth.repository.ts';
 
 /**

@@ -19,7 +19,7 @@ import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
 import { viewerOf, viewerOfRoles } from '../../policies/principal.ts';
 import type { StoredUpload } from '../../http/upload-source.ts';
-import { newKey } from '../../credentials/tokens.ts';
+import { newKey } from '../../storage/object-keys.ts';
 import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { buildCalendar, calendarEventOf } from './events.ics.ts';
 import { cancellationMails, cancelledCalendarFor } from './calendar-feed.service.ts';

@@ -7,7 +7,7 @@ import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent } from '../../policies/events.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
-import { newKey } from '../../credentials/tokens.ts';
+import { newKey } from '../../storage/object-keys.ts';
 import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
 import { acceptedBy } from './attendance.repository.ts';
 import { lockEvent, updateEvent, type EventRecord } from './events.repository.ts';

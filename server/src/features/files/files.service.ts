@@ -19,7 +19,7 @@ import {
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { discardUpload, type UploadSource } from '../../http/upload-source.ts';
-import { newKey } from '../../credentials/tokens.ts';
+import { newKey } from '../../storage/object-keys.ts';
 import { canSeeFile, fileFilter } from '../../policies/files.policy.ts';
 import { FolderTree } from '../../policies/folders.policy.ts';
 import { fileTextState } from '../search/search.service.ts';

@@ -31,7 +31,7 @@ import {
   mayManageUsers,
   mayReadUser,
 } from '../../policies/users.policy.ts';
-import { issuePasswordLink, revokePasswordLinks } from '../../credentials/password-links.ts';
+import { issuePasswordLink, revokePasswordLinks } from '../../db/password-links.ts';
 import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { emailChangedMails, invitationMail } from './users.mails.ts';
 import {

@@ -13,7 +13,7 @@ import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, TEST_PASSWORD, type TestUser } from '../../support/factories.ts';
 import { HOUR, MINUTE } from '../../../src/clock.ts';
 import { hashToken } from '../../../src/credentials/tokens.ts';
-import { issuePasswordLink } from '../../../src/credentials/password-links.ts';
+import { issuePasswordLink } from '../../../src/db/password-links.ts';
 
 const NEW_PASSWORD = 'Neues-Kennwort-2026';
 

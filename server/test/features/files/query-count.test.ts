@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryCounter } from '../../../src/db/query-counter.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers, roleIds, type TestUser } from '../../support/factories.ts';
-import { newKey } from '../../../src/credentials/tokens.ts';
+import { newKey } from '../../../src/storage/object-keys.ts';
 import { createFolder } from '../../support/files.fixtures.ts';
 
 /**

@@ -1,8 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { AppContext } from '../context.ts';
+import type { Database } from './schema.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
 import { DAY, HOUR } from '../clock.ts';
-import { hashToken, newToken } from './tokens.ts';
+import { hashToken, newToken } from '../credentials/tokens.ts';
 
 export type PasswordTokenPurpose = 'reset' | 'invite';
 
@@ -15,7 +16,7 @@ const VALIDITY_MS: Record<PasswordTokenPurpose, number> = { reset: HOUR, invite:
  */
 export async function issuePasswordLink(
   db: Kysely<Database> | Transaction<Database>,
-  ctx: Pick<AppContext, 'clock' | 'config'>,
+  ctx: { clock: Clock; config: Pick<Config, 'PUBLIC_URL'> },
   userId: number,
   purpose: PasswordTokenPurpose,
 ): Promise<string> {
