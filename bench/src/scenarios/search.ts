@@ -78,7 +78,7 @@ async function coldLatency(
 }
 
 /**
- * Search (issue 19) on the data set's 20,000 documents of about two pages of German each, as a
+ * Search (decision 128) on the data set's 20,000 documents of about two pages of German each, as a
  * Vertreter, against the plain listing of the 1,000-document folder in the same alternating rounds.
  */
 export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult> {

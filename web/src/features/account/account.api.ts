@@ -15,7 +15,7 @@ import type {
 import { api, request } from '../../lib/api-client';
 import { confirmWithPasskey, createPasskey, prompt } from '../../lib/passkeys';
 
-/** GET /account: the fields and, since issue 18, the second factor's state (PUT answers without it). */
+/** GET /account: the fields and, since decision 126, the second factor's state (PUT answers without it). */
 export type Account = AccountFields & { two_factor?: TwoFactorStatus };
 export type { TotpSetupResponse, TwoFactorStatus };
 
