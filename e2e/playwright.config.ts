@@ -26,8 +26,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: WORKERS,
   retries: 0,
-  // A journey is a whole story of dozens of steps; on a slow 2-core machine the longer ones took
-  // over a minute beside the other worker. The steps' own limit (expect) stays 10 s.
+  // A journey is a whole story of dozens of steps; on a slow 2-core machine the longer ones ran
+  // past a minute beside the other worker (decision 161). The steps' own limit (expect) stays 10 s.
   timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],

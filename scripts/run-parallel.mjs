@@ -1,7 +1,7 @@
 // Runs the given npm scripts side by side, as many at once as the machine has cores, and prints
 // each one's output in one piece when it ends, so that the lines of two tools never mix. Fails
 // when any of them fails, after all have ended. `npm run check` uses it: the type checks, lint and
-// format check are single-threaded and took a minute one after another (decision 138).
+// format check are single-threaded and slow one after another (decision 159 gives the figures).
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 

@@ -4,7 +4,7 @@
  * same run; writes its tables to bench/.tmp/RESULTS-full.md (the quick run, meant for CI,
  * bench/.tmp/RESULTS-quick.md; a run of some scenarios bench/.tmp/RESULTS-only.md). bench/RESULTS.md
  * is the report written by hand from them. `--runs=2` makes two whole runs one after the other, each
- * with a fresh data set and portal, and compares their ratios (issue 23: within ±10 %). Core
+ * with a fresh data set and portal, and compares their ratios (decision 141: within ±10 %). Core
  * pinning (pinning.ts) is on wherever taskset and two cores exist.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';

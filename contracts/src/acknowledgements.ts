@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf } from './common.ts';
 
 /*
- * Kenntnisnahme (issue 21, decision 131): an admin asks every member who can see a document to
+ * Kenntnisnahme (decision 131): an admin asks every member who can see a document to
  * confirm that they have read it; the admins follow who has and who has not.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf, titleText } from './common.ts';
 
 /*
- * API-Schlüssel for technical accounts (issue 22, decision 136): long-lived bearer tokens a
+ * API-Schlüssel for technical accounts (decision 136): long-lived bearer tokens a
  * Super-Admin issues for another system (the member administration's import, an archive). A key
  * acts with its issuer's current rights, narrowed to its scopes; it never reaches the personal
  * routes (account, sign-in, read state, one's own answers).

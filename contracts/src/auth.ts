@@ -27,7 +27,7 @@ export {
 
 export const loginBodySchema = z.object({
   ...loginFields,
-  /** From an earlier second step with "Diesem Gerät 30 Tage vertrauen" (issue 18). */
+  /** From an earlier second step with "Diesem Gerät 30 Tage vertrauen" (decision 126). */
   device_token: z.string().max(100).optional(),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;

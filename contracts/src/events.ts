@@ -35,7 +35,7 @@ export const EVENT_MESSAGES = {
   created: 'Event wurde erfolgreich erstellt',
   updated: 'Event erfolgreich aktualisiert',
   deleted: 'Event wurde in den Papierkorb verschoben',
-  /** The delete confirmation (issue 17): nothing is lost at once. */
+  /** The delete confirmation (decision 125): nothing is lost at once. */
   deleteToTrash: 'Das Event wird in den Papierkorb verschoben. Admins können es dort wiederherstellen.',
   deleteToTrashWithFile:
     'Das Event wird mit seiner Informationsdatei in den Papierkorb verschoben. Admins können es dort wiederherstellen.',
@@ -303,7 +303,7 @@ export const portalEventSchema = z.object({
   default_end: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
-  /** The signed-in member's own Zu- oder Absage (issue 20), or null. */
+  /** The signed-in member's own Zu- oder Absage (decision 130), or null. */
   my_attendance: myAttendanceSchema.nullable(),
   /** The Protokoll der Sitzung, once published, or null. */
   minutes: minutesSchema.nullable(),

@@ -26,7 +26,7 @@ export const FILE_MESSAGES = {
   updateFailed: 'Fehler beim Aktualisieren der Datei',
   updateFailedPage: 'Fehler beim Aktualisieren einer Datei',
   deleted: 'Datei wurde in den Papierkorb verschoben',
-  /** The delete confirmation (issue 17): nothing is lost at once. */
+  /** The delete confirmation (decision 125): nothing is lost at once. */
   deleteToTrash: 'Die Datei wird in den Papierkorb verschoben. Admins können sie dort wiederherstellen.',
   deleteFailed: 'Fehler beim Löschen der Datei',
   deleteFailedPage: 'Fehler beim Löschen einer Datei',
@@ -66,7 +66,7 @@ const fileFields = {
   folder_id: optionalIdField,
   file: dataUrlField,
   notifications: notificationsField.optional(),
-  /** Kenntnisnahme (issue 21): `true`/`false` (multipart: `"true"`, `"1"`, `"on"`, `""`). */
+  /** Kenntnisnahme (decision 131): `true`/`false` (multipart: `"true"`, `"1"`, `"on"`, `""`). */
   ...acknowledgementFields,
 };
 
@@ -170,19 +170,19 @@ export const storedFileSchema = z.object({
   /** Time of the last change (content, title, roles or folder), ISO 8601 UTC. */
   updated_at: z.string(),
   /**
-   * `GET /files/{id}` only: whether the text inside can be searched (issue 19): `done`, `pending`
+   * `GET /files/{id}` only: whether the text inside can be searched (decision 128): `done`, `pending`
    * (being read), `empty` (no text layer, e.g. a scan), `failed` (damaged or too large), `none`
    * (a format without text, found by title only).
    */
   text_state: z.enum(['pending', 'done', 'empty', 'failed', 'none']).optional(),
   /**
-   * For the signed-in member (issue 21): added or replaced since their account existed and not
+   * For the signed-in member (decision 131): added or replaced since their account existed and not
    * opened, downloaded or marked read since. In every file answer except the documents inside
    * `GET /tree`, which is shared by everyone with the same roles (its folders carry `new_count`).
    */
   new: z.boolean().optional(),
   /**
-   * Kenntnisnahme (issue 21): in every file answer except the documents inside `GET /tree`.
+   * Kenntnisnahme (decision 131): in every file answer except the documents inside `GET /tree`.
    * `acknowledged_at` is the signed-in member's confirmation of the current request.
    */
   acknowledgement_required: fileAcknowledgementFields.acknowledgement_required.optional(),

@@ -24,7 +24,7 @@ export const FOLDER_MESSAGES = {
   periodYearMax: (field: string) => `${field} darf nicht nach ${PERIOD_MAX_YEAR} liegen.`,
   periodEndBeforeStart: 'Das Ende darf nicht vor dem Start liegen.',
   periodTooLong: `Eine Amtsperiode umfasst höchstens ${PERIOD_MAX_YEARS} Jahre.`,
-  /** The delete confirmation since the Papierkorb (issue 17): nothing is lost at once. */
+  /** The delete confirmation since the Papierkorb (decision 125): nothing is lost at once. */
   trashConfirm: (folders: number, files: number) =>
     `Der Ordner enthält ${folders} Ordner und ${files} ${files === 1 ? 'Datei' : 'Dateien'}. Alles wird in den Papierkorb verschoben.`,
   deleteToTrash: 'Admins können den Ordner mit seinem Inhalt dort wiederherstellen.',
@@ -162,7 +162,7 @@ export const folderSchema = z.object({
   files: z.number().int(),
   /**
    * Documents new for the signed-in member in this folder and below it, at any depth (visible
-   * ones only; issue 21).
+   * ones only; decision 131).
    */
   new_count: z.number().int(),
   /** Time of the last change (rename, move, roles), ISO 8601 UTC. */

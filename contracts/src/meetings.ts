@@ -3,7 +3,7 @@ import { dataOf, MAX_TEXT_LENGTH, msg, requiredText } from './common.ts';
 import { idSchema } from './fields.ts';
 
 /*
- * Meetings (issue 20, decision 130): an event's Tagesordnung, Zu- und Absagen, the Sitzungsmappe,
+ * Meetings (decision 130): an event's Tagesordnung, Zu- und Absagen, the Sitzungsmappe,
  * the Protokoll and the personal calendar feed. Extends the events feature.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The texts of "Neu für Sie" (issue 21), without schemas: the explorer's grid and tree show the
+ * The texts of "Neu für Sie" (decision 131), without schemas: the explorer's grid and tree show the
  * "Neu" badge and the counts on its first load, which must not carry zod's schemas (decision 024).
  */
 export const NEWS_MESSAGES = {

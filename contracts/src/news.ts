@@ -7,7 +7,7 @@ import { storedFileSchema } from './files.ts';
 export { NEWS_MESSAGES } from './news-messages.ts';
 
 /*
- * "Neu für Sie" (issue 21, decision 131): what is new for the signed-in member, what waits for
+ * "Neu für Sie" (decision 131): what is new for the signed-in member, what waits for
  * their Kenntnisnahme and the next meetings. A document is new until the member opens or
  * downloads it, if it was added or its content replaced after their account existed and after
  * they last opened it (or marked it read).

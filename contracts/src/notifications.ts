@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf } from './common.ts';
 
 /*
- * Benachrichtigungen nach Wunsch (issue 21, decision 131): the admin's "Benachrichtigung an"
+ * Benachrichtigungen nach Wunsch (decision 131): the admin's "Benachrichtigung an"
  * decides who is told about a new document or event; each member decides how often.
  */
 

@@ -64,6 +64,6 @@ export const LOGIN_BUSY_MESSAGE =
 
 /**
  * `code` of the 403 every call but the setup ones answers while a required second factor is not
- * set up (issue 18); here, without zod, because the first bundle's API client reacts to it.
+ * set up (decision 126); here, without zod, because the first bundle's API client reacts to it.
  */
 export const TWO_FACTOR_SETUP_REQUIRED = 'two_factor_setup_required';

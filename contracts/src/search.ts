@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { optionalId, pageMetaSchema, rangeInOrder, timeField } from './audit.ts';
 
 /**
- * Search (issue 19): documents, folders and events by title, and documents and event information
+ * Search (decision 128): documents, folders and events by title, and documents and event information
  * files by the words inside them. Only what the member may see; highlights are ranges into plain
  * text, never markup.
  */

@@ -3,7 +3,7 @@ import { idSchema } from './common.ts';
 import { optionalId, pageFields, pageMetaSchema, rangeInOrder, timeField } from './audit.ts';
 
 /**
- * The Papierkorb (issue 17): deleted documents, folders (with their subtree) and events wait here
+ * The Papierkorb (decision 125): deleted documents, folders (with their subtree) and events wait here
  * until they are restored, purged by a Super-Admin or expire after `TRASH_DAYS`.
  */
 export const TRASH_KINDS = ['file', 'folder', 'event'] as const;

@@ -5,7 +5,7 @@ import { currentPasswordField } from './account.ts';
 import { TWO_FACTOR_MESSAGES, TWO_FACTOR_METHODS } from './two-factor-rules.ts';
 
 /**
- * The second factor (issue 18): an authenticator app (TOTP, RFC 6238), passkeys (WebAuthn) and
+ * The second factor (decision 126): an authenticator app (TOTP, RFC 6238), passkeys (WebAuthn) and
  * single-use recovery codes; required for the roles in TWO_FACTOR_REQUIRED_ROLES.
  */
 // The plain values and German messages live in two-factor-rules.ts, zod-free, so the web's sign-in

@@ -18,7 +18,7 @@ export const userSchema = personSchema.extend({
   /** Role names joined by ", ". */
   roles_string: z.string(),
   status: z.enum(USER_STATUSES),
-  /** A second factor is set up (issue 18); the office can reset it. */
+  /** A second factor is set up (decision 126); the office can reset it. */
   two_factor: z.boolean(),
   created_at: z.string(),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf, idSchema } from './common.ts';
 import { storedFileSchema } from './files.ts';
 
-/** Versions of a document (issue 17): replacing the content keeps the previous one. */
+/** Versions of a document (decision 125): replacing the content keeps the previous one. */
 export const VERSION_MESSAGES = {
   title: 'Versionen',
   restore: 'Diese Version wiederherstellen',

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { BASE_URL, expectNoAxeViolations, labelled, signedInPage } from './support/fixtures.ts';
 
 /*
- * Issue 22: a Super-Admin issues an API-Schlüssel on /api-keys, sees its token once, another
+ * Decision 136: a Super-Admin issues an API-Schlüssel on /api-keys, sees its token once, another
  * system uses it within its Berechtigungen, and "Widerrufen" ends it at once. Admins see neither
  * the link nor the page.
  */

@@ -137,7 +137,7 @@ test.describe('Protokoll', () => {
 
     const page = await signedInPage(browser, 'admin');
     await page.goto(`/files/show/${file.id}`);
-    // Issue 16: the access tables are folded away on the file page.
+    // Decision 124: the access tables are folded away on the file page.
     await page.getByRole('button', { name: /Wer die Datei sehen kann/ }).click();
     const accesses = page.getByRole('region', { name: 'Zugriffe' });
     await expect(accesses).toBeVisible();

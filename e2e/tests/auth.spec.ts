@@ -20,7 +20,7 @@ test.describe('Anmeldung und Konto', () => {
     await expect(nav.getByRole('link', { name: 'Events' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Nutzerverwaltung' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Impressum' })).toBeVisible();
-    // The desktop header names who is signed in; the name opens Abmelden (issue 16).
+    // The desktop header names who is signed in; the name opens Abmelden (decision 124).
     await page.getByRole('button', { name: 'Angemeldet als Vera Treter' }).click();
     await page.getByRole('menuitem', { name: 'Abmelden' }).click();
     // Signed out, the start page is the welcome page with the way to sign in again.
@@ -28,7 +28,7 @@ test.describe('Anmeldung und Konto', () => {
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
     await page.goto('/files');
     await expect(page).toHaveURL(/\/login/);
-    // Impressum and Datenschutz on the signed-out pages too (§ 5 DDG, Art. 13 DSGVO; issue 16).
+    // Impressum and Datenschutz on the signed-out pages too (§ 5 DDG, Art. 13 DSGVO; decision 124).
     await expect(page.getByRole('link', { name: 'Impressum' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Datenschutz' })).toBeVisible();
   });

@@ -354,7 +354,7 @@ test.describe('Dateien', () => {
     await expect(page).toHaveURL(/\/files\/show\/\d+$/);
     await expect(page.getByRole('heading', { name: `Einladung ${id}`, level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: `/Mitgliedervertreter/Versammlung ${id}` })).toBeVisible();
-    // Issue 16: editing is behind "Bearbeiten", the access tables are folded away.
+    // Decision 124: editing is behind "Bearbeiten", the access tables are folded away.
     await expect(page.getByRole('heading', { name: 'Datei bearbeiten' })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Zugriffe' })).toBeHidden();
     await page.getByRole('button', { name: /Wer die Datei sehen kann/ }).click();

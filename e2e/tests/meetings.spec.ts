@@ -11,7 +11,7 @@ import {
 } from './support/fixtures.ts';
 
 /*
- * Issue 20: an admin builds the Tagesordnung of a meeting in the editor (two items, three documents
+ * Decision 130: an admin builds the Tagesordnung of a meeting in the editor (two items, three documents
  * from the file area, the order changed by dragging with a real pointer), a Vertreter sees it on
  * the event page, says Zusage there and downloads the Sitzungsmappe. axe checks the new screens
  * at 1280 and 375 px.

@@ -14,7 +14,7 @@ import {
 import { REPO_ROOT } from './support/portal.ts';
 
 /*
- * Issue 21: an admin uploads a document that asks for a Kenntnisnahme and notifies the Vertreter;
+ * Decision 134: an admin uploads a document that asks for a Kenntnisnahme and notifies the Vertreter;
  * the Vertreter sees it as new (explorer and "Neu für Sie"), opens and confirms it; the admin sees
  * the confirmation counted; the Vertreter chooses the daily digest and gets exactly one the next
  * morning (the server CLI `digests --at`, on the portal's own data folder).

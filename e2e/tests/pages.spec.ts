@@ -57,7 +57,7 @@ const ADMIN: PageList = (ids) => [
   '/trash',
 ];
 
-/** What only a Super-Admin sees: the API-Schlüssel (issue 22), with six areas in the header. */
+/** What only a Super-Admin sees: the API-Schlüssel (decision 136), with six areas in the header. */
 const SUPER_ADMIN: PageList = () => ['/api-keys'];
 
 const WHO: { who: RoleKey | null; pages: PageList }[] = [
@@ -89,7 +89,7 @@ async function prepare(request: APIRequestContext): Promise<Ids> {
       title: `Niederschrift der Vertreterversammlung vom 12. Juni ${stamp}`,
       permissions: 'Vertreter',
       folder_id: String(folderId),
-      // Issue 21: the document asks for a Kenntnisnahme, so the tour shows the member's banner,
+      // Decision 131: the document asks for a Kenntnisnahme, so the tour shows the member's banner,
       // the admins' list and "Neu für Sie" on /files (it is new for everyone).
       acknowledgement_required: 'true',
       acknowledgement_due: '2031-04-20',

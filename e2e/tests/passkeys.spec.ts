@@ -8,7 +8,7 @@ import {
 } from './support/own-portal.ts';
 
 /*
- * Issue 18, passkeys in a real browser: Chromium's virtual authenticator (DevTools protocol
+ * Decision 126, passkeys in a real browser: Chromium's virtual authenticator (DevTools protocol
  * `WebAuthn`) stands in for Windows Hello, Touch ID or a security key. A Super-Admin who must set
  * up a second factor chooses a passkey, keeps the recovery codes, signs out and signs in with the
  * passkey alone after the password. The portal is opened at http://localhost: WebAuthn takes no IP

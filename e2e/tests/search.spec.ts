@@ -9,7 +9,7 @@ import {
 } from './support/fixtures.ts';
 
 /*
- * Issue 19: an admin uploads a PDF with a known sentence; the portal reads its text in the
+ * Decision 129: an admin uploads a PDF with a known sentence; the portal reads its text in the
  * background; a Vertreter types part of a compound word from it into the header field, opens all
  * hits, sees the snippet with the word marked and opens the document. The Aufsichtsrat's own
  * document with the same word stays out of the Vertreter's hits.

@@ -10,7 +10,7 @@ import {
 } from './support/fixtures.ts';
 
 /*
- * Issue 17: replacing a document keeps the old content as a version an admin can restore, and
+ * Decision 125: replacing a document keeps the old content as a version an admin can restore, and
  * deleting moves things to the Papierkorb, from where an admin brings them back.
  */
 

@@ -10,7 +10,7 @@ import {
 } from './support/own-portal.ts';
 
 /*
- * Issue 18, the requirement: on a portal with the default TWO_FACTOR_REQUIRED_ROLES (Admin and
+ * Decision 126, the requirement: on a portal with the default TWO_FACTOR_REQUIRED_ROLES (Admin and
  * Super-Admin) the first Super-Admin's first sign-in ends on the account page, and nothing else
  * works, in the browser or through the API, until an authenticator app is set up. Then the portal
  * opens up, and the next sign-in asks for a code. The shared portal of the other journeys

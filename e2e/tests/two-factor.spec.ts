@@ -4,7 +4,7 @@ import { generate } from 'otplib';
 import { ACCOUNTS, expectNoAxeViolations } from './support/fixtures.ts';
 
 /*
- * Issue 18, first part: a member sets up an authenticator app on /account, keeps the recovery
+ * Decision 126, first part: a member sets up an authenticator app on /account, keeps the recovery
  * codes, then signs in with password and code, with a recovery code (trusting the device) and
  * finally with the password alone on the trusted device. The new screens are checked with axe
  * and for 44 px targets on a phone (375 px) and on a desktop (1280 px).

@@ -1,5 +1,5 @@
 /**
- * `npm run check:api` (issue 22, decision 132): builds the app in-process, writes its API
+ * `npm run check:api` (decision 132): builds the app in-process, writes its API
  * description to a temporary file, validates it with swagger-parser, lints it with
  * `redocly lint` (rules in redocly.yaml) and compares the types openapi-typescript generates from
  * it with the checked-in client types. `-- --write` rewrites those types after an API change.

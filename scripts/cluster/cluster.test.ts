@@ -481,7 +481,7 @@ describe('scale-out: two instances behind nginx', () => {
       INITIAL_ADMIN_PASSWORD: adminPassword,
       MAX_UPLOAD_MB: String(MAX_UPLOAD_MB),
       LOG_LEVEL: 'warn',
-      // A test installation: the admin signs in without a second factor (issue 18).
+      // A test installation: the admin signs in without a second factor (decision 126).
       TWO_FACTOR_REQUIRED_ROLES: '',
       // The store sends the documents (decision 135).
       DOWNLOAD_OFFLOAD: 's3',
@@ -792,7 +792,7 @@ describe('scale-out: two instances behind nginx', () => {
     });
     expect(gone.status).toBe(404);
     // The replaced content stays as version 1 and the deleted file waits in the Papierkorb
-    // (issue 17): nothing leaves the bucket until a Super-Admin removes it for good.
+    // (decision 125): nothing leaves the bucket until a Super-Admin removes it for good.
     expect(await bucketKeys()).toHaveLength(4);
     const purged = await client.call('DELETE', `/api/v1/trash/file/${files.small!.id}`, {
       token: adminToken,

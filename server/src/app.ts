@@ -104,7 +104,7 @@ declare module 'fastify' {
     /** Reads the text of documents for the search; tests call `drain()` themselves. */
     searchIndexer: SearchIndexer;
     searchCounter: SearchCounter;
-    /** Daily and weekly notification digests (issue 21); tests call `run()` themselves. */
+    /** Daily and weekly notification digests (decision 131); tests call `run()` themselves. */
     digests: DigestJob;
   }
 }

@@ -131,7 +131,7 @@ async function createUser(args: string[]): Promise<void> {
   }
 }
 
-/** The operator's way out when nobody who could reset it in the portal can sign in (issue 18). */
+/** The operator's way out when nobody who could reset it in the portal can sign in (decision 126). */
 async function resetTwoFactor(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' } } });
   if (!values.email) throw new UsageError();
@@ -166,7 +166,7 @@ async function resetTwoFactor(args: string[]): Promise<void> {
   }
 }
 
-/** Reads every document's text again for the search (issue 19). */
+/** Reads every document's text again for the search (decision 128). */
 async function reindexCommand(): Promise<void> {
   const { config, db } = await openPortalDatabase();
   try {
@@ -177,7 +177,7 @@ async function reindexCommand(): Promise<void> {
 }
 
 /**
- * Sends the digests due at `--at` (issue 21). The mails are stamped with the real time, so the
+ * Sends the digests due at `--at` (decision 131). The mails are stamped with the real time, so the
  * running server's sender delivers them at once; `--at` only decides which periods are due.
  */
 async function digestsCommand(args: string[]): Promise<void> {

@@ -106,7 +106,7 @@ const variablesSchema = z.object({
   AUDIT_RETENTION_DAYS: positiveInt(365),
   /** 32 bytes (64 hex characters or base64) that encrypt secrets at rest; unset: DATA_DIR/secret.key. */
   SECRET_KEY: optionalText,
-  /** Roles that must use a second factor (issue 18); empty: nobody. */
+  /** Roles that must use a second factor (decision 126); empty: nobody. */
   TWO_FACTOR_REQUIRED_ROLES: z
     .string()
     .default('Admin,Super-Admin')
@@ -120,12 +120,12 @@ const variablesSchema = z.object({
   BOOK_CONCURRENCY: positiveInt(2),
   /**
    * Seconds a SIGTERM/SIGINT waits for running requests, mail sends and log writes before the
-   * process ends anyway, so that a rolling restart never stalls (issue 23).
+   * process ends anyway, so that a rolling restart never stalls (docs/deployment.md).
    */
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt(10),
-  /** Papierkorb entries older than this many days are removed for good (issue 17). */
+  /** Papierkorb entries older than this many days are removed for good (decision 125). */
   TRASH_DAYS: positiveInt(30),
-  /** Old versions kept per document; empty keeps all (issue 17). */
+  /** Old versions kept per document; empty keeps all (decision 125). */
   VERSIONS_KEEP: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.coerce.number().int().min(0).optional(),

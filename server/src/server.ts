@@ -12,9 +12,9 @@ async function main(): Promise<void> {
   readDotEnv();
   const config = loadConfig();
   // The log's own destination, so that shutdown can end it: pino's default one flushes
-  // synchronously at exit and blocks for ever on a pipe nobody drains (issue 23, item 6).
-  // Lines are gathered up to 4 KiB and written at least every second: one write per line cost
-  // a tenth of a small request (decision 137); shutdown writes out what is left.
+  // synchronously at exit and blocks for ever on a pipe nobody drains (docs/deployment.md).
+  // Lines are gathered up to 4 KiB and written at least every second: one write per line was a
+  // noticeable part of a small request (decision 155); shutdown writes out what is left.
   const logDestination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 });
   const app = await buildApp({ config, webRoot, logger: pino(loggerOptions(config), logDestination) });
 

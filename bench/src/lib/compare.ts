@@ -1,5 +1,5 @@
 /**
- * The common method of every figure that compares the portal with a baseline (issue 23): N
+ * The common method of every figure that compares the portal with a baseline (decision 141): N
  * alternating rounds of both sides after a warm-up, one ratio per round, reported as the median
  * with the spread (smallest–largest round); percentile ratios as the ratio over all rounds' answers
  * together, with the same spread. When the rounds of any ratio spread wider than ±15 %

@@ -86,7 +86,7 @@ export function onLoadCore(command: string, args: string[]): [string, string[]] 
  * Moves this benchmark process (every thread: its garbage collector and libuv's pool too) onto
  * `cpus`; a no-op without pinning. Pinned scenarios keep it on the load core: reading a file
  * through before each side of a transfer, collecting its garbage or parsing a generator's output
- * took up to a fifth of the server core during the upload's rounds (perf, 2026-12-01), time the
+ * took a good part of the server core during the upload's rounds (decision 145), time the
  * measured server lost to the process measuring it.
  */
 export function moveSelf(cpus: string): void {

@@ -108,7 +108,7 @@ export async function startPortal(dataDir: string, env: NodeJS.ProcessEnv = {}):
       // Many simulated people share one address; the throttle would turn them away.
       LOGIN_MAX_ATTEMPTS: '100000',
       LOGIN_MAX_FAILURES_PER_CLIENT: '100000',
-      // Measures the portal's work, not the setting-up of a second factor (issue 18).
+      // Measures the portal's work, not the setting-up of a second factor (decision 126).
       TWO_FACTOR_REQUIRED_ROLES: '',
       ...env,
     },

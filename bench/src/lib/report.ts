@@ -108,7 +108,7 @@ export async function writeSection(file: string, name: string, markdown: string)
 
 /**
  * Two or more whole runs side by side: every ratio with a median (ratioMedian) of the first run
- * against the same figure of each later one; issue 23 asks them to agree within ±10 %.
+ * against the same figure of each later one; decision 141 asks them to agree within ±10 %.
  */
 export function renderAgreement(runs: ScenarioResult[][]): string {
   const [first, ...later] = runs;

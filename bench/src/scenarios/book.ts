@@ -106,7 +106,7 @@ const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const rank = (values: number[], share: number) => sorted(values)[Math.ceil(share * values.length) - 1]!;
 
 /**
- * The Sitzungsmappe (issue 20) of 20 PDFs × 20 pages as a Vertreter, build and download together,
+ * The Sitzungsmappe (decision 130) of 20 PDFs × 20 pages as a Vertreter, build and download together,
  * against downloading the same PDFs one by one in the same run, in alternating rounds.
  */
 export async function bookScenario(ctx: BenchContext): Promise<ScenarioResult> {

@@ -48,7 +48,7 @@ function offloadConfig(workDir: string, filesDir: string, port: number, portalPo
 }
 
 /**
- * Issue 23: the large document through the portal with DOWNLOAD_OFFLOAD=nginx (token, roles,
+ * Decision 135: the large document through the portal with DOWNLOAD_OFFLOAD=nginx (token, roles,
  * audit entry, then nginx sends the file) against nginx alone sending the same file, in the same
  * run and through the same nginx.
  */

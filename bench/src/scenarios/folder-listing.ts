@@ -14,8 +14,8 @@ import { ms, perSecond, times, type ScenarioResult } from '../lib/report.ts';
 const CONNECTIONS = 4;
 
 /**
- * Rounds of the first listing after a change: a cold request is cheap, and the median moved by
- * 29 % between two full runs with 5 rounds and by 22 % with 15 (a single one takes 15–65 ms).
+ * Rounds of the first listing after a change: a cold request is cheap, and its median moved too
+ * far between two full runs with 5 and with 15 rounds (decision 166 gives the figures).
  */
 const COLD_ROUNDS = 45;
 

@@ -16,7 +16,7 @@ import { startProcess, type Service } from '../lib/portal.ts';
 import { percent, perSecond, type ScenarioResult } from '../lib/report.ts';
 
 const CONNECTIONS = 10;
-/** Issue 23 item 2: health at least 80 %, the account at least 60 % of bare node:http, p99 ≤ 2 ms. */
+/** Decision 137: health at least 80 %, the account at least 60 % of bare node:http, p99 ≤ 2 ms. */
 const GOALS = { health: 0.8, account: 0.6, p99: 2 };
 
 const ms2 = (value: number) => `${value.toFixed(2)} ms`;

@@ -20,7 +20,7 @@ const LOGINS = 4;
  * give 2,000 answers per round and side, so that twenty, not five, make up the p99.
  */
 const PROBE_RATE = 200;
-/** Issue 23 item 3: health p99 during the storm at most twice idle, at least 15 sign-ins/s. */
+/** Decision 165: health p99 during the storm at most twice idle, at least 15 sign-ins/s. */
 const GOALS = { ratio: 2, logins: 15 };
 /**
  * The storm the goal is measured with offers twice the goal's sign-ins per second. The flood

@@ -20,7 +20,7 @@ const READS_PER_MEMBER = 500;
 
 /**
  * Members of one kind (Vertreter only, so every one gets the same shared tree), split in two
- * groups: the baseline marked everything read (nothing new: the shared answer, as before issue 21);
+ * groups: the baseline marked everything read (nothing new: the shared answer, as before decision 131);
  * the other joined before every document and opened a few hundred of them, so nearly everything is
  * new for them and each tree and listing carries their own counts and markers.
  */
@@ -215,7 +215,7 @@ async function checkGroups(ctx: BenchContext, groups: { plain: string[]; reading
 }
 
 /**
- * Issue 21: the tree and a large listing with read state (Neu markers and counts per member)
+ * Decision 131: the tree and a large listing with read state (Neu markers and counts per member)
  * against the same answers for members with nothing new, in the same run.
  */
 export async function readStateScenario(ctx: BenchContext): Promise<ScenarioResult> {

@@ -78,7 +78,7 @@ async function coldLatency(
 }
 
 /**
- * Search (issue 19) on the data set's 20,000 documents of about two pages of German each, as a
+ * Search (decision 128) on the data set's 20,000 documents of about two pages of German each, as a
  * Vertreter, against the plain listing of the 1,000-document folder in the same alternating rounds.
  */
 export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult> {
@@ -110,8 +110,8 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     listing: run(`/api/v1/folders/${ctx.dataset.bigFolderId}/files`),
   };
   // What a search costs against a listing, as the answers per second of each in the same round:
-  // the listing's p95 (1–2 ms at 10 connections) is decided by garbage collections and moved by
-  // 40–70 % between two full runs, a tail ratio over it as much (decision 141).
+  // the listing's p95 (a few milliseconds) is decided by garbage collections and moved widely
+  // between two full runs, a tail ratio over it as much (decision 166 gives the figures).
   const ratios: Record<string, (round: Record<string, LoadResult>) => number> = {};
   for (const search of searches) {
     sides[search.key] = run(search.path);

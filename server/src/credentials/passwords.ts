@@ -11,7 +11,7 @@ const ARGON2_OPTIONS: Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2,
  * At most one argon2 computation per core but one: a burst of sign-ins queues here instead of
  * taking every core from the requests of everyone else (decision 113). Sign-ins wait at most
  * about two seconds and after every reset, invitation, password change and new user (decision
- * 117); one computation takes 10–30 ms, the first estimate is on the safe side.
+ * 117); the first estimate of a computation's time is on the safe side (decision 113).
  */
 export const passwordQueue = new PasswordQueue({
   concurrency: Math.max(1, availableParallelism() - 1),

@@ -8,7 +8,7 @@ export const SECRET_KEY_FILE = 'secret.key';
 const VERSION = 'v1';
 
 /**
- * Encrypts secrets at rest (TOTP seeds, issue 18) with AES-256-GCM: a fresh 12-byte nonce per
+ * Encrypts secrets at rest (TOTP seeds, decision 126) with AES-256-GCM: a fresh 12-byte nonce per
  * value, the tag checked on opening, so a changed or foreign value fails loudly instead of
  * yielding a wrong secret. Text form: `v1.<nonce>.<tag>.<ciphertext>` in base64url.
  */

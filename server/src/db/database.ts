@@ -12,7 +12,7 @@ import { alwaysDurable, DurableCommits, type Durability, type SyncFile } from '.
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
-  /** Bearer tokens resolved a moment ago; emptied by every write through `kysely` (issue 23). */
+  /** Bearer tokens resolved a moment ago; emptied by every write through `kysely` (decision 137). */
   principals: PrincipalCache<unknown>;
   /** Answers and mails that depend on a commit wait until it is on the disk (decision 140). */
   durability: Durability;
@@ -93,7 +93,7 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Kysely's SQLite driver prepares every query anew, which cost as much as running it: about a
- * tenth of an authenticated read (issue 23). The same SQL now reuses its prepared statement
+ * tenth of an authenticated read (decision 137). The same SQL now reuses its prepared statement
  * (better-sqlite3 re-prepares by itself after a schema change). A statement still being iterated
  * (a streamed export) is busy; a query with the same SQL meanwhile gets a fresh statement. The
  * oldest entry goes when the cache is full.

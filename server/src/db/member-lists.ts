@@ -4,8 +4,8 @@ import { groupRoles } from './role-links.ts';
 import type { Database } from './schema.ts';
 
 /*
- * What the admins' member lists share (Teilnahme of an event, issue 20; Kenntnisnahme of a
- * document, issue 21): who is on them with which roles, a person as the list shows them, the order
+ * What the admins' member lists share (Teilnahme of an event, decision 130; Kenntnisnahme of a
+ * document, decision 131): who is on them with which roles, a person as the list shows them, the order
  * by name, the CSV's person columns, and the throttled "Erinnerung senden" slot.
  */
 

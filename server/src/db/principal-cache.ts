@@ -13,7 +13,7 @@ import {
 import type { Database } from './schema.ts';
 
 /**
- * What a bearer token resolved to a moment ago (issue 23): its principal with the session's or key's
+ * What a bearer token resolved to a moment ago (decision 137): its principal with the session's or key's
  * dates (plugins/principal-resolver.ts), keyed by the token itself, so that a burst of requests of
  * one member costs one look-up instead of two queries each, and a hit neither hashes nor awaits.
  *

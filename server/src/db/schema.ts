@@ -22,14 +22,14 @@ export interface UsersTable {
   password_hash: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
-  /** 1 while a TOTP seed or a passkey exists (issue 18); an integer, as SQLite has no booleans. */
+  /** 1 while a TOTP seed or a passkey exists (decision 126); an integer, as SQLite has no booleans. */
   two_factor_enabled: Generated<number>;
   /** Encrypted TOTP seed (secret-box.ts), active / waiting for the confirming code. */
   totp_secret: string | null;
   totp_pending: string | null;
   /** The last accepted 30-second step: no code is accepted twice. */
   totp_last_step: number | null;
-  /** "Alle als gelesen markieren" (issue 21): nothing whose content is older is new. */
+  /** "Alle als gelesen markieren" (decision 131): nothing whose content is older is new. */
   news_read_at: Generated<Timestamp | null>;
   /** Raised with every change of the read state: the per-member cache's key. */
   news_version: Generated<number>;
@@ -137,7 +137,7 @@ export interface FilesTable {
   content_by_label: string | null;
   /** The version the current content was restored from. */
   restored_from: number | null;
-  /** Kenntnisnahme (issue 21): 1 when every member who can see it is asked to confirm. */
+  /** Kenntnisnahme (decision 131): 1 when every member who can see it is asked to confirm. */
   acknowledgement_required: Generated<number>;
   /** Last day to confirm (YYYY-MM-DD, Europe/Berlin). */
   acknowledgement_due: Generated<string | null>;
@@ -145,7 +145,7 @@ export interface FilesTable {
   acknowledgement_since: Generated<Timestamp | null>;
 }
 
-/** When a member last opened a document or marked it read (issue 21). */
+/** When a member last opened a document or marked it read (decision 131). */
 export interface FileReadsTable {
   user_id: number;
   file_id: number;
@@ -189,7 +189,7 @@ export interface NotificationDigestsTable {
   created_at: Timestamp;
 }
 
-/** An earlier content of a document (issue 17). */
+/** An earlier content of a document (decision 125). */
 export interface FileVersionsTable {
   id: Generated<number>;
   file_id: number;
@@ -254,7 +254,7 @@ export interface EventsTable {
   file_mime_type: string | null;
   file_size_bytes: number | null;
   file_sha256: string | null;
-  /** The Protokoll der Sitzung (issue 20), stored like the information file. */
+  /** The Protokoll der Sitzung (decision 130), stored like the information file. */
   minutes_storage_key: string | null;
   minutes_download_key: string | null;
   minutes_format: string | null;
@@ -305,7 +305,7 @@ export interface CalendarFeedsTable {
   last_used_at: Timestamp | null;
 }
 
-/** An API-Schlüssel (issue 22): acts with its issuer's rights, narrowed to its scopes. */
+/** An API-Schlüssel (decision 136): acts with its issuer's rights, narrowed to its scopes. */
 export interface ApiKeysTable {
   id: Generated<number>;
   /** The issuing Super-Admin. */
@@ -440,7 +440,7 @@ export interface Database {
 }
 
 /**
- * The text inside a document or event information file (issue 19), and the extraction queue:
+ * The text inside a document or event information file (decision 128), and the extraction queue:
  * `pending` rows are leased by the indexer (`working` until `locked_until`).
  */
 export interface SearchTextsTable {

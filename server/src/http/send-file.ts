@@ -36,8 +36,8 @@ const written = (res: ServerResponse, chunk: Buffer) =>
  *
  * Why not `fs.createReadStream`: it allocates a new buffer for every read, which V8 counts as
  * external memory, and every 64 MiB of that starts a full garbage collection over the whole heap.
- * With the portal's caches in the heap that cost 5 s of CPU per GiB sent, a tenth of what nginx
- * sends on the same core (decision 135). Here two buffers per download take turns, and a buffer is
+ * With the portal's caches in the heap that made the direct path far slower than nginx on the
+ * same core (decisions 135, 154). Here two buffers per download take turns, and a buffer is
  * read into again only after the socket has taken what was last written from it (the write's
  * callback), so no byte changes after it was handed to the response.
  *

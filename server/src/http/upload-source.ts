@@ -45,7 +45,7 @@ export interface ReadUploadOptions {
   maxBytes?: number;
   /**
    * Multipart: called with the fields read so far when the file part begins. What it throws
-   * refuses the upload before a byte of the file is stored (issue 23); with
+   * refuses the upload before a byte of the file is stored (product.md P6.6); with
    * `closeWhenBodyUnread` the connection then ends instead of reading the rest.
    */
   checkFieldsBeforeFile?: (fields: Record<string, unknown>) => Promise<void>;

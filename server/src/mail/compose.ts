@@ -1,5 +1,5 @@
 /**
- * Mails described as data and rendered twice from the same content (issue 22, decision 133): a
+ * Mails described as data and rendered twice from the same content (decision 133): a
  * plain-text part (what the portal always sent) and a simple, accessible HTML part. No feature
  * writes HTML; every interpolated value is escaped here.
  */

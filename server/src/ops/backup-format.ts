@@ -47,7 +47,7 @@ export const manifestSchema = z.object({
   row_counts: z.record(z.string(), sizeField),
   objects: z.array(z.object({ key: z.string().regex(KEY_PATTERN), size: sizeField, sha256: sha256Field })),
   /**
-   * DATA_DIR/secret.key, the key of the secrets at rest (issue 18), when the portal made one
+   * DATA_DIR/secret.key, the key of the secrets at rest (decision 126), when the portal made one
    * (SECRET_KEY unset); without it the restored TOTP seeds could not be read.
    */
   secret_key: z.object({ size: sizeField, sha256: sha256Field }).optional(),

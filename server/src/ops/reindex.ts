@@ -8,7 +8,7 @@ import { S3Storage } from '../storage/s3-storage.ts';
 const count = new Intl.NumberFormat('de-DE');
 
 /**
- * `npm run cli -- reindex` (issue 19): reads the text of every document and event information
+ * `npm run cli -- reindex` (decision 128): reads the text of every document and event information
  * file again, with progress. Resumable: a run cut off leaves its rest queued, and the next run
  * (or the server's indexer) goes on with it instead of starting over.
  */

@@ -14,7 +14,7 @@ import { mayUseAdminRoutes, type Principal } from '../policies/principal.ts';
  * Route access, deny by default: every route needs a signed-in user unless its config says
  * `access: 'public'`; `access: 'admin'` also needs Admin or Super-Admin. `access: 'admin-hidden'`
  * too, but answers anyone else 404 as for a hidden object: the route's object (a document's old
- * versions, the Papierkorb) does not exist for members (issue 17).
+ * versions, the Papierkorb) does not exist for members (decision 125).
  */
 export type RouteAccess = 'public' | 'user' | 'admin' | 'admin-hidden';
 
@@ -22,7 +22,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
     /**
-     * Usable by a member whose role requires a second factor they have not set up yet (issue 18):
+     * Usable by a member whose role requires a second factor they have not set up yet (decision 126):
      * their own account, setting the factor up, signing out. Every other route answers 403.
      */
     duringTwoFactorSetup?: boolean;
@@ -169,7 +169,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, opt
 
   // onRequest: before the body is read, so nobody signed out can make the server parse an upload.
   // It runs on every request: public routes pass without a promise, and so does a token the
-  // principal cache knows whose session needs no write (issue 23: most requests of a member).
+  // principal cache knows whose session needs no write (decision 137: most requests of a member).
   app.addHook('onRequest', (request, _reply, done) => {
     // A getter that builds a new object on every use: read once.
     const route = request.routeOptions;

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 
 /**
  * A request path as logged: without its query string (the reset link carries its token there),
- * and with the token of a calendar feed address (`/calendar/{token}.ics`, issue 20) hidden, also
+ * and with the token of a calendar feed address (`/calendar/{token}.ics`, decision 130) hidden, also
  * in a mistyped or mis-cased path that the router would not even find; any other run of 32 or more
  * token characters is hidden too, since no path of the portal names a thing with one.
  */
@@ -19,7 +19,7 @@ export function loggedPath(url: string): string {
 /**
  * Request logs without secrets: the Authorization header and cookies are redacted wherever the
  * portal or a plugin logs them, and URLs are logged as `loggedPath` shows them. The server test
- * suite searches its whole log, at level trace, for every token it issued (issue 22).
+ * suite searches its whole log, at level trace, for every token it issued (decision 133).
  */
 export function loggerOptions(config: Config): LoggerOptions {
   return {
@@ -73,7 +73,7 @@ export class RequestLog extends LogController {
 /**
  * A request's logger that becomes a pino child (with the request id) only when something is
  * logged above its level: most requests log nothing but the line of `RequestLog`, which is written
- * through the parent with the same fields, so no child is made for them at all (issue 23).
+ * through the parent with the same fields, so no child is made for them at all (decision 137).
  */
 export class RequestLogger implements FastifyBaseLogger {
   private child_: Logger | undefined;
@@ -109,7 +109,7 @@ export class RequestLogger implements FastifyBaseLogger {
 
   /**
    * The `request completed` line, as the child would write it, from plain values: handing pino
-   * Fastify's request and reply objects made the line cost four times as much (issue 23).
+   * Fastify's request and reply objects made the line cost four times as much (decision 137).
    */
   completed(request: FastifyRequest, reply: FastifyReply): void {
     if (this.threshold > this.valueOf('info')) return;

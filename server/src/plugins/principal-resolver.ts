@@ -38,7 +38,7 @@ const USER_COLUMNS = [
   'users.firstname',
   'users.lastname',
   'users.two_factor_enabled',
-  // The read state (issue 21) comes with the session: "neu" markers cost no extra query.
+  // The read state (decision 131) comes with the session: "neu" markers cost no extra query.
   'users.created_at as user_created_at',
   'users.news_read_at',
   'users.news_version',

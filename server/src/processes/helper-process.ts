@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
  * (decision 144). They run at the lowest priority, so that requests go first. They are processes,
  * not worker threads: a thread of the lowest priority shares the process's memory map with the
  * event loop, and when it was preempted while holding the map's lock, the event loop waited for
- * it behind every other busy thread of the machine (328 ms measured).
+ * it behind every other busy thread of the machine (decision 144 gives the figure).
  */
 
 export interface HelperOptions {
@@ -135,10 +135,10 @@ export class HelperProcess extends EventEmitter {
 
   /**
    * Writes `bytes` to the helper's stdin, where `readBytes` of helper-side.ts takes them; resolves
-   * when they are written or the helper has ended. No serialization on this thread: an 8-MiB
-   * message through the channel held the event loop for 25-40 ms while it was serialized; the pipe
-   * is written from the caller's bytes in small writes as the helper reads them (the kernel's copy,
-   * 1-3 ms for 100-300 MiB in all). The bytes are never changed.
+   * when they are written or the helper has ended. No serialization on this thread: a large
+   * message through the channel held the event loop while it was serialized; the pipe is written
+   * from the caller's bytes in small writes as the helper reads them, which costs only the
+   * kernel's copy (decision 169 gives the figures). The bytes are never changed.
    */
   sendBytes(bytes: Uint8Array): Promise<void> {
     const stdin = this.child.stdin!;

@@ -1,5 +1,5 @@
 /**
- * German matching (issue 19): both the indexed text and the query are folded the same way, so
+ * German matching (decision 128): both the indexed text and the query are folded the same way, so
  * case, umlauts and their spelled-out forms and other accents do not matter ("Maerz" finds
  * "März", "MÄRZ" and "maerz"). Parts of words are found by substring (trigram) matching.
  */

@@ -30,7 +30,7 @@ async function readAll(
 }
 
 /**
- * Reads the text of documents and event information files in the background (issue 19,
+ * Reads the text of documents and event information files in the background (decision 128,
  * decision 128). Rows of `search_texts` marked `pending` by the database's triggers are leased
  * one at a time with a conditional update, so each is extracted once across instances; a lease
  * left by a dead instance runs out and the item is taken up again. The result is stored only if

@@ -37,8 +37,8 @@ export class MeasuringStream extends Transform {
   /**
    * `sink`: the file the bytes go to (disk storage). Every `syncEvery` bytes its written part is
    * flushed to disk in the background, one flush at a time, so the disk writes while the rest
-   * arrives and the flush before the answer finds little left: a gigabyte written from memory
-   * was on disk after 690–755 ms instead of 856–1,007 ms (decision 145). It also keeps a large
+   * arrives and the flush before the answer finds little left, so the answer comes sooner
+   * (decision 145 gives the figures). It also keeps a large
    * upload from leaving a gigabyte of unwritten pages behind.
    */
   constructor(
@@ -160,8 +160,8 @@ export class DiskStorage implements FileStorage {
   async get(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.pathOf(key);
     await stat(path);
-    // 1 MiB reads: a fraction of the system calls of the 64 KiB default, twice the throughput
-    // for large documents (bench/RESULTS.md), a bounded buffer per download.
+    // 1 MiB reads: a fraction of the system calls of the 64 KiB default, more throughput for
+    // large documents (bench/RESULTS.md, download scenario), a bounded buffer per download.
     return createReadStream(path, {
       highWaterMark: READ_CHUNK,
       ...(range ? { start: range.start, end: range.end } : {}),

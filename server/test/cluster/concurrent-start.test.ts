@@ -56,7 +56,7 @@ describe('several instances on one empty database', () => {
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       INITIAL_ADMIN_EMAIL: 'admin@example.org',
       INITIAL_ADMIN_PASSWORD: 'Start-Passwort-123',
-      // A test installation: the second factor is not this test's subject (issue 18).
+      // A test installation: the second factor is not this test's subject (decision 126).
       TWO_FACTOR_REQUIRED_ROLES: '',
     });
     const start = () =>

@@ -11,7 +11,7 @@ const findFile = (node: TreeNode, id: number): components['schemas']['StoredFile
   node.children.map((child) => findFile(child, id)).find(Boolean);
 
 /**
- * An integrator's round trip (issue 22): the client generated from the API description
+ * An integrator's round trip (decision 132): the client generated from the API description
  * (openapi-typescript + openapi-fetch) against the app on a real port: sign in, create a folder,
  * upload a document as a data URL, find it in the tree and download it byte for byte.
  */

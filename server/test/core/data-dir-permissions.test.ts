@@ -30,7 +30,7 @@ async function startOn(dataDir: string, env: Record<string, string> = {}) {
     INITIAL_ADMIN_EMAIL: 'admin@example.org',
     INITIAL_ADMIN_PASSWORD: 'Start-Passwort-123',
     PUBLIC_URL: 'http://portal.test',
-    // A test installation: the second factor is not this test's subject (issue 18).
+    // A test installation: the second factor is not this test's subject (decision 126).
     TWO_FACTOR_REQUIRED_ROLES: '',
   });
   const clock = new TestClock();

@@ -15,7 +15,7 @@ import { eventNotificationMail } from '../../src/features/events/events.mails.ts
 import { digestMail } from '../../src/features/notifications/digest.mails.ts';
 
 /**
- * Mails as mail clients expect (issue 22): what leaves the portal is read back with a real MIME
+ * Mails as mail clients expect (decision 133): what leaves the portal is read back with a real MIME
  * parser (mailparser), from the bytes of the `.eml` files the file transport writes.
  */
 const PUBLIC_URL = 'http://portal.test';

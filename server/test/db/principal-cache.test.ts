@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { createRoleUsers, roleIds } from '../support/factories.ts';
 
 /**
- * The principal cache (issue 23, decision 137): a token's rows are reused for a second, and
+ * The principal cache (decision 137): a token's rows are reused for a second, and
  * every write to what a principal is read from empties the cache, so no logout, role change or
  * revoked key is late.
  */

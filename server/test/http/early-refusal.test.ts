@@ -6,7 +6,7 @@ import { createRoleUsers, type TestUser } from '../support/factories.ts';
 import { fileRowCount, multipart, pdfBytes, storedObjects, uploadFile } from '../support/files.fixtures.ts';
 
 /**
- * Uploads refuse early (issue 23, item 5): a multipart upload whose fields before the file part
+ * Uploads refuse early (product.md P6.6): a multipart upload whose fields before the file part
  * are invalid is answered before the file is stored, and the connection then ends instead of the
  * server reading the rest. A slow client over a real socket shows when the answer comes.
  */

@@ -9,7 +9,7 @@ import { backupSqlite } from '../../src/ops/backup.ts';
 import { restoreSqlite } from '../../src/ops/restore.ts';
 import { hashToken, newToken } from '../../src/credentials/tokens.ts';
 
-/** API-Schlüssel (issue 22, migration 0011) survive a backup and its restore, hash and all. */
+/** API-Schlüssel (decision 136, migration 0011) survive a backup and its restore, hash and all. */
 const roots: string[] = [];
 afterEach(async () => {
   for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import { newKey } from '../../src/storage/object-keys.ts';
 import { sha256 } from '../reliability/inspect.ts';
 
 /**
- * Meetings (issue 20) survive a backup and its restore: the agenda with its links, the answers,
+ * Meetings (decision 130) survive a backup and its restore: the agenda with its links, the answers,
  * the calendar feeds and the Protokoll's stored object (migration 0008's tables and columns).
  */
 

@@ -13,7 +13,7 @@ import { newKey } from '../../src/storage/object-keys.ts';
 import { sha256 } from '../reliability/inspect.ts';
 
 /**
- * Neu für Sie, Kenntnisnahme and Benachrichtigungen (issue 21) survive a backup and its restore:
+ * Neu für Sie, Kenntnisnahme and Benachrichtigungen (decision 131) survive a backup and its restore:
  * migration 0009's tables and the columns it added to `users` and `files`.
  */
 

@@ -9,7 +9,7 @@ import { createUser, type TestUser } from '../support/factories.ts';
 
 /**
  * One line per answered request (decision 112), written without a child logger per request
- * (issue 23): the line keeps the request id, a route's own level still holds, and whatever a
+ * (decision 137): the line keeps the request id, a route's own level still holds, and whatever a
  * request logs itself still carries its id.
  */
 describe('the request log', () => {

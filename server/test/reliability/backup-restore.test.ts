@@ -29,7 +29,7 @@ import {
 /**
  * Backup and restore (issue "Proof of security and reliability", item 7): `backup` runs as its
  * own process against the running portal while clients upload, replace and delete documents
- * (replacing keeps old versions, deleting fills the Papierkorb: issue 17); `restore` puts it into
+ * (replacing keeps old versions, deleting fills the Papierkorb: decision 125); `restore` puts it into
  * an empty data folder, and a portal started there has exactly what the backup's manifest says,
  * intact: old versions download with their content, and a Papierkorb item restores with its own.
  * Always SQLite: PostgreSQL is backed up with pg_dump (README).
@@ -122,7 +122,7 @@ describe('backup and restore under write load (SQLite)', () => {
         roles: [ROLE],
       });
       expect(invited.status).toBe(201);
-      // Viktor chose a mail per document ("sofort", issue 21): the check below reads those mails.
+      // Viktor chose a mail per document ("sofort", decision 131): the check below reads those mails.
       const settings = openInspector({ sqliteFile: join(dataDir, 'portal.sqlite') }, true);
       await settings.kysely
         .updateTable('users')
@@ -135,7 +135,7 @@ describe('backup and restore under write load (SQLite)', () => {
       for (let i = 0; i < PRELOADED; i += 1) {
         untouched.push(await uploadNew(admin, `Bestand ${i + 1}`, randomBytes(randomInt(10_000, 400_000))));
       }
-      // A meeting with its agenda (issue 20), linking documents nobody touches: it comes back whole.
+      // A meeting with its agenda (decision 130), linking documents nobody touches: it comes back whole.
       const meeting = await admin.request('POST', '/events', {
         title: 'Vertreterversammlung',
         roles: [ROLE],

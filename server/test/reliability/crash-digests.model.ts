@@ -82,7 +82,7 @@ export const linkedItems = (text: string) =>
 
 /**
  * What the digests tell about: documents and events of the Vertreter, and some of the
- * Aufsichtsrat, which a Vertreter's digest must never name (queued, then hidden: issue 21).
+ * Aufsichtsrat, which a Vertreter's digest must never name (queued, then hidden: decision 131).
  */
 export async function publishDigestContent(admin: ApiClient): Promise<DigestModel> {
   const visible = new Set<string>();

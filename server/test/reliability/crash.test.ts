@@ -123,7 +123,7 @@ describe(`crash safety: SIGKILL during uploads, replacements, deletes, restores 
       roles: [ROLE],
     });
     expect(invited.status, await invited.clone().text()).toBe(201);
-    // Vera chose a mail per document ("sofort", issue 21): the single notification mails are checked.
+    // Vera chose a mail per document ("sofort", decision 131): the single notification mails are checked.
     const settings = openInspector(target, true);
     await settings.kysely
       .updateTable('users')

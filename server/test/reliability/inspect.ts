@@ -73,7 +73,7 @@ export async function createPostgresDatabase(
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
-/** Every row that refers to a stored object, and the Papierkorb's items (issue 17). */
+/** Every row that refers to a stored object, and the Papierkorb's items (decision 125). */
 export interface StoredRows {
   files: { id: number; storage_key: string; size_bytes: number; sha256: string }[];
   versions: { file_id: number; version: number; storage_key: string; size_bytes: number; sha256: string }[];

@@ -48,7 +48,7 @@ export function portalEnv(options: {
     INITIAL_ADMIN_EMAIL: ADMIN_EMAIL,
     INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
-    // A test installation: these tests are about storage, not the second factor (issue 18).
+    // A test installation: these tests are about storage, not the second factor (decision 126).
     TWO_FACTOR_REQUIRED_ROLES: '',
     MAX_UPLOAD_MB: '20',
     DATABASE_URL: options.databaseUrl ?? '',

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, portalEnv, sleep, spawnServerScript } from './portal-process.ts';
 
 /**
- * Restarts that finish (issue 23, item 6): after SIGTERM the portal exits within
+ * Restarts that finish (docs/deployment.md): after SIGTERM the portal exits within
  * SHUTDOWN_TIMEOUT_SECONDS even when a request hangs and its log cannot be written, because the
  * pipe of its standard output is full and nobody reads it.
  */

@@ -388,7 +388,7 @@ describe('the portal with STORAGE=s3', () => {
       expect(partial.body).toBe('Protokoll der ');
 
       // Replacing keeps the old content as a version; deleting keeps both in the Papierkorb;
-      // only the Super-Admin's purge frees the bucket (issue 17).
+      // only the Super-Admin's purge frees the bucket (decision 125).
       const replaced = await t.app.inject({
         method: 'PUT',
         url: `/api/v1/files/${file.id}`,

@@ -4,7 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 /**
- * The API description is the tested truth (issue 22): every answer a test app gives is checked
+ * The API description is the tested truth (decision 132): every answer a test app gives is checked
  * against the document at /api/docs for its operation, status and media type. An undocumented
  * status, media type or body is recorded as a violation; `buildTestApp` fails the `inject` call
  * that received it (and `close()` anything that came in over a real port).

@@ -73,7 +73,7 @@ export async function buildTestApp(
     INITIAL_ADMIN_EMAIL: 'admin@example.org',
     INITIAL_ADMIN_PASSWORD: 'Start-Passwort-123',
     PUBLIC_URL: 'http://portal.test',
-    // A test installation: the second factor is required only where a test asks for it (issue 18).
+    // A test installation: the second factor is required only where a test asks for it (decision 126).
     TWO_FACTOR_REQUIRED_ROLES: '',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
@@ -93,7 +93,7 @@ export async function buildTestApp(
     clock,
     db,
   });
-  // Every answer is checked against the API description (issue 22); an `inject` that received an
+  // Every answer is checked against the API description (decision 132); an `inject` that received an
   // undocumented one fails, answers over a real port fail `close()`.
   const violations = checkAnswersAgainstDescription(app);
   const reportViolations = () => {

@@ -89,7 +89,7 @@ export async function createRoleUsers(t: TestApp) {
 }
 
 /**
- * The members' own notification choices (issue 21; new accounts get "täglich" for documents and
+ * The members' own notification choices (decision 131; new accounts get "täglich" for documents and
  * "sofort" for events). Tests of the single notification mails let their recipients choose "sofort".
  */
 export async function chooseNotifications(

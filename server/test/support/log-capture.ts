@@ -1,5 +1,5 @@
 /**
- * The whole server suite's log, captured to be searched for secrets (issue 22): every test app
+ * The whole server suite's log, captured to be searched for secrets (decision 133): every test app
  * logs at the most verbose level, with the production redaction, into one file per worker, and
  * every token the portal issues (`newToken`: sessions, reset and invitation links, calendar
  * feeds, trusted devices, second-factor steps) is recorded in another. The global teardown

@@ -180,7 +180,7 @@ describe('sign-out', () => {
     const app = renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    // "Abmelden" sits in the menu under the signed-in user's name (issue 16).
+    // "Abmelden" sits in the menu under the signed-in user's name (decision 124).
     await app.user.click(within(nav).getByRole('button', { name: /^Angemeldet als/ }));
     await app.user.click(await screen.findByRole('menuitem', { name: 'Abmelden' }));
 

@@ -32,7 +32,7 @@ export const theme = createTheme({
   focusRing: 'auto',
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
-  // 14 px is the smallest text anywhere (issue 16): "xs" texts, badges and small buttons included.
+  // 14 px is the smallest text anywhere (decision 124): "xs" texts, badges and small buttons included.
   fontSizes: { xs: '0.875rem', sm: '0.875rem', md: '1rem', lg: '1.125rem', xl: '1.25rem' },
   // Sizes from global.css: smaller on phones, so that a long German title stays within three lines.
   headings: {

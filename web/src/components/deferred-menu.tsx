@@ -3,8 +3,8 @@ import { Suspense, useState, type ReactElement, type ReactNode } from 'react';
 /**
  * A menu whose code loads on first use: until then the page shows `trigger` (a plain button with
  * the menu button's name and look); its first click renders `children` (the real menu, a lazily
- * loaded component given `defaultOpened`) in the trigger's place. Mantine's Menu and Popover cost
- * about 12 KiB gzip that the first paint of /files does not need (bundle budget, decision 024).
+ * loaded component given `defaultOpened`) in the trigger's place. Mantine's Menu and Popover are
+ * code that the first paint of /files does not need (bundle budget, decisions 024 and 073).
  */
 export function DeferredMenu({
   trigger,

@@ -2,7 +2,7 @@ import { Fragment } from 'react';
 import { Badge, Group, VisuallyHidden } from '@mantine/core';
 
 /**
- * Role names as pills, the same everywhere (issue 16): the theme's Badge (14 px, normal case,
+ * Role names as pills, the same everywhere (decision 124): the theme's Badge (14 px, normal case,
  * wrapping instead of cut off), one colour, next to each other and onto the next line when the
  * space runs out.
  */

@@ -108,7 +108,7 @@ let twoFactorSetupHandler: TwoFactorSetupHandler | null = null;
 
 /**
  * The signed-in layout registers where a member goes whose role requires a second factor they
- * have not set up yet (issue 18: every call but the setup ones answers 403 with that code).
+ * have not set up yet (decision 126: every call but the setup ones answers 403 with that code).
  */
 export function setTwoFactorSetupHandler(handler: TwoFactorSetupHandler): () => void {
   twoFactorSetupHandler = handler;

@@ -93,7 +93,7 @@ export interface AuthContextValue {
   user: AuthUser | null;
   isAdmin: boolean;
   /**
-   * The password step: the signed-in user, or the challenge of the second step (issue 18), which
+   * The password step: the signed-in user, or the challenge of the second step (decision 126), which
    * ends with `completeLogin`. Throws an ApiError on failure (401 wrong credentials, 429, …).
    */
   login: (email: string, password: string) => Promise<AuthUser | TwoFactorRequired>;

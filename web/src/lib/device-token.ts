@@ -1,5 +1,5 @@
 /**
- * "Diesem Gerät 30 Tage vertrauen" (issue 18): the server's device token, kept per e-mail address
+ * "Diesem Gerät 30 Tage vertrauen" (decision 126): the server's device token, kept per e-mail address
  * so that on a shared computer one member's trust never skips another member's second step.
  * Signing out keeps it; it is only worth anything together with the right password.
  */

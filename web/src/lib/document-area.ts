@@ -4,7 +4,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
  * The document area is split into two features whose queries start with their own name. A write
  * in either changes what both show (a new file changes its folder's listing, a moved folder the
  * paths of its files), so after each one the tree and every listing load again (product.md P4),
- * and with them "Neu für Sie" (issue 21).
+ * and with them "Neu für Sie" (decision 131).
  */
 const DOCUMENT_AREA_KEYS: readonly QueryKey[] = [['folders'], ['files'], ['news']];
 

@@ -16,7 +16,7 @@ export interface DocumentRef {
   external: string;
   title: string;
   format: string;
-  /** Issue 21: whether it is new for the member; opening it makes it read. */
+  /** Decision 131: whether it is new for the member; opening it makes it read. */
   new?: boolean;
 }
 
@@ -56,7 +56,7 @@ export function useOpenDocument(file: DocumentRef | null) {
       await (kind === 'view' ? viewDocument(file) : downloadDocument(file));
       // Read on the render that `finally` causes.
       opened.add(file.external);
-      // Issue 21: the server now counts it as read; its "Neu" badge and counts go away.
+      // Decision 131: the server now counts it as read; its "Neu" badge and counts go away.
       if (file.new !== false) void refreshDocumentArea(queryClient);
     } catch {
       // product.md P12: a failed download shows no message.

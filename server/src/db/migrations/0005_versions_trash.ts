@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
 /**
- * Versions and the Papierkorb (issue 17, decision 125). Frozen once landed.
+ * Versions and the Papierkorb (decision 125). Frozen once landed.
  *
  * - `files` learns its version number and who stored the current content when.
  * - `file_versions`: earlier contents of a document; their stored objects are kept until

@@ -2,7 +2,7 @@ import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
 /**
- * The second factor (issue 18). Frozen once landed.
+ * The second factor (decision 126). Frozen once landed.
  *
  * - `users.two_factor_enabled`: kept true while a TOTP seed or a passkey exists, so the per-request
  *   check (is a required factor missing?) reads one column it reads anyway.

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
 /**
- * Search (issue 19, decision 128). `search_texts` holds the text read from each document and
+ * Search (decision 128). `search_texts` holds the text read from each document and
  * event information file, and is the extraction queue at once: triggers on `files` and `events`
  * mark an item `pending` in the writing transaction whenever its stored content changes (upload,
  * replacement, version restore, restore from the Papierkorb) and remove it with the item, so no

@@ -2,7 +2,7 @@ import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
 /**
- * Meetings (issue 20, decision 130). Frozen once landed.
+ * Meetings (decision 130). Frozen once landed.
  *
  * - `agenda_items`: an event's Tagesordnung, two levels (`parent_id` null for a main item),
  *   ordered by `position` among siblings. Removed with the event (cascade); the Papierkorb keeps

@@ -2,7 +2,7 @@ import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
 /**
- * Neu für Sie, Kenntnisnahme and Benachrichtigungen (issue 21, decision 131). Frozen once landed;
+ * Neu für Sie, Kenntnisnahme and Benachrichtigungen (decision 131). Frozen once landed;
  * the same in both dialects.
  *
  * - `users.news_read_at`: "Alle als gelesen markieren" for everything, a watermark: nothing whose

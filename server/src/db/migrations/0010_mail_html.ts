@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
 /**
- * Mails as mail clients expect (issue 22, decision 133). Frozen once landed; the same in both
+ * Mails as mail clients expect (decision 133). Frozen once landed; the same in both
  * dialects.
  *
  * - `outbox.html_body`: the HTML alternative rendered with the text; null for mails queued

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
 /**
- * API-Schlüssel for technical accounts (issue 22, decision 136). Frozen once landed; the same in
+ * API-Schlüssel for technical accounts (decision 136). Frozen once landed; the same in
  * both dialects.
  *
  * - `api_keys`: one row per key; the token is stored only as its SHA-256 (`token_hash`, unique),

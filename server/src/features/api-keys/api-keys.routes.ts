@@ -14,7 +14,7 @@ import { apiKeysService } from './api-keys.service.ts';
 const tags = ['API-Schlüssel'];
 const errors = { 401: errorBodySchema, 403: errorBodySchema };
 
-/** API-Schlüssel for technical accounts (issue 22, decision 136): Super-Admins only. */
+/** API-Schlüssel for technical accounts (decision 136): Super-Admins only. */
 export const apiKeysRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

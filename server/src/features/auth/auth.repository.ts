@@ -12,7 +12,7 @@ export interface UserCredentials {
   lastname: string;
   email: string;
   password_hash: string | null;
-  /** 1 while a second factor is set up: the sign-in needs its second step (issue 18). */
+  /** 1 while a second factor is set up: the sign-in needs its second step (decision 126). */
   two_factor_enabled: number;
 }
 

@@ -13,7 +13,7 @@ import { AppError } from '../../errors.ts';
 /** Who is asking, as far as throttling and the audit log care. */
 export interface Client {
   ip: string;
-  /** Names a trusted device on the account page (issue 18). */
+  /** Names a trusted device on the account page (decision 126). */
   userAgent?: string | undefined;
 }
 
@@ -127,7 +127,7 @@ export async function claimSignInAttempt(
 
 /** 503 for a sign-in the hashing queue refused (see PasswordQueue). */
 /**
- * The password checks ahead would take too long: 429 like the per-client limits (issue 23), so
+ * The password checks ahead would take too long: 429 like the per-client limits (decision 117), so
  * clients and proxies treat it as "slow down", not as the portal being down.
  */
 export const signInBusy = (retryAfterMs: number) =>

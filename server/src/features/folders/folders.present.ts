@@ -54,7 +54,7 @@ const BYTES_PER_MB = 1024 * 1024;
 /** Size in MB (1 MB = 1024 × 1024 bytes), two decimals, as every file answer carries it. */
 export const megabytes = (bytes: number) => Math.round((bytes / BYTES_PER_MB) * 100) / 100;
 
-/** What a file answer adds for the member (issue 21); left out inside the shared tree. */
+/** What a file answer adds for the member (decision 131); left out inside the shared tree. */
 export interface MemberFileFields {
   new: boolean;
   /** The member's confirmation of the current request; undefined leaves it out (listings). */

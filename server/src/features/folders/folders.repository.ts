@@ -71,7 +71,7 @@ export interface FileFilter {
   id?: number;
   /** These documents (at most 1000). */
   ids?: readonly number[];
-  /** Only documents that ask for a Kenntnisnahme (issue 21). */
+  /** Only documents that ask for a Kenntnisnahme (decision 131). */
   acknowledgementRequired?: boolean;
   downloadKey?: string;
   folderId?: number;

@@ -7,7 +7,7 @@ import { markEverythingRead, raiseReadVersion, recordOpen, recordReads } from '.
 import type { ReadCache } from './tree-cache.ts';
 
 /**
- * "Neu" for the files and news features (issue 21): what is new for a member, opening a
+ * "Neu" for the files and news features (decision 131): what is new for a member, opening a
  * document, and "Alle als gelesen markieren".
  */
 export function readStateService(ctx: Pick<AppContext, 'db' | 'clock'>, cache: ReadCache) {
@@ -23,7 +23,7 @@ export function readStateService(ctx: Pick<AppContext, 'db' | 'clock'>, cache: R
      * longer new, and a Kenntnisnahme may be confirmed.
      */
     async opened(principal: Principal, file: Pick<FileRecord, 'id' | 'content_at' | 'created_at'>) {
-      // A system reading with an API-Schlüssel is not its issuer reading (issue 22).
+      // A system reading with an API-Schlüssel is not its issuer reading (decision 136).
       if (principal.apiKey) return;
       const contentAt = contentTime(file);
       await db()

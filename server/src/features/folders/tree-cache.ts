@@ -79,7 +79,7 @@ interface Generation {
  */
 export class ReadCache {
   private generation: Generation | undefined;
-  /** Each member's "neu" markers over this cache (issue 21). */
+  /** Each member's "neu" markers over this cache (decision 131). */
   readonly reads: ReadState;
 
   constructor(private readonly db: () => Executor) {

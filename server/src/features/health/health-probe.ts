@@ -21,7 +21,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
  * Fastify's `serverFactory`: the HTTP server Fastify would make, which answers a plain
- * `GET /api/v1/health` itself before the framework sees it (issue 23, decision 137). A load
+ * `GET /api/v1/health` itself before the framework sees it (decision 137). A load
  * balancer's probe needs no routing, sign-in, hooks or logger; everything else, a health request
  * with a query string, HEAD, and every request once the portal is closing (`closing()`: Fastify
  * answers those 503), goes to Fastify, where the route with the same answer stays (OpenAPI, tests).

@@ -13,7 +13,7 @@ import { newsService } from './news.service.ts';
 
 const tags = ['Neu für Sie'];
 
-/** "Neu für Sie" and "Alle als gelesen markieren" (issue 21, decision 131). */
+/** "Neu für Sie" and "Alle als gelesen markieren" (decision 131). */
 export const newsRoutes =
   (ctx: AppContext, cache: ReadCache): FastifyPluginAsyncZod =>
   async (app) => {

@@ -8,7 +8,7 @@ import { eventsService } from '../events/events.service.ts';
 import { memberFieldsOf } from '../files/files.service.ts';
 import { loadFiles, readStateService, toStoredFile, type ReadCache } from '../folders/folders.service.ts';
 
-/** "Neu für Sie" (issue 21, decision 131): new documents, pending confirmations, next events. */
+/** "Neu für Sie" (decision 131): new documents, pending confirmations, next events. */
 export function newsService(ctx: AppContext, cache: ReadCache) {
   const db = () => ctx.db.kysely;
   const reads = readStateService(ctx, cache);

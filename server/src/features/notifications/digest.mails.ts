@@ -53,7 +53,7 @@ export function digestSummary(folders: readonly DigestFolder[], events: readonly
 }
 
 /**
- * A member's daily or weekly digest (issue 21): what the admins' "Benachrichtigung an" told them
+ * A member's daily or weekly digest (decision 131): what the admins' "Benachrichtigung an" told them
  * about since the last one and they may still see, documents grouped by folder, then events.
  */
 export function digestMail(

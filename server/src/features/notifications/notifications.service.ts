@@ -74,7 +74,7 @@ export function notificationSettingsService(ctx: AppContext) {
 
 /**
  * "Benachrichtigung an" decides who is told about a new or changed document or event; each
- * recipient's own setting decides how (issue 21): "sofort" gets `mailFor` now, "täglich" and
+ * recipient's own setting decides how (decision 131): "sofort" gets `mailFor` now, "täglich" and
  * "wöchentlich" a row for their digest, "nie" nothing. In the caller's transaction, so the mails
  * and rows exist exactly when the change does.
  */
@@ -216,7 +216,7 @@ async function sendDigest(
 }
 
 /**
- * Sends every digest due as of `at` (issue 21): daily ones from 07:00 Europe/Berlin for what was
+ * Sends every digest due as of `at` (decision 131): daily ones from 07:00 Europe/Berlin for what was
  * queued before that morning, weekly ones from Monday 07:00. Mails go to the outbox, stamped with
  * the context's clock, so the running server's sender delivers them whatever `at` says. Returns
  * how many digests were mailed.

@@ -15,7 +15,7 @@ import type { SearchCounter } from './search-counter.ts';
 const tags = ['Suche'];
 const errors = { 401: errorBodySchema, 422: errorBodySchema };
 
-/** Search (issue 19): every signed-in member, over what they may see. */
+/** Search (decision 128): every signed-in member, over what they may see. */
 export const searchRoutes =
   (ctx: AppContext, cache: ReadCache, counter: SearchCounter): FastifyPluginAsyncZod =>
   async (app) => {

@@ -72,7 +72,7 @@ class Best {
 }
 
 /**
- * Search over what the viewer may see (issue 19, decision 128). Titles (documents, folders) come
+ * Search over what the viewer may see (decision 128). Titles (documents, folders) come
  * from the tree cache, so renames, moves and role changes count at once; events are kept per
  * version of their own counter (decision 142); text inside documents and information files comes
  * from the index, one lookup per term. An item matches when every term is in its title (or place

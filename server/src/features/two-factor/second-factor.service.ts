@@ -53,7 +53,7 @@ export const proofRefusedMessage = (proof: SecondFactorProof) =>
       : TWO_FACTOR_MESSAGES.recoveryInvalid;
 
 /**
- * The second step of the sign-in (issue 18) and the check of a code wherever one is asked for
+ * The second step of the sign-in (decision 126) and the check of a code wherever one is asked for
  * (turning the factor off). Wrong codes count per account across instances (the counter store,
  * Redis with several): 5 in a row lock it for 15 minutes and mail the member.
  */

@@ -11,7 +11,7 @@ import * as repo from './two-factor.repository.ts';
 import { auditingKeyRefusals, lockForChange } from '../users/users.service.ts';
 
 /**
- * A lost phone (issue 18): the office resets another account's second factor, with the rights of
+ * A lost phone (decision 126): the office resets another account's second factor, with the rights of
  * any change to that account (an Admin cannot reset an Admin's or a Super-Admin's). Every session
  * of the account ends; the member sets the factor up again at the next sign-in if their role
  * requires it, and is mailed about the reset.

@@ -19,7 +19,7 @@ const tags = ['Account'];
 const BODY_LIMIT = 16 * 1024;
 const errors = { 401: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema };
 
-/** Setting up and turning off one's own second factor (issue 18). */
+/** Setting up and turning off one's own second factor (decision 126). */
 export const twoFactorRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

@@ -30,7 +30,7 @@ import { twoFactorChangedMail } from './two-factor.mails.ts';
 const CURRENT_PASSWORD = { field: 'current_password', message: CURRENT_PASSWORD_WRONG_MESSAGE };
 
 /**
- * Setting up and turning off one's own second factor (issue 18). Each change ends the account's
+ * Setting up and turning off one's own second factor (decision 126). Each change ends the account's
  * other sessions, is audited and mailed, in one transaction. Adding a factor and turning it off
  * ask for the password again (decision 147): a stolen session must not lock the owner out.
  */
@@ -66,7 +66,7 @@ export function twoFactorService(ctx: AppContext) {
     async status(principal: Principal): Promise<TwoFactorStatus> {
       const required = requiresSecondFactor(ctx.config, principal.roles);
       // Without a second factor there is no seed, passkey, recovery code or trusted device
-      // (turning it off deletes them all): most members' account page costs no query (issue 23).
+      // (turning it off deletes them all): most members' account page costs no query (decision 137).
       if (!principal.twoFactorEnabled) {
         return {
           totp: false,

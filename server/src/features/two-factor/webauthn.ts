@@ -6,8 +6,8 @@ import type {
 } from '@simplewebauthn/server';
 
 /**
- * SimpleWebAuthn with its certificate parsers took 150 of the 960 ms that loading the portal took;
- * only a passkey ceremony needs it, so the first one loads it (decision 126).
+ * SimpleWebAuthn with its certificate parsers is a large part of loading the portal; only a
+ * passkey ceremony needs it, so the first one loads it (decision 126 gives the figures).
  */
 let library:
   | Promise<typeof import('@simplewebauthn/server') & typeof import('@simplewebauthn/server/helpers')>

@@ -11,7 +11,7 @@ export type UserRecord = Pick<
   'id' | 'title' | 'firstname' | 'lastname' | 'email' | 'created_at' | 'updated_at'
 > & {
   has_password: boolean;
-  /** A second factor is set up (issue 18). */
+  /** A second factor is set up (decision 126). */
   two_factor: boolean;
   roles: { id: number; name: string }[];
 };

@@ -1,5 +1,5 @@
 /*
- * Text of a stored document for the full-text search (issue 19). The parsers run in a helper
+ * Text of a stored document for the full-text search (decision 127). The parsers run in a helper
  * process with a heap limit and a deadline, so a hostile or broken file costs one failed result,
  * never the server's memory or event loop (decisions 127, 144).
  */

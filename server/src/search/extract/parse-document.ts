@@ -25,7 +25,7 @@ export async function parseDocument(
 
 /** Pages one after another (unpdf's extractText asks for all at once) until the text limit. */
 async function pdfText(bytes: Uint8Array, maxTextBytes: number): Promise<string> {
-  // Each worker loads only the parser it needs (officeparser alone takes about 130 ms).
+  // Each worker loads only the parser it needs (officeparser alone takes long to load, decision 127).
   const { getDocumentProxy } = await import('unpdf');
   // pdf.js refuses Node Buffers; a plain view of the same memory will do. Verbosity 0: a broken
   // file's warnings are not worth a log line.

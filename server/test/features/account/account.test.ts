@@ -18,7 +18,7 @@ describe('account', () => {
 
   const getAccount = (user: Pick<TestUser, 'headers'>) =>
     t.app.inject({ method: 'GET', url: '/api/v1/account', headers: user.headers });
-  /** GET's account without its second-factor part, which PUT does not answer (issue 18). */
+  /** GET's account without its second-factor part, which PUT does not answer (decision 126). */
   const profileOf = async (user: Pick<TestUser, 'headers'>) => {
     const { two_factor: _twoFactor, ...profile } = (await getAccount(user)).json().data;
     return profile;

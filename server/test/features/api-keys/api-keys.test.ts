@@ -7,7 +7,7 @@ import { createRoleUsers, createUser, roleIds, sessionFor, type TestUser } from 
 import { dataUrl, pdfBytes } from '../../support/files.fixtures.ts';
 
 /**
- * API-Schlüssel for technical accounts (issue 22, decision 136): a Super-Admin issues a key with
+ * API-Schlüssel for technical accounts (decision 136): a Super-Admin issues a key with
  * scopes and a validity; the token is shown once and stored as SHA-256 only; the key acts with the
  * issuer's current rights narrowed to its scopes, is named in every audit entry, and stops at once
  * when it expires, is revoked, or its issuer loses the rights or the account.

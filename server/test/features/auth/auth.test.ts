@@ -625,7 +625,7 @@ describe('auth', () => {
       const loginDoc = doc.paths['/api/v1/auth/login'].post;
       expect(loginDoc.security).toEqual([]);
       expect(Object.keys(loginDoc.responses)).toEqual(expect.arrayContaining(['200', '401', '422', '429']));
-      // Signed in, or (with a second factor, issue 18) the challenge for the second step.
+      // Signed in, or (with a second factor, decision 126) the challenge for the second step.
       const loginSchema = loginDoc.responses['200'].content['application/json'].schema;
       const variants = (loginSchema.anyOf ?? loginSchema.oneOf) as { required: string[] }[];
       expect(variants.map((variant) => variant.required)).toEqual([

@@ -289,7 +289,7 @@ describe('folders', () => {
     );
     const removed = objectsBefore.filter((r) => !keysAfter.has(r.storage_key));
     expect(removed).toHaveLength(2);
-    // In the Papierkorb the content stays until a Super-Admin removes it for good (issue 17).
+    // In the Papierkorb the content stays until a Super-Admin removes it for good (decision 125).
     for (const { storage_key } of removed)
       expect(await t.app.context.storage.size(storage_key)).not.toBeNull();
     const purge = await t.app.inject({

@@ -15,7 +15,7 @@ import {
 import { createFolder, uploadFile } from '../../support/files.fixtures.ts';
 
 /*
- * Benachrichtigungen nach Wunsch (issue 21): the admin's "Benachrichtigung an" decides who is told,
+ * Benachrichtigungen nach Wunsch (decision 131): the admin's "Benachrichtigung an" decides who is told,
  * each member's setting how: one mail now, a daily or weekly digest at 07:00 Europe/Berlin, or
  * nothing. The test clock starts on Saturday, 21 November 2026, 11:00 in Berlin.
  */
@@ -188,7 +188,7 @@ describe('notification settings and digests', () => {
       expect(mailsTo(mails, now)[0]!.text).toMatch(
         /stellen Sie hier ein:\nhttp:\/\/portal\.test\/account#benachrichtigungen$/,
       );
-      // Notifications name the settings page in List-Unsubscribe too (issue 22).
+      // Notifications name the settings page in List-Unsubscribe too (decision 133).
       expect(mailsTo(mails, now)[0]!.listUnsubscribe).toBe('http://portal.test/account#benachrichtigungen');
       for (const user of [daily, weekly, never]) expect(mailsTo(mails, user)).toEqual([]);
       expect(await queued(daily)).toEqual([{ kind: 'file', object_id: file.id, action: 'created' }]);

@@ -11,7 +11,7 @@ import {
 import { uploadFile } from '../../support/files.fixtures.ts';
 
 /**
- * Uploaded documents the indexer must survive (issue 19): each hostile one ends as "nicht
+ * Uploaded documents the indexer must survive (decision 128): each hostile one ends as "nicht
  * durchsuchbar" for itself, the queue goes on, and the portal keeps answering meanwhile.
  */
 describe('search: hostile documents', () => {

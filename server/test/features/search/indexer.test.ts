@@ -7,7 +7,7 @@ import { createRoleUsers, type TestUser } from '../../support/factories.ts';
 import { dataUrl, uploadFile } from '../../support/files.fixtures.ts';
 
 /**
- * The extraction queue (issue 19): triggers queue every new or replaced content, the indexer
+ * The extraction queue (decision 128): triggers queue every new or replaced content, the indexer
  * leases each item once across instances, a lease of a dead instance runs out, and the text state
  * of each document is what the file dialog shows.
  */

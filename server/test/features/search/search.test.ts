@@ -4,7 +4,7 @@ import { createRoleUsers, type TestUser } from '../../support/factories.ts';
 import { createFolder, uploadFile } from '../../support/files.fixtures.ts';
 
 /**
- * Search (issue 19) on the engine of this run (SQLite FTS5, or PostgreSQL with pg_trgm when
+ * Search (decision 128) on the engine of this run (SQLite FTS5, or PostgreSQL with pg_trgm when
  * TEST_DATABASE_URL is set): German matching, what each role finds, and that changes count.
  */
 describe('search', () => {

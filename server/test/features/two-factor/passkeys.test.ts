@@ -5,7 +5,7 @@ import { createUser, sessionFor, TEST_PASSWORD, type TestUser } from '../../supp
 import { SoftAuthenticator } from '../../support/soft-authenticator.ts';
 
 /**
- * Passkeys (issue 18): registration, sign-in, turning the second factor off with one, and the
+ * Passkeys (decision 126): registration, sign-in, turning the second factor off with one, and the
  * checks that make a passkey phishing-resistant (origin, challenge, single use). A software
  * authenticator signs for real; the browser prompt is the e2e test's.
  */

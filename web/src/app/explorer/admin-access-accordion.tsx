@@ -17,7 +17,7 @@ const TITLE = {
 
 /**
  * Below a file's or a folder's page, for admins only: who opened it and who can see it. Folded
- * away, since it is long (a table each) and rarely needed (issue 16: a phone page of 2,300 px).
+ * away, since it is long (a table each) and rarely needed (decision 124: a phone page of 2,300 px).
  * The control is a heading of level 2; the tables' own headings are level 3. The tables load
  * when the section is opened.
  */

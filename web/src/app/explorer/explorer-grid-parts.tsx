@@ -116,7 +116,7 @@ export const GridRow = memo(function GridRow({ item, href, onAction, isAdmin, me
                   {item.title}
                 </button>
               )}
-              {/* Issue 21: what is new for the member. */}
+              {/* Decision 131: what is new for the member. */}
               {item.type === 'file' ? (
                 item.new ? (
                   <span className={classes.newBadge}>{NEWS_MESSAGES.newBadge}</span>

@@ -40,7 +40,7 @@ const MODAL_ICONS: Record<keyof typeof EXPLORER_MODAL_TEXTS, Icon> = {
   period: IconCalendarPlus,
 };
 
-/** The modals that act on the active folder name it below their text (issue 16). */
+/** The modals that act on the active folder name it below their text (decision 124). */
 const NAMES_ACTIVE_FOLDER = new Set<string>(['create-folder', 'edit-folder', 'upload', 'period']);
 
 // The forms, the drop zone and the validation load only when an admin opens a modal.

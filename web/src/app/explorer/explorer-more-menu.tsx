@@ -35,7 +35,7 @@ export default function MoreActionsMenu({
         >
           Amtsperiode erstellen
         </Menu.Item>
-        {/* Deleted things wait there to be restored (issue 17). */}
+        {/* Deleted things wait there to be restored (decision 125). */}
         <Menu.Item component={Link} to="/trash" leftSection={<IconTrashX size={18} aria-hidden />}>
           Papierkorb
         </Menu.Item>

@@ -150,7 +150,7 @@ function NextEvents({ events }: { events: readonly PortalEvent[] }) {
 }
 
 /**
- * "Neu für Sie" above the explorer at / and /files without a chosen folder (issue 21): new
+ * "Neu für Sie" above the explorer at / and /files without a chosen folder (decision 134): new
  * documents, those waiting for the member's Kenntnisnahme and the next events with the member's
  * answer. Nothing while it loads, and nothing when all three are empty. Loaded apart from the
  * page (decision 024).

@@ -17,7 +17,7 @@ async function menuEntries(user: ReturnType<typeof renderToolbar>['user']) {
   return items.map((item) => item.textContent);
 }
 
-// Issue 16: only what applies is shown; the spec's enabling rules (product.md P4.3) decide what.
+// Decision 124: only what applies is shown; the spec's enabling rules (product.md P4.3) decide what.
 describe('ExplorerToolbar (product.md P4 enabling rules, issue 16 calm toolbar)', () => {
   it('offers only the Amtsperiode at the root, without disabled buttons or hint sentences', async () => {
     const { user } = renderToolbar(1);

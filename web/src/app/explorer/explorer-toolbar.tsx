@@ -21,7 +21,7 @@ interface ExplorerToolbarProps {
  * here is shown. "Datei hochladen" is the main action, "Neuer Ordner" next to it; editing, deleting
  * and the Amtsperiode are rare (deleting destructive) and wait in the "⋯" menu. Creating and
  * uploading need a subfolder, the protected folders 1–4 cannot be edited or deleted: those
- * actions are left out rather than shown disabled with a sentence each (issue 16).
+ * actions are left out rather than shown disabled with a sentence each (decision 124).
  */
 export function ExplorerToolbar({ folderId, onAction, deleting = false }: ExplorerToolbarProps) {
   const creatable = canCreateIn(folderId);

@@ -37,7 +37,7 @@ import type { RowActionHandler } from './explorer-row-menu';
 import { FolderNews } from './folder-news';
 import touch from './touch.module.css';
 
-// The file dialog (loaded once the grid has its rows) and "Neu für Sie" (issue 21) stay out of the
+// The file dialog (loaded once the grid has its rows) and "Neu für Sie" (decision 131) stay out of the
 // page's first load (decision 024); a folder's new-documents bar is part of it, so the grid's rows
 // never move when it arrives.
 const loadFileDialog = () => import('../../features/files/components/file-dialog');

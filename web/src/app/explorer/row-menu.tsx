@@ -14,7 +14,7 @@ interface RowMenuProps {
 /** A row's "⋮" menu (as in Nextcloud or Drive); opened at once when it first replaces the trigger. */
 export default function RowMenu({ item, actions, onAction }: RowMenuProps) {
   const file = item.type === 'file' ? item : undefined;
-  // Opening marks the document read (issue 21); a failed download shows no message (product.md P12).
+  // Opening marks the document read (decision 131); a failed download shows no message (product.md P12).
   const { run } = useOpenDocument(file ?? null);
   return (
     <Menu position="bottom-end" defaultOpened withinPortal>

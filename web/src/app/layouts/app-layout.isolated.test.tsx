@@ -45,7 +45,7 @@ describe('app layout', () => {
     expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Nutzerverwaltung', 'Protokoll', 'Papierkorb']);
     expect(screen.getByRole('link', { name: 'Gremienportal' })).toHaveAttribute('href', '/');
 
-    // The name opens Accountverwaltung and Abmelden (issue 16).
+    // The name opens Accountverwaltung and Abmelden (decision 124).
     await user.click(within(nav).getByRole('button', { name: 'Angemeldet als Anna Admin' }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByRole('menuitem', { name: 'Accountverwaltung' })).toHaveAttribute(

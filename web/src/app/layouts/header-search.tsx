@@ -23,8 +23,8 @@ const icon = (
 );
 
 /**
- * The header's search (issue 19). The field with its list of hits (Mantine's Combobox and
- * Popover, about 12 KiB gzip) loads on first use (decision 129): until then this button stands
+ * The header's search (decision 129). The field with its list of hits (Mantine's Combobox and
+ * Popover) loads on first use (decision 129): until then this button stands
  * in, drawn as the field on wide screens and as a search icon elsewhere. `/` and Ctrl+K open it
  * from anywhere but a text field or a dialog. Loaded by hand rather than with React.lazy, so the
  * button stays until the field can take its place, without a Suspense fallback in between.

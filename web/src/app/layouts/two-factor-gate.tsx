@@ -7,7 +7,7 @@ const NOTICE_ID = 'two-factor-setup-required';
 
 /**
  * A member whose role requires a second factor they have not set up yet can do nothing else
- * (issue 18): whatever call the server refuses with that reason, they land on the account page,
+ * (decision 126): whatever call the server refuses with that reason, they land on the account page,
  * where the section "Zwei-Faktor-Anmeldung" sets it up, with the server's German explanation.
  */
 export function TwoFactorGate() {

@@ -19,7 +19,7 @@ export default function AccountPage() {
   const { user } = useAuth();
   const account = useQuery(accountQueryOptions());
   const twoFactor = account.data?.two_factor;
-  // Until a required second factor is set up the server refuses the sign-in list (issue 18): it
+  // Until a required second factor is set up the server refuses the sign-in list (decision 126): it
   // would only show an error, and stay in it after the set-up. Mounted afterwards, it loads anew.
   const setupPending = twoFactor ? twoFactor.required && !twoFactor.totp && twoFactor.webauthn === 0 : false;
   const name = account.data
@@ -50,13 +50,13 @@ export default function AccountPage() {
           <TwoFactorSection status={account.data.two_factor} />
         </Paper>
       ) : null}
-      {/* Issue 21: how often notification mails come; like the sign-ins, not during a required 2FA setup. */}
+      {/* Decision 131: how often notification mails come; like the sign-ins, not during a required 2FA setup. */}
       {setupPending ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <NotificationSettingsSection />
         </Paper>
       )}
-      {/* Issue 20: the personal calendar feed; like the sign-ins, not during a required 2FA setup. */}
+      {/* Decision 130: the personal calendar feed; like the sign-ins, not during a required 2FA setup. */}
       {setupPending ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <CalendarFeedSection />

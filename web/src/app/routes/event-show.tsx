@@ -54,7 +54,7 @@ function EventShow({ id }: { id: number }) {
       ) : (
         <>
           <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
-          {/* Issue 20: the member's answer, the Tagesordnung, the Sitzungsmappe, the Protokoll, the attendance list. */}
+          {/* Decision 130: the member's answer, the Tagesordnung, the Sitzungsmappe, the Protokoll, the attendance list. */}
           <AttendanceAnswer event={event.data} />
           <AgendaSection event={event.data} isAdmin={isAdmin} />
           <BookDownload event={event.data} />

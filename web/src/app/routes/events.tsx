@@ -36,7 +36,7 @@ export default function EventsPage() {
           </Button>
         ) : null}
       </Group>
-      {/* Issue 20: the next meetings with the member's own answer, above the table. */}
+      {/* Decision 130: the next meetings with the member's own answer, above the table. */}
       {events.data ? <UpcomingMeetings events={events.data} /> : null}
       <Stack gap="md" component="section" aria-labelledby="events-list">
         <Title order={2} size="h3" id="events-list">

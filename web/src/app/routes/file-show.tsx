@@ -52,7 +52,7 @@ function FileShow({ id }: { id: number }) {
             <AcknowledgementAdmin fileId={file.data.id} />
           ) : null}
           {isAdmin ? <FileVersions file={file.data} /> : null}
-          {/* Issue 16: editing is behind "Bearbeiten" (/files/update), the long access tables folded. */}
+          {/* Decision 124: editing is behind "Bearbeiten" (/files/update), the long access tables folded. */}
           {isAdmin ? <AdminAccessAccordion type="file" id={file.data.id} /> : null}
         </>
       )}

@@ -81,7 +81,7 @@ function FolderShow({ id }: { id: number }) {
                 </Anchor>
               </Group>
             </Stack>
-            {/* Issue 16: only what applies; the root and the protected folders simply lack it. */}
+            {/* Decision 124: only what applies; the root and the protected folders simply lack it. */}
             {isAdmin && (creatable || changeable) ? (
               <Group gap="xs">
                 {creatable ? (

@@ -89,7 +89,7 @@ function FolderUpdate({ id }: { id: number }) {
                 >
                   Inhalt anzeigen
                 </Button>
-                {/* A protected folder cannot be deleted: the notice below says so (issue 16). */}
+                {/* A protected folder cannot be deleted: the notice below says so (decision 124). */}
                 {changeable ? (
                   <Button
                     variant="light"

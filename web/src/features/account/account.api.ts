@@ -8,7 +8,7 @@ import type { TwoFactorStatus } from '@gremienportal/contracts/two-factor';
 import { api } from '../../lib/api-client';
 import { ACCOUNT_QUERY_KEY } from '../../lib/query-client';
 
-/** GET /account: the fields and, since issue 18, the second factor's state (PUT answers without it). */
+/** GET /account: the fields and, since decision 126, the second factor's state (PUT answers without it). */
 export type Account = AccountFields & { two_factor?: TwoFactorStatus };
 
 export const accountKeys = {

@@ -9,7 +9,7 @@ export const notificationKeys = {
   settings: () => [...accountKeys.all, 'notifications'] as const,
 };
 
-/** How often the member is mailed about new documents and new or changed events (issue 21). */
+/** How often the member is mailed about new documents and new or changed events (decision 131). */
 export const notificationSettingsQueryOptions = () =>
   queryOptions({
     queryKey: notificationKeys.settings(),

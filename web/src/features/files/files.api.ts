@@ -57,7 +57,7 @@ export const fileQueryOptions = (id: number) =>
     queryFn: ({ signal }) => api.get<FileDataResponse>(`/files/${id}`, { signal }).then((body) => body.data),
   });
 
-/** The versions of a document, newest (the current one) first; admins only (issue 17). */
+/** The versions of a document, newest (the current one) first; admins only (decision 125). */
 export const fileVersionsQueryOptions = (id: number) =>
   queryOptions({
     queryKey: fileKeys.versions(id),
@@ -83,7 +83,7 @@ export function fileFormData(body: CreateFileBody | UpdateFileBody, file: File |
   appendAll(data, 'permissions', body.permissions);
   appendAll(data, 'notifications', body.notifications);
   if (body.folder_id !== undefined) data.append('folder_id', String(body.folder_id));
-  // Kenntnisnahme (issue 21): an empty "bis" removes the date.
+  // Kenntnisnahme (decision 131): an empty "bis" removes the date.
   if (body.acknowledgement_required !== undefined)
     data.append('acknowledgement_required', String(body.acknowledgement_required));
   if (body.acknowledgement_due !== undefined)
@@ -134,7 +134,7 @@ export function useDeleteFile() {
   });
 }
 
-/** Makes a new current version from an older one; nothing is lost (issue 17). */
+/** Makes a new current version from an older one; nothing is lost (decision 125). */
 export function useRestoreVersion(id: number) {
   const queryClient = useQueryClient();
   return useMutation({

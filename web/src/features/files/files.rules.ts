@@ -42,6 +42,6 @@ export const notificationOptionsFor = (chosenRoleIds: readonly string[], roles: 
     .filter((role) => chosenRoleIds.includes(String(role.id)))
     .map((role) => ({ value: String(role.id), label: role.name }));
 
-/** Under "Durch das Hochladen … überschrieben" (product.md's text): since issue 17 nothing is lost. */
+/** Under "Durch das Hochladen … überschrieben" (product.md's text): since decision 125 nothing is lost. */
 export const REPLACE_KEEPS_VERSION =
   'Die bisherige Fassung bleibt als Version erhalten und lässt sich auf der Seite der Datei wiederherstellen.';

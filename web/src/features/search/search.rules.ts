@@ -3,7 +3,7 @@ import type { SearchHit, SearchType } from '@gremienportal/contracts/search';
 import { parseId } from '../../lib/route-params';
 
 /**
- * The search's rules as plain functions (issue 19): what a query must be before it is sent, where a
+ * The search's rules as plain functions (decision 129): what a query must be before it is sent, where a
  * hit leads, and which folder a search started in.
  */
 

@@ -78,7 +78,7 @@ export function useResendInvitation() {
 }
 
 /**
- * The office resets a lost second factor (issue 18); the member sets it up again. The acting admin
+ * The office resets a lost second factor (decision 126); the member sets it up again. The acting admin
  * confirms with their own code or recovery code (decision 146).
  */
 export function useResetTwoFactor(id: number) {

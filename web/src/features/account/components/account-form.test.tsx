@@ -26,11 +26,11 @@ async function openAccount(data: Account, routes: Parameters<typeof mockApi>[0] 
   const api = mockApi({
     'GET /api/v1/account': json(200, { data }),
     'GET /api/v1/audit/my-logins': json(200, { data: [] }),
-    // The account page shows the calendar feed's state too (issue 20).
+    // The account page shows the calendar feed's state too (decision 130).
     'GET /api/v1/account/calendar-feed': json(200, {
       data: { active: false, created_at: null, last_used_at: null },
     }),
-    // And how often notification mails come (issue 21).
+    // And how often notification mails come (decision 131).
     'GET /api/v1/account/notifications': json(200, { data: { files: 'taeglich', events: 'sofort' } }),
     ...routes,
   });
@@ -200,11 +200,11 @@ describe('account page', () => {
     mockApi({
       'GET /api/v1/account': json(500, { message: 'Fehler.' }),
       'GET /api/v1/audit/my-logins': json(200, { data: [] }),
-      // The account page shows the calendar feed's state too (issue 20).
+      // The account page shows the calendar feed's state too (decision 130).
       'GET /api/v1/account/calendar-feed': json(200, {
         data: { active: false, created_at: null, last_used_at: null },
       }),
-      // And how often notification mails come (issue 21).
+      // And how often notification mails come (decision 131).
       'GET /api/v1/account/notifications': json(200, { data: { files: 'taeglich', events: 'sofort' } }),
     });
     renderApp('/account');

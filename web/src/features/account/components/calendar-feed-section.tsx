@@ -63,7 +63,7 @@ function FeedState({ feed }: { feed: CalendarFeed }) {
 }
 
 /**
- * "Kalender abonnieren" on the account page (issue 20): a personal address for calendar programs
+ * "Kalender abonnieren" on the account page (decision 130): a personal address for calendar programs
  * with every event the member sees. The address is shown once; a new one ends the old one.
  */
 export function CalendarFeedSection() {

@@ -92,7 +92,7 @@ function NotificationForm({ saved }: { saved: NotificationSettings }) {
 const SETTINGS_ANCHOR = 'benachrichtigungen';
 
 /**
- * "Benachrichtigungen" on /account (issue 21): for new documents and for new or changed events,
+ * "Benachrichtigungen" on /account (decision 131): for new documents and for new or changed events,
  * sofort, täglich, wöchentlich or nie. Who is notified at all stays the admins' choice.
  */
 export function NotificationSettingsSection() {

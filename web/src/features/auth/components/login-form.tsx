@@ -34,7 +34,7 @@ export interface SecondStep {
 /**
  * Signs in. On success the auth state changes and the login route sends the user on to where
  * they came from; on wrong credentials only the password is cleared, so nobody has to type the
- * e-mail address again (issue 16).
+ * e-mail address again (decision 124).
  */
 export function LoginForm({ secondStep: { load, Step } }: { secondStep: SecondStep }) {
   const { login } = useAuth();

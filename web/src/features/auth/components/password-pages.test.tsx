@@ -33,7 +33,7 @@ describe('forgot password page', () => {
     const { user } = renderApp('/forgot-password');
     await user.click(await screen.findByRole('button', { name: 'abschicken' }));
     expect(await screen.findByText('E-Mail-Adresse ist erforderlich.')).toBeInTheDocument();
-    // Only the footer's legal links are asked for (issue 16); nothing is sent.
+    // Only the footer's legal links are asked for (decision 124); nothing is sent.
     expect(requests.filter((request) => request.method !== 'GET')).toHaveLength(0);
   });
 
@@ -144,7 +144,7 @@ describe('reset password page', () => {
     await user.type(confirmation(), 'Sommerwiese-8');
     await user.click(screen.getByRole('button', { name: 'speichern' }));
     expect(await screen.findByText('Die Passwörter stimmen nicht überein.')).toBeInTheDocument();
-    // Only the footer's legal links are asked for (issue 16); nothing is sent.
+    // Only the footer's legal links are asked for (decision 124); nothing is sent.
     expect(requests.filter((request) => request.method !== 'GET')).toHaveLength(0);
   });
 

@@ -32,7 +32,7 @@ const matches = (entry: AcknowledgementEntry, shown: Shown) =>
   shown === 'alle' || (shown === 'offen') === (entry.confirmed_at === null);
 
 /**
- * "Kenntnisnahme" on the document page, for admins (issue 21): who confirmed and when, who has not
+ * "Kenntnisnahme" on the document page, for admins (decision 131): who confirmed and when, who has not
  * (everyone who can see the document now), the share, CSV export and "Erinnerung senden".
  */
 export function AcknowledgementAdmin({ fileId }: { fileId: number }) {

@@ -18,7 +18,7 @@ interface AcknowledgementBannerProps {
 }
 
 /**
- * Kenntnisnahme (issue 21) on the document and in the file dialog: asks the member to confirm
+ * Kenntnisnahme (decision 131) on the document and in the file dialog: asks the member to confirm
  * and, once they have, says when. Listings leave out the member's confirmation, so the document is
  * read on its own. The button waits until the document was opened or saved (the server refuses
  * earlier, 409) and says so; a document that is no longer new was opened before, or marked read,

@@ -16,7 +16,7 @@ interface AcknowledgementFieldsProps<TValues extends AcknowledgementValues & Fie
 }
 
 /**
- * "Kenntnisnahme erforderlich" with an optional date "bis" (issue 21). The date shows only with
+ * "Kenntnisnahme erforderlich" with an optional date "bis" (decision 131). The date shows only with
  * the checkbox; unticking it clears the date, which the server would refuse alone.
  */
 export function AcknowledgementFields<TValues extends AcknowledgementValues & FieldValues>({

@@ -119,7 +119,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
           </Detail>
           <Detail label="Hochgeladen">{formatDateTime(file.date)}</Detail>
           <Detail label="Zuletzt geändert">{formatDateTime(file.updated_at)}</Detail>
-          {/* Admins see how far the search has read the document (issue 19). */}
+          {/* Admins see how far the search has read the document (decision 129). */}
           {isAdmin && file.text_state ? (
             <Detail label="Volltextsuche">{TEXT_STATE_TEXTS[file.text_state]}</Detail>
           ) : null}

@@ -27,7 +27,7 @@ interface FileDialogProps {
  */
 export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDialogProps) {
   const { busy, run, opened } = useOpenDocument(file);
-  // Listings leave out whether the text can be searched (issue 19); the file itself says so.
+  // Listings leave out whether the text can be searched (decision 129); the file itself says so.
   const details = useQuery({
     ...fileQueryOptions(file?.id ?? 0),
     enabled: file !== null && !file.text_state,

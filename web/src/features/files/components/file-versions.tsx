@@ -23,7 +23,7 @@ export function restoreQuestion(restored: number, current: number | undefined): 
 }
 
 /**
- * "Versionen" on a file's page, for admins (issue 17): every stored content with who stored and
+ * "Versionen" on a file's page, for admins (decision 125): every stored content with who stored and
  * replaced it, to download or view, and older ones to restore as a new current version.
  */
 export function FileVersions({ file }: { file: StoredFile }) {

@@ -59,7 +59,7 @@ export function RecentOverview({ items }: { items: readonly ExplorerItem[] }) {
     setBusyId(item.id);
     try {
       await downloadDocument(item);
-      // Issue 21: the download made it read.
+      // Decision 131: the download made it read.
       if (item.new !== false) void refreshDocumentArea(queryClient);
     } catch {
       // product.md P12: a failed download shows no message.

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import type { StoredFile } from '../files.api';
 
-/** Whether the text inside a document can be searched (issue 19), from GET /files/{id}. */
+/** Whether the text inside a document can be searched (decision 129), from GET /files/{id}. */
 export type TextState = NonNullable<StoredFile['text_state']>;
 
 /**

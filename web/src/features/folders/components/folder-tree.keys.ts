@@ -6,7 +6,7 @@ export interface FolderTreeItem {
   title: string;
   breadcrumb: string;
   children: readonly FolderTreeItem[];
-  /** Documents below it that are new for the member (issue 21); shown as a count. */
+  /** Documents below it that are new for the member (decision 131); shown as a count. */
   new_count?: number;
 }
 

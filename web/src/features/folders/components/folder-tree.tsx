@@ -43,7 +43,7 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
       className={classes.item}
       role="treeitem"
       aria-label={treeLabel(node)}
-      // The count is said after the name, which stays the folder's own (issue 21).
+      // The count is said after the name, which stays the folder's own (decision 131).
       aria-describedby={newCount > 0 ? `tree-new-${node.id}` : undefined}
       aria-level={level + 1}
       aria-posinset={position}

@@ -17,7 +17,7 @@ export interface HeaderSearchBoxProps {
 type Mode = 'inline' | 'overlay' | 'closed';
 
 /**
- * The header's search once loaded (issue 19): the field in the header row, or where the row has
+ * The header's search once loaded (decision 129): the field in the header row, or where the row has
  * no room, over it with a close button. Each request to open it focuses the field.
  */
 export default function HeaderSearchBox({ asked, trigger, icon }: HeaderSearchBoxProps) {

@@ -108,7 +108,7 @@ function NoHits({ state, onEverywhere }: { state: SearchState; onEverywhere: () 
 }
 
 /**
- * /search (issue 19): the query, the filters and one page of hits, all kept in the address so
+ * /search (decision 129): the query, the filters and one page of hits, all kept in the address so
  * reload, back and a shared link show the same search.
  */
 export function SearchOverview() {

@@ -56,7 +56,7 @@ interface SuggestFieldProps {
 }
 
 /**
- * The search field with its list (issue 19): after a short pause the first title hits appear
+ * The search field with its list (decision 129): after a short pause the first title hits appear
  * below it, as a combobox (arrow keys move through them, Enter opens the chosen one). Enter
  * without a chosen hit, or the last entry, opens all hits on /search; inside a folder the search
  * stays in it.

@@ -77,7 +77,7 @@ function TargetForm({ item, busy, error, onSubmit, onClose }: RestoreTargetModal
   );
 }
 
-/** "Zielordner wählen": where an entry goes whose former folder is gone (issue 17). */
+/** "Zielordner wählen": where an entry goes whose former folder is gone (decision 125). */
 export function RestoreTargetModal(props: RestoreTargetModalProps) {
   return (
     <Modal opened={props.item !== null} onClose={props.onClose} title="Zielordner wählen" centered>

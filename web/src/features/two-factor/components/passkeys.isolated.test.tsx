@@ -50,7 +50,7 @@ async function openAccount(twoFactor: TwoFactorStatus, routes: Record<string, Mo
   const api = mockApi({
     'GET /api/v1/account': json(200, { data: account }),
     'GET /api/v1/audit/my-logins': json(200, { data: [] }),
-    // The account page shows the calendar feed's state too (issue 20).
+    // The account page shows the calendar feed's state too (decision 130).
     'GET /api/v1/account/calendar-feed': json(200, {
       data: { active: false, created_at: null, last_used_at: null },
     }),

@@ -39,7 +39,7 @@ export function activeMethodsText(status: Pick<TwoFactorStatus, 'totp' | 'webaut
 }
 
 /**
- * "Zwei-Faktor-Anmeldung" on the account page (issue 18): state, authenticator app and passkeys,
+ * "Zwei-Faktor-Anmeldung" on the account page (decision 126): state, authenticator app and passkeys,
  * new recovery codes, trusted devices, turning off.
  */
 export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {

@@ -50,7 +50,7 @@ const TEXTS: Record<Mode, { title: string; hint: string }> = {
 };
 
 /**
- * The second step of the sign-in (issue 18): the passkey prompt, a 6-digit code from the
+ * The second step of the sign-in (decision 126): the passkey prompt, a 6-digit code from the
  * authenticator app or a recovery code, and whether to trust this device. On success it signs in
  * as the password step does, so the login route sends the member on to where they came from.
  */

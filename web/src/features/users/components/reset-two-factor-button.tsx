@@ -17,7 +17,7 @@ const proofOf = (value: string) => {
 };
 
 /**
- * "Zwei-Faktor-Anmeldung zurücksetzen" for a member who lost their phone (issue 18): the dialog says
+ * "Zwei-Faktor-Anmeldung zurücksetzen" for a member who lost their phone (decision 126): the dialog says
  * what happens and asks for the acting admin's own code or recovery code (decision 146: a stolen
  * session alone must not remove anybody's second factor); the server then removes the factor, ends
  * the member's sessions and mails them.
