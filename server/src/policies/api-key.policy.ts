@@ -3,7 +3,7 @@ import type { Principal } from './principal.ts';
 import { isAdminRole } from './users.policy.ts';
 
 /**
- * Which scope an API-Schlüssel needs for a route (issue 22, decision 136), deny by default: a
+ * Which scope an API-Schlüssel needs for a route (decision 136), deny by default: a
  * route no rule names is out of reach for every key. Reads (GET, HEAD) need the `:lesen` scope of
  * their area, any other method the `:schreiben` one. Personal routes come first and need a scope
  * no key can have: one's own account, sign-in and second factor, the read state, one's own

@@ -6,7 +6,7 @@ export interface Principal {
   /** The sign-in session; null for an API-Schlüssel, which has none. */
   sessionId: number | null;
   /**
-   * Set when the request came with an API-Schlüssel (issue 22): it acts as its issuer (`id`…),
+   * Set when the request came with an API-Schlüssel (decision 136): it acts as its issuer (`id`…),
    * narrowed to `scopes` (api-key.policy.ts), and is named in every audit entry it causes.
    */
   apiKey?: { id: number; name: string; scopes: readonly string[] };
@@ -20,10 +20,10 @@ export interface Principal {
   isSuperAdmin: boolean;
   /** A TOTP seed or a passkey exists (`users.two_factor_enabled`). */
   twoFactorEnabled: boolean;
-  /** A role requires a second factor and none is set up: only the setup routes answer (issue 18). */
+  /** A role requires a second factor and none is set up: only the setup routes answer (decision 126). */
   needsTwoFactorSetup: boolean;
   /**
-   * What "neu" starts from (issue 21): content stored after `since` (the account's creation or the
+   * What "neu" starts from (decision 131): content stored after `since` (the account's creation or the
    * last "Alle als gelesen markieren") is new until opened; `version` changes with every read.
    */
   readState: { since: string; version: number };

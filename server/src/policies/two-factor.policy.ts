@@ -1,5 +1,5 @@
 /**
- * TWO_FACTOR_REQUIRED_ROLES (issue 18): a member holding one of these roles must use a second
+ * TWO_FACTOR_REQUIRED_ROLES (decision 126): a member holding one of these roles must use a second
  * factor. The roles are read on every request, so granting such a role applies at the next one.
  */
 export const requiresSecondFactor = (

@@ -27,7 +27,7 @@ import {
 /**
  * The authorization matrix (product.md P1.1, P10, P5, P1.3, P8.4): every registered API route, called by
  * every kind of principal on an object it may see, one hidden from it, one that does not exist and
- * one in the Papierkorb (issue 17), answers exactly the status below. Hidden, nonexistent and
+ * one in the Papierkorb (decision 125), answers exactly the status below. Hidden, nonexistent and
  * trashed answer alike, and no answer carries a title, download key or account hidden from the
  * caller; what is in the Papierkorb is hidden from everyone outside the Papierkorb's own routes and
  * the audit log. A route without an entry fails the first test: adding a route means deciding who
@@ -41,7 +41,7 @@ import {
 type Kind = 'visible' | 'hidden' | 'nonexistent' | 'trashed' | 'gone' | 'none';
 /**
  * `trashItem`: a Papierkorb entry, addressed `type/id` as in `/trash/:type/:id`. `minutesKey`: the
- * download key of an event's Protokoll (issue 20).
+ * download key of an event's Protokoll (decision 130).
  */
 type ObjectType = 'folder' | 'file' | 'event' | 'user' | 'fileKey' | 'eventKey' | 'trashItem' | 'minutesKey';
 
@@ -58,7 +58,7 @@ interface Call {
 }
 
 interface Entry {
-  /** `admin-hidden`: members get 404, as if the route's object did not exist (issue 17). */
+  /** `admin-hidden`: members get 404, as if the route's object did not exist (decision 125). */
   access: 'public' | 'user' | 'admin' | 'admin-hidden';
   object?: ObjectType;
   /** A write that changes or removes what it hits: an admin gets a disposable object. */
@@ -76,7 +76,7 @@ interface Entry {
   /** Answers of the Papierkorb or the audit log: admins may read trashed titles there. */
   trashView?: boolean;
   /**
-   * Answers with calendar entries (issue 20): a deleted event reaches whoever could see it as
+   * Answers with calendar entries (decision 130): a deleted event reaches whoever could see it as
    * cancelled, so its title may appear for them.
    */
   cancelledView?: boolean;
@@ -237,7 +237,7 @@ const ENTRIES: Record<string, Entry> = {
   },
   // An empty change answers the account and changes nothing (decision 013).
   'PUT /api/v1/account': { access: 'user', request: () => ({ payload: {} }) },
-  // One's own notification settings (issue 21): every signed-in user, for their own account only.
+  // One's own notification settings (decision 131): every signed-in user, for their own account only.
   'GET /api/v1/account/notifications': {
     access: 'user',
     check: (_c, res) => expect(Object.keys(res.json().data).sort()).toEqual(['events', 'files']),
@@ -444,7 +444,7 @@ const ENTRIES: Record<string, Entry> = {
     disposable: true,
     request: ({ w }) => ({ payload: { title: w.newSecret('Umbenannt') } }),
   },
-  // Into the Papierkorb (issue 17): from now on its title must not show up outside it.
+  // Into the Papierkorb (decision 125): from now on its title must not show up outside it.
   'DELETE /api/v1/folders/:id': {
     access: 'admin',
     object: 'folder',
@@ -480,7 +480,7 @@ const ENTRIES: Record<string, Entry> = {
 
   // --- events ------------------------------------------------------------------------------------
   'GET /api/v1/events/:id': { access: 'user', object: 'event' },
-  // A deleted event answers with its cancellation (METHOD:CANCEL, issue 20) to whoever could see
+  // A deleted event answers with its cancellation (METHOD:CANCEL, decision 130) to whoever could see
   // it, so their calendars drop it: the world's trashed event has both roles, so every principal
   // but the stripped one could. Everyone else, and a purged or never existing event, gets the 404
   // of anything missing.
@@ -516,7 +516,7 @@ const ENTRIES: Record<string, Entry> = {
     ok: 204,
     check: ({ w, target }) => w.markTrashed('event', Number(target.value)),
   },
-  // --- agenda (issue 20): the same items for all who see the event, each with the documents the
+  // --- agenda (decision 130): the same items for all who see the event, each with the documents the
   // caller may see; only admins change it and learn which of the event's roles miss a document.
   'GET /api/v1/events/:id/agenda': {
     access: 'user',
@@ -571,7 +571,7 @@ const ENTRIES: Record<string, Entry> = {
       expect((res.json().data as { unseen_by: string[] }[]).map((entry) => entry.unseen_by)).toEqual(unseen);
     },
   },
-  // --- Sitzungsmappe (issue 20): one PDF of what the caller may see of the meeting. Its pages and
+  // --- Sitzungsmappe (decision 130): one PDF of what the caller may see of the meeting. Its pages and
   // bookmarks are read back, so the leak check covers the text and not only the compressed bytes.
   'GET /api/v1/events/:id/book.pdf': {
     access: 'user',
@@ -608,7 +608,7 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 
-  // --- Neu für Sie and Kenntnisnahme (issue 21) ---------------------------------------------------
+  // --- Neu für Sie and Kenntnisnahme (decision 131) ---------------------------------------------------
   'GET /api/v1/news': {
     access: 'user',
     check: ({ w, p }, res) => {
@@ -643,7 +643,7 @@ const ENTRIES: Record<string, Entry> = {
   },
   'POST /api/v1/files/:id/acknowledgements/reminder': { access: 'admin', object: 'file', ok: 409 },
 
-  // --- attendance and Protokoll (issue 20) ------------------------------------------------------
+  // --- attendance and Protokoll (decision 130) ------------------------------------------------------
   // Anyone who sees the event answers for themselves (admins see every event).
   'PUT /api/v1/events/:id/attendance': {
     access: 'user',
@@ -703,7 +703,7 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 
-  // --- calendar feed (issue 20) -------------------------------------------------------------------
+  // --- calendar feed (decision 130) -------------------------------------------------------------------
   // Every signed-in user manages the feed of their own account, nothing else.
   'GET /api/v1/account/calendar-feed': {
     access: 'user',
@@ -790,7 +790,7 @@ const ENTRIES: Record<string, Entry> = {
   },
   'GET /api/v1/audit/visible-to/:type/:id': { access: 'admin', object: 'file' },
 
-  // --- versions (issue 17; admins only, members get 404 as for a file that is not there) ---------
+  // --- versions (decision 125; admins only, members get 404 as for a file that is not there) ---------
   'GET /api/v1/files/:id/versions': {
     access: 'admin-hidden',
     object: 'file',
@@ -829,7 +829,7 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 
-  // --- API-Schlüssel (issue 22): only a Super-Admin lists, issues and revokes -------------------
+  // --- API-Schlüssel (decision 136): only a Super-Admin lists, issues and revokes -------------------
   'GET /api/v1/api-keys': {
     access: 'admin',
     status: (p) => (p === 'admin' ? 403 : undefined),
@@ -867,7 +867,7 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 
-  // --- Papierkorb (issue 17; admins list and restore, only a Super-Admin purges) -----------------
+  // --- Papierkorb (decision 125; admins list and restore, only a Super-Admin purges) -----------------
   'GET /api/v1/trash': {
     access: 'admin-hidden',
     trashView: true,
@@ -1193,7 +1193,7 @@ function expectHandedOver(offload: Offload, res: LightMyRequestResponse, method:
   }
 }
 
-/** API-Schlüssel of the Super-Admin (issue 22): one per scope, one with every other scope each, one with all. */
+/** API-Schlüssel of the Super-Admin (decision 136): one per scope, one with every other scope each, one with all. */
 type MatrixKeys = Record<ApiKeyScope | 'all', string> & { allBut: Record<ApiKeyScope, string> };
 
 interface MatrixState {
@@ -1218,7 +1218,7 @@ async function setUpMatrix(env: Record<string, string> = {}): Promise<MatrixStat
   const event = await w.fresh.event();
   const user = await w.fresh.user();
   const purged = await w.fresh.event();
-  // Protokolle (issue 20): on the world's events, on one in the Papierkorb and on one purged.
+  // Protokolle (decision 130): on the world's events, on one in the Papierkorb and on one purged.
   const secretOf = (title: string) => w.secrets.find((secret) => secret.texts[0] === title)!;
   for (const key of ['ar', 'vt', 'both'] as const) {
     minutesKeys[key] = await publishMinutes(w, w.events[key].id);
@@ -1289,7 +1289,7 @@ async function checkEntry(state: MatrixState, key: string, offload?: Offload): P
 
   /**
    * Calls the route as `p` on every target (or the first only) and checks each answer; `as` is an
-   * API-Schlüssel of `p`'s account whose token replaces the session (issue 22), `expected` then
+   * API-Schlüssel of `p`'s account whose token replaces the session (decision 136), `expected` then
    * what it must answer.
    */
   async function callAs(
@@ -1524,7 +1524,7 @@ describe('authorization matrix', () => {
 
   it('mails notifications only to those who may see the item, and nothing after a role is gone', async () => {
     // The stripped principal chose the daily digest: the next morning's run must mail it nothing
-    // of what it was told about while it still held its roles (issue 21).
+    // of what it was told about while it still held its roles (decision 131).
     const queuedForStripped = await t.db.kysely
       .selectFrom('notification_queue')
       .select('id')

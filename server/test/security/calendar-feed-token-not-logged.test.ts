@@ -8,7 +8,7 @@ import { configSchema } from '../../src/config.ts';
 import { loggedPath, loggerOptions } from '../../src/plugins/logging.ts';
 
 /**
- * The calendar feed's token is in its address (issue 20): the request log at its most verbose
+ * The calendar feed's token is in its address (decision 130): the request log at its most verbose
  * level must not show it, whatever form the address takes (exact, mis-cased, with a query, with a
  * broken escape the router refuses, after revocation), nor the audit log or any answer but the one
  * that hands it out.

@@ -158,7 +158,7 @@ interface Pools {
   versions: string[];
   /** Ids of documents, folders and events in the Papierkorb (and live and unknown ones). */
   trashIds: string[];
-  /** Download keys of Protokolle (issue 20), on an event no other route changes. */
+  /** Download keys of Protokolle (decision 130), on an event no other route changes. */
   minutesKeys: string[];
 }
 
@@ -265,7 +265,7 @@ const fileHints = (pools: Pools): Hints => ({
   file: dataUrlValue,
   data: dataUrlValue,
 });
-/** A fresh event with a Protokoll (issue 20): its id and the Protokoll's download key. */
+/** A fresh event with a Protokoll (decision 130): its id and the Protokoll's download key. */
 async function eventWithMinutes({ t, actor, fresh }: Env): Promise<{ id: string; key: string }> {
   const { id } = await fresh.event();
   const res = await t.app.inject({
@@ -292,7 +292,7 @@ const agendaHints = (pools: Pools): Hints => ({
 let serial = 0;
 const uniqueEmail = () => `feindlich${(serial += 1)}-${Date.now()}@example.org`;
 
-/** Switches a document's Kenntnisnahme on (issue 21). */
+/** Switches a document's Kenntnisnahme on (decision 131). */
 async function askForAcknowledgement(t: TestApp, actor: TestUser, fileId: string): Promise<void> {
   const res = await t.app.inject({
     method: 'PUT',
@@ -677,7 +677,7 @@ const ENTRIES: Record<string, Spec> = {
     // Updates replace the information file and its key: a new event for the valid call.
     valid: async ({ fresh }) => ({ url: `/api/v1/info/${(await fresh.event()).key}` }),
   },
-  // Agenda (issue 20): documents mostly real, some unknown or in the Papierkorb.
+  // Agenda (decision 130): documents mostly real, some unknown or in the Papierkorb.
   'GET /api/v1/events/:id/agenda': {
     params: (p) => ({ id: p.eventIds }),
     weight: 0.5,
@@ -711,7 +711,7 @@ const ENTRIES: Record<string, Spec> = {
       payload: { file_ids: [Number((await fresh.file()).id), Number((await fresh.file()).id)] },
     }),
   },
-  // --- attendance and Protokoll (issue 20) --------------------------------------------------------
+  // --- attendance and Protokoll (decision 130) --------------------------------------------------------
   'PUT /api/v1/events/:id/attendance': {
     params: (p) => ({ id: p.eventIds }),
     body: { schema: putAttendanceBodySchema },
@@ -756,7 +756,7 @@ const ENTRIES: Record<string, Spec> = {
     weight: 0.5,
     valid: async (env) => ({ url: `/api/v1/minutes/${(await eventWithMinutes(env)).key}` }),
   },
-  // --- Neu für Sie and Kenntnisnahme (issue 21) -------------------------------------------------
+  // --- Neu für Sie and Kenntnisnahme (decision 131) -------------------------------------------------
   'GET /api/v1/news': { weight: 0.3, valid: () => ({}) },
   'POST /api/v1/news/read': {
     body: { schema: markReadBodySchema, hints: (p) => ({ folder_id: pick(p.folderIds.map(Number)) }) },
@@ -791,7 +791,7 @@ const ENTRIES: Record<string, Spec> = {
       return { url: `/api/v1/files/${file.id}/acknowledgements/reminder` };
     },
   },
-  // The calendar feed (issue 20): a new token replaces the old; unknown and malformed ones are 404.
+  // The calendar feed (decision 130): a new token replaces the old; unknown and malformed ones are 404.
   'GET /api/v1/account/calendar-feed': { weight: 0.2, valid: () => ({}) },
   'POST /api/v1/account/calendar-feed': { weight: 0.3, valid: () => ({}) },
   'DELETE /api/v1/account/calendar-feed': { weight: 0.3, valid: () => ({}) },
@@ -832,7 +832,7 @@ const ENTRIES: Record<string, Spec> = {
   },
   'GET /api/v1/audit/my-logins': { weight: 0.2, valid: () => ({}) },
 
-  // --- versions and Papierkorb (issue 17) ---------------------------------------------------------
+  // --- versions and Papierkorb (decision 125) ---------------------------------------------------------
   'GET /api/v1/files/:id/versions': {
     params: (p) => ({ id: p.versionedFileIds }),
     weight: 0.5,
@@ -887,13 +887,13 @@ const ENTRIES: Record<string, Spec> = {
       return {};
     },
   },
-  // --- Benachrichtigungen (issue 21) --------------------------------------------------------------
+  // --- Benachrichtigungen (decision 131) --------------------------------------------------------------
   'GET /api/v1/account/notifications': { weight: 0.2, valid: () => ({}) },
   'PUT /api/v1/account/notifications': {
     body: { schema: putNotificationSettingsBodySchema },
     valid: () => ({ payload: { files: 'woechentlich', events: 'taeglich' } }),
   },
-  // --- API-Schlüssel (issue 22); appended for the same reason ------------------------------------
+  // --- API-Schlüssel (decision 136); appended for the same reason ------------------------------------
   'GET /api/v1/api-keys': { weight: 0.2, valid: () => ({}) },
   'POST /api/v1/api-keys': {
     body: { schema: createApiKeyBodySchema },
@@ -1580,7 +1580,7 @@ describe('hostile input', () => {
         // loses its name as soon as it is open, so the folder itself is all that may show.
         name !== 'tmp' &&
         name !== 'tmp/books' &&
-        // The portal's own key for secrets at rest (issue 18), made at the first start.
+        // The portal's own key for secrets at rest (decision 126), made at the first start.
         name !== 'secret.key' &&
         !/^files\/[A-Za-z0-9_-]{16,64}$/.test(name),
     );

@@ -11,7 +11,7 @@ import { createUser } from '../support/factories.ts';
 import { findLeakedTokens, LOG_CAPTURE_ENV } from '../support/log-capture.ts';
 
 /**
- * No token in any log line (issue 22). The search itself runs over the whole suite's log after the
+ * No token in any log line (decision 136). The search itself runs over the whole suite's log after the
  * last test (log-capture.global.ts); these tests prove that it can fail and that the capture it
  * relies on is live.
  */

@@ -5,7 +5,7 @@ import { apiRoutes, routeKey } from './route-inventory.ts';
 
 /**
  * The authorization matrix's column for a member whose role requires a second factor they have
- * not set up (issue 18): every registered API route answers 403 with the machine-readable code,
+ * not set up (decision 126): every registered API route answers 403 with the machine-readable code,
  * except the few that let them set it up. A new route is gated unless it says otherwise.
  */
 const ALLOWED = new Set([
@@ -33,7 +33,7 @@ const PUBLIC = new Set([
   'GET /api/v1/legal-links',
   'HEAD /api/v1/legal-links',
   // The calendar feed: its token is the key, not a session; it stays shut (404) for a member who
-  // must set up a second factor (issue 20).
+  // must set up a second factor (decision 130).
   'GET /api/v1/calendar/:token.ics',
   'HEAD /api/v1/calendar/:token.ics',
 ]);

@@ -10,7 +10,7 @@ import { MINUTE } from '../../src/clock.ts';
 import { totpCode } from '../../src/features/two-factor/totp.ts';
 
 /**
- * The second factor's secrets (issue 18) go to the one person they belong to, in the one answer
+ * The second factor's secrets (decision 126) go to the one person they belong to, in the one answer
  * that hands them out, and nowhere else: not into the log at its most verbose level, the audit
  * log or a mail, and not into any other answer. A whole flow runs once — set-up, sign-in with a
  * code (trusting the device), a wrong code, a recovery code, new recovery codes, turning it off —

@@ -54,11 +54,11 @@ export interface Secret {
   texts: string[];
   visibleTo: ReadonlySet<PrincipalKey>;
   /**
-   * In the Papierkorb (issue 17): nobody may see it, whatever `visibleTo` says, but admins in the
+   * In the Papierkorb (decision 125): nobody may see it, whatever `visibleTo` says, but admins in the
    * Papierkorb's own answers and the audit log (see `hiddenTexts`).
    */
   trashed?: boolean;
-  /** An event: in the Papierkorb it still reaches calendars as cancelled (issue 20, `hiddenTexts`). */
+  /** An event: in the Papierkorb it still reaches calendars as cancelled (decision 130, `hiddenTexts`). */
   event?: boolean;
 }
 
@@ -126,7 +126,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     // Starts with every role it will lose; stripped below, after it has used them.
     stripped: await make('stripped', ['Admin', 'Aufsichtsrat', 'Vertreter']),
   };
-  // The single notification mails are what the matrix reads (issue 21: documents default to a
+  // The single notification mails are what the matrix reads (decision 131: documents default to a
   // daily digest); the stripped principal keeps the default, so its digest is checked too.
   await chooseNotifications(t, [users.vertreter, users.aufsichtsrat, users.admin, users.superAdmin], {
     files: 'sofort',
@@ -387,7 +387,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
  * Texts that must not appear anywhere in what this principal receives (body and headers). What is
  * in the Papierkorb is hidden from everyone; `trashView` marks an answer of the Papierkorb or the
  * audit log, where admins do see it; `cancelledView` an answer with calendar entries, where a
- * deleted event reaches those who could see it as cancelled (issue 20).
+ * deleted event reaches those who could see it as cancelled (decision 130).
  */
 export function hiddenTexts(
   world: World,

@@ -18,7 +18,7 @@ const errors = { 401: errorBodySchema, 404: errorBodySchema, 422: errorBodySchem
 const writeErrors = { ...errors, 403: errorBodySchema, 409: errorBodySchema };
 
 /**
- * The Papierkorb (issue 17): Admins list and restore, only a Super-Admin removes for good.
+ * The Papierkorb (decision 125): Admins list and restore, only a Super-Admin removes for good.
  * Anyone else gets 404, as for a hidden object (`admin-hidden`).
  */
 export const trashRoutes =

@@ -25,14 +25,14 @@ export interface TrashSnapshot {
   versions: Omit<Selectable<FileVersionsTable>, 'id'>[];
   events: (Selectable<EventsTable> & { roles: number[] })[];
   /**
-   * An event's Tagesordnung and Zu- und Absagen (issue 20, decision 130), so a restored meeting is
+   * An event's Tagesordnung and Zu- und Absagen (decision 130), so a restored meeting is
    * whole. Absent in snapshots of documents and folders and in those taken before meetings.
    */
   agenda_items?: Selectable<AgendaItemsTable>[];
   agenda_item_files?: Selectable<AgendaItemFilesTable>[];
   attendance?: Selectable<EventAttendanceTable>[];
   /**
-   * The documents' Kenntnisnahme confirmations and the members' reads (issue 21, decision 131), so
+   * The documents' Kenntnisnahme confirmations and the members' reads (decision 131), so
    * a restored document keeps who confirmed and who opened it. Absent in older snapshots.
    */
   acknowledgements?: Selectable<AcknowledgementsTable>[];
@@ -192,7 +192,7 @@ export function heldObjects(snapshot: TrashSnapshot): HeldObject[] {
         size_bytes: Number(event.file_size_bytes ?? 0),
         sha256: event.file_sha256 ?? '',
       })),
-    // The Protokoll (issue 20); older snapshots have no such column.
+    // The Protokoll (decision 130); older snapshots have no such column.
     ...snapshot.events
       .filter((event) => (event.minutes_storage_key ?? null) !== null)
       .map((event) => ({

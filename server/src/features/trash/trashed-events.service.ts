@@ -6,7 +6,7 @@ import type { TrashSnapshot } from './trash.snapshot.ts';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /*
- * What the events feature may read of events in the Papierkorb (issue 20, decision 130): a
+ * What the events feature may read of events in the Papierkorb (decision 130): a
  * deleted event answers its calendar link and stays in calendar feeds as a cancelled entry until
  * it is purged, for whoever could see it. Who that is, the caller asks the events policy.
  */

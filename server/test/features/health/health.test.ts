@@ -48,7 +48,7 @@ describe('GET /api/v1/health', () => {
   });
 });
 
-describe('the health probe before Fastify (issue 23)', () => {
+describe('the health probe before Fastify (decision 155)', () => {
   let t: TestApp;
   let url: string;
   beforeAll(async () => {
