@@ -76,7 +76,7 @@ test.describe('Dateien', () => {
     const project = `Projekt ${id}`;
     const archive = `Archiv ${id}`;
 
-    await test.step('the explorer at the root offers only what applies there (issue 16)', async () => {
+    await test.step('the explorer at the root offers only what applies there (product.md P4)', async () => {
       await page.goto('/files');
       await expect(page.getByRole('heading', { name: 'Dateien', level: 1 })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Neuer Ordner' })).toHaveCount(0);
