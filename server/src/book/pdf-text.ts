@@ -1,12 +1,12 @@
 /*
- * Text for the standard PDF fonts (Helvetica), which encode WinAnsi only: German umlauts, ß, „ “,
- * – and € are fine, anything else makes pdf-lib throw. Every text drawn into the Sitzungsmappe
- * passes through `pdfText`, so a title with an emoji, Cyrillic or CJK characters still gives a
- * book (decision 130). Bookmarks and the document title are PDF text strings (UTF-16) and keep
- * the original characters.
+ * Text for a font that lacks some characters: every text drawn into the Sitzungsmappe passes
+ * through `pdfText` with the characters its fonts have (decisions 130, 175), so a title with an
+ * emoji or CJK characters still gives a readable book instead of empty boxes, and a standard
+ * font (WinAnsi only) would not throw. Bookmarks and the document title are PDF text strings
+ * (UTF-16) and keep the original characters.
  */
 
-/** Characters outside WinAnsi with a close stand-in inside it. */
+/** Characters a font may lack, with a close stand-in that fonts usually have. */
 const STAND_INS: Record<string, string> = {
   '\u2010': '-',
   '\u2011': '-',

@@ -1,18 +1,20 @@
-import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
+import type { PDFDocument, PDFFont } from 'pdf-lib';
+import { embedBookFonts } from './book-fonts.ts';
 import { encoderOf, pdfText } from './pdf-text.ts';
 
-/** The two standard fonts of the book and the text mapping that makes any text safe for them. */
+/** The book's two fonts and the text mapping that makes any text safe for them. */
 export interface Fonts {
   regular: PDFFont;
   bold: PDFFont;
-  /** `pdfText` for these fonts (both encode WinAnsi). */
+  /** `pdfText` for the characters both fonts have. */
   clean(text: string): string;
 }
 
 export async function embedFonts(doc: PDFDocument): Promise<Fonts> {
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const canEncode = encoderOf(regular.getCharacterSet());
+  const { regular, bold } = await embedBookFonts(doc);
+  const inBold = encoderOf(bold.getCharacterSet());
+  const inRegular = encoderOf(regular.getCharacterSet());
+  const canEncode = (codePoint: number) => inRegular(codePoint) && inBold(codePoint);
   return { regular, bold, clean: (text) => pdfText(text, canEncode) };
 }
 

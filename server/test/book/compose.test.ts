@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { composeBook } from '../../src/book/compose.ts';
@@ -34,7 +39,25 @@ async function compose(
   const { chunks } = await pdfChunks(book.doc);
   const parts: Uint8Array[] = [];
   for (let next = chunks.next(); !next.done; next = chunks.next()) parts.push(next.value);
-  return { book, read: await readPdf(Buffer.concat(parts)) };
+  const bytes = Buffer.concat(parts);
+  return { book, bytes, read: await readPdf(bytes) };
+}
+
+/** `pdftotext` and `pdffonts` (poppler) on `bytes`: what a reader outside the portal sees. */
+async function poppler(bytes: Uint8Array): Promise<{ text: string; fonts: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'mappe-'));
+  try {
+    const file = join(dir, 'mappe.pdf');
+    await writeFile(file, bytes);
+    const run = promisify(execFile);
+    const [text, fonts] = await Promise.all([
+      run('pdftotext', ['-enc', 'UTF-8', file, '-']),
+      run('pdffonts', [file]),
+    ]);
+    return { text: text.stdout, fonts: fonts.stdout };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 describe('composeBook', () => {
@@ -100,6 +123,49 @@ describe('composeBook', () => {
       expect(last).toContain(`${title} (PDF) – konnte nicht eingefügt werden`);
     }
     expect(read.pages.join('\n')).not.toMatch(/LANG|SKIP/);
+  });
+
+  it('writes names and titles in any Latin script exactly, in embedded subset fonts', async () => {
+    const names = [
+      'Łucja Dvořák-Şahin',
+      'Nguyễn Thị Minh Khai',
+      'Grzegorz Brzęczyszczykiewicz',
+      'Ağaoğlu Çelik',
+    ];
+    const items = names.map((presenter, index) => ({
+      number: String(index + 1),
+      title: `Bericht von ${presenter}`,
+      presenter,
+      sub: false,
+      documents: [index],
+    }));
+    const documents = names.map((name) => ({
+      title: `Stellungnahme ${name}`,
+      format: 'docx',
+      sizeBytes: 2_048,
+    }));
+    const event = { ...plan({}).event, title: 'Sitzung in Łódź – Tiếng Việt, Čeština, Türkçe' };
+    const { book, bytes } = await compose(plan({ event, reader: names[0]!, items, documents }));
+    const { text, fonts } = await poppler(bytes);
+    // Lines joined: a long title wraps.
+    const pages = text
+      .split('\f')
+      .filter((page) => page.trim() !== '')
+      .map((page) => page.replace(/\s+/g, ' '));
+    expect(pages).toHaveLength(book.pages);
+    expect(pages[0]).toContain('Sitzung in Łódź – Tiếng Việt, Čeština, Türkçe');
+    for (const name of names) {
+      expect(pages[1]).toContain(`Bericht von ${name}`);
+      expect(pages.at(-1)).toContain(`Stellungnahme ${name}`);
+    }
+    for (const page of pages) expect(page).toContain('Vertraulich – Łucja Dvořák-Şahin – 21.11.2026');
+    // Every font is inside the file, as a subset ("ABCDEF+Name", sub = yes), none of the standard 14.
+    const rows = fonts
+      .split('\n')
+      .slice(2)
+      .filter((row) => row.trim() !== '');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toMatch(/^[A-Z]{6}\+NotoSans-\S+\s.*\syes\s+yes\s+yes\s/);
   });
 
   it('marks pages of any size, crop box and rotation with footer and divider', async () => {
