@@ -1,5 +1,6 @@
 import { grayscale, type PDFPage } from 'pdf-lib';
-import { BOOK_TEXT, formatClock, formatMegabytes, formatShortDate, eventWhen } from './book-text.ts';
+import { formatBytes } from '@gremienportal/contracts/sizes';
+import { BOOK_TEXT, formatClock, formatShortDate, eventWhen } from './book-text.ts';
 import { entry, LEFT, RIGHT, TOP, type Entry } from './flow.ts';
 import type { Fonts } from './text-layout.ts';
 import { wrap } from './text-layout.ts';
@@ -106,7 +107,7 @@ export function furtherEntries(
       const what =
         listed.get(index) === 'failed'
           ? `(PDF) – ${BOOK_TEXT.notInserted}`
-          : `(${document.format.toUpperCase()}, ${formatMegabytes(document.sizeBytes)})`;
+          : `(${document.format.toUpperCase()}, ${formatBytes(document.sizeBytes)})`;
       entries.push({
         ...entry(fonts, {
           x: LEFT + 8,

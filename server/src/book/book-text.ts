@@ -1,9 +1,7 @@
 /*
- * The German words of the Sitzungsmappe, with de-DE dates and numbers. The helper process loads no
- * workspace package, so the time zone (Europe/Berlin, as events are shown) arrives with the plan.
+ * The German words of the Sitzungsmappe, with de-DE dates and numbers. The time zone (Europe/Berlin,
+ * as events are shown) arrives with the plan.
  */
-
-const megabytes = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 const format = (iso: string, timeZone: string, options: Intl.DateTimeFormatOptions) =>
   new Intl.DateTimeFormat('de-DE', { timeZone, ...options }).format(new Date(iso));
@@ -17,9 +15,6 @@ export const formatShortDate = (iso: string, timeZone: string) =>
 /** "18:00". */
 export const formatClock = (iso: string, timeZone: string) =>
   format(iso, timeZone, { hour: '2-digit', minute: '2-digit' });
-/** "1,25 MB", as the file area shows sizes. */
-export const formatMegabytes = (bytes: number) => `${megabytes.format(bytes / 1024 ** 2)} MB`;
-
 /** "1 Dokument", "2 Dokumente": the count with the right form of the noun. */
 export const counted = (count: number, one: string, many: string) =>
   `${count.toLocaleString('de-DE')} ${count === 1 ? one : many}`;

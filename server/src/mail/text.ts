@@ -1,10 +1,6 @@
 /** Pieces every German mail of the portal shares; compose.ts lays them out. */
 import { EVENT_TIME_ZONE } from '@gremienportal/contracts/events';
 
-const sizeFormat = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-/** "1,25 MB" as everywhere in the portal (1 MB = 1024 × 1024 bytes). */
-export const formatSize = (bytes: number) => `${sizeFormat.format(bytes / 1024 / 1024)} MB`;
-
 const dateTime = new Intl.DateTimeFormat('de-DE', {
   timeZone: EVENT_TIME_ZONE,
   weekday: 'long',

@@ -70,8 +70,9 @@ export class HelperProcess extends EventEmitter {
       ...(options.semiSpaceMb ? [`--max-semi-space-size=${options.semiSpaceMb}`] : []),
     ];
     const typescript = base.endsWith('.ts');
-    // Under vitest and tsx the helper is TypeScript too, loaded through tsx's hooks.
-    const loader = typescript ? ['--import', import.meta.resolve('tsx')] : [];
+    // Under vitest and tsx the helper is TypeScript too, loaded through tsx's hooks, and finds the
+    // workspace packages by their sources, as the parent does (decision 121).
+    const loader = typescript ? ['--conditions=source', '--import', import.meta.resolve('tsx')] : [];
     const entry = new URL(`./${name}.${typescript ? 'ts' : 'js'}`, base);
     const node = [...loader, ...limits];
     this.child = fork(entry, [], {

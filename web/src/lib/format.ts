@@ -1,4 +1,5 @@
 /** Dates and sizes as German readers expect them; times always in the cooperative's time zone. */
+import { BYTES_PER_MB, formatBytes } from '@gremienportal/contracts/sizes';
 
 export const TIME_ZONE = 'Europe/Berlin';
 
@@ -16,8 +17,6 @@ const dateFormat = once(() => new Intl.DateTimeFormat('de-DE', DATE_PARTS));
 const dateTimeFormat = once(
   () => new Intl.DateTimeFormat('de-DE', { ...DATE_PARTS, hour: '2-digit', minute: '2-digit' }),
 );
-
-const megabytes = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 type DateInput = string | number | Date | null | undefined;
 
@@ -39,24 +38,16 @@ export function formatDate(value: DateInput): string {
   return date ? dateFormat().format(date) : '';
 }
 
-export const BYTES_PER_MB = 1024 * 1024;
-
-const kilobytes = new Intl.NumberFormat('de-DE', { maximumFractionDigits: 1 });
-const wholeNumber = new Intl.NumberFormat('de-DE');
+export { BYTES_PER_MB };
 
 /**
- * "1,25 MB"; below 0,01 MB, where MB would read "0,00", in KB ("8,5 KB") or bytes ("628 Bytes",
- * "1 Byte"). The API reports sizes in MB (product.md P10.6); pass `{ unit: 'bytes' }` for a byte
- * count, e.g. a file chosen in the browser.
+ * `formatBytes` of the contracts ("1,25 MB", "8,5 KB", "628 Bytes"). The API reports sizes in MB
+ * (product.md P10.6); pass `{ unit: 'bytes' }` for a byte count, e.g. a file chosen in the browser.
  */
 export function formatSizeMb(
   value: number | null | undefined,
   options: { unit?: 'mb' | 'bytes' } = {},
 ): string {
-  if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return '';
-  const bytes = Math.round(options.unit === 'bytes' ? value : value * BYTES_PER_MB);
-  const mb = bytes / BYTES_PER_MB;
-  if (mb >= 0.01) return `${megabytes.format(mb)} MB`;
-  if (bytes >= 1024) return `${kilobytes.format(bytes / 1024)} KB`;
-  return `${wholeNumber.format(bytes)} ${bytes === 1 ? 'Byte' : 'Bytes'}`;
+  if (value === null || value === undefined) return '';
+  return formatBytes(options.unit === 'bytes' ? value : value * BYTES_PER_MB);
 }

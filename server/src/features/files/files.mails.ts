@@ -1,6 +1,7 @@
 import { composeMail } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { formatSize, oneLine } from '../../mail/text.ts';
+import { formatBytes } from '@gremienportal/contracts/sizes';
+import { oneLine } from '../../mail/text.ts';
 
 export interface FileMailRecipient {
   title: string;
@@ -46,7 +47,7 @@ export function fileNotificationMail(
       },
       {
         kind: 'paragraph',
-        lines: [`${title}.${file.format} (${formatSize(file.sizeBytes)})`, `Ordner: ${oneLine(file.folder)}`],
+        lines: [`${title}.${file.format} (${formatBytes(file.sizeBytes)})`, `Ordner: ${oneLine(file.folder)}`],
       },
       { kind: 'paragraph', lines: ['Sie finden das Dokument nach der Anmeldung hier:'] },
       { kind: 'action', label: 'Dokument öffnen', url: `${publicUrl}/files/show/${file.id}` },

@@ -1,6 +1,7 @@
 import { composeMail, type MailBlock } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { formatEventTime, formatSize, oneLine } from '../../mail/text.ts';
+import { formatBytes } from '@gremienportal/contracts/sizes';
+import { formatEventTime, oneLine } from '../../mail/text.ts';
 import type { Cadence } from './digest-periods.ts';
 
 export interface DigestRecipient {
@@ -79,7 +80,7 @@ export function digestMail(
         kind: 'list',
         title: `Ordner ${oneLine(folder.breadcrumb)}`,
         items: folder.files.map((file) => ({
-          text: `${oneLine(file.title)}.${file.format} (${formatSize(file.sizeBytes)})${file.updated ? ', aktualisiert' : ''}`,
+          text: `${oneLine(file.title)}.${file.format} (${formatBytes(file.sizeBytes)})${file.updated ? ', aktualisiert' : ''}`,
           url: `${publicUrl}/files/show/${file.id}`,
         })),
       });

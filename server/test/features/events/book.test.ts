@@ -152,7 +152,7 @@ describe('Sitzungsmappe (GET /events/{id}/book.pdf)', () => {
   it('lists non-PDF and damaged documents under “Weitere Unterlagen”', async () => {
     const last = (await bookOf(users.vertreter)).pages.at(-1)!;
     expect(last).toContain('TOP 2.1 – Jahresabschluss');
-    expect(last).toContain('Zahlen 2026 (XLSX, 0,00 MB)');
+    expect(last).toContain('Zahlen 2026 (XLSX, 24 Bytes)');
     expect(last).toContain('Beschädigt (PDF) – konnte nicht eingefügt werden');
     expect(last).not.toContain('Einladung');
   });

@@ -289,7 +289,7 @@ describe('notification settings and digests', () => {
       expect(mail!.subject).toBe(
         'Tägliche Zusammenfassung aus dem Gremienportal: 1 neues Dokument und 1 aktualisiertes Dokument',
       );
-      expect(mail!.text).toContain('- Haushalt.pdf (0,00 MB), aktualisiert');
+      expect(mail!.text).toContain('- Haushalt.pdf (26 Bytes), aktualisiert');
       expect(mail!.text.match(/- Protokoll\.pdf/g)).toHaveLength(1);
     });
 
