@@ -8,6 +8,7 @@ import { notFound } from '../errors.ts';
 import type { ByteRange } from '../storage/file-storage.ts';
 import { MIME_BY_FORMAT } from './file-formats.ts';
 import { sendStoredObject } from './send-file.ts';
+import { textCharset } from './text-charset.ts';
 
 /** What a download needs to know about a stored object; the caller has checked visibility. */
 export interface DownloadObject {
@@ -179,11 +180,14 @@ export async function sendDownload(
   const format = object.format.toLowerCase();
   const inline = INLINE_FORMATS.has(format);
   // Inline types are fixed by the format, so a PDF named upload can never be served as HTML.
-  const contentType = inline
+  const mediaType = inline
     ? MIME_BY_FORMAT[format]!
     : object.mimeType && /^[\w.+-]+\/[\w.+-]+$/.test(object.mimeType)
       ? object.mimeType
       : 'application/octet-stream';
+  const contentType = mediaType.startsWith('text/')
+    ? `${mediaType}; charset=${await textCharset(ctx.storage, object.key, size)}`
+    : mediaType;
 
   const disposition = contentDisposition(
     inline ? 'inline' : 'attachment',

@@ -77,7 +77,12 @@ describe.each(OFFLOAD_MODES)(
 
     it('sends HTML, SVG, XML and scripts as sandboxed attachments; raster images inline', async () => {
       const cases = [
-        { filename: 'seite.html', type: 'text/html', disposition: 'attachment', contentType: 'text/html' },
+        {
+          filename: 'seite.html',
+          type: 'text/html',
+          disposition: 'attachment',
+          contentType: 'text/html; charset=utf-8',
+        },
         {
           filename: 'bild.svg',
           type: 'image/svg+xml',
@@ -94,7 +99,7 @@ describe.each(OFFLOAD_MODES)(
           filename: 'code.js',
           type: 'text/javascript',
           disposition: 'attachment',
-          contentType: 'text/javascript',
+          contentType: 'text/javascript; charset=utf-8',
         },
         { filename: 'foto.JPG', type: 'image/jpeg', disposition: 'inline', contentType: 'image/jpeg' },
         { filename: 'grafik.webp', type: 'image/webp', disposition: 'inline', contentType: 'image/webp' },
@@ -128,6 +133,33 @@ describe.each(OFFLOAD_MODES)(
           expect(res.headers['content-security-policy'], c.filename).toBe(CSP);
           expect(res.headers['x-content-type-options']).toBe('nosniff');
         }
+      }
+    });
+
+    it('names the character set of a text document, as its bytes show it', async () => {
+      const cases = [
+        { name: 'utf8', content: Buffer.from('Grüße aus Łódź\n', 'utf8'), charset: 'utf-8' },
+        { name: 'latin1', content: Buffer.from('Grüße, Maß\n', 'latin1'), charset: 'windows-1252' },
+        {
+          name: 'utf16',
+          content: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Grüße', 'utf16le')]),
+          charset: 'utf-16le',
+        },
+        // A multi-byte character cut by the 64-KiB sample is still UTF-8.
+        { name: 'long', content: Buffer.from(`${'a'.repeat(65_535)}ü`, 'utf8'), charset: 'utf-8' },
+      ];
+      for (const c of cases) {
+        const file = await uploadFile(t, admin, {
+          title: `Text ${c.name}`,
+          folderId,
+          roles: ['Vertreter'],
+          filename: `${c.name}.txt`,
+          type: 'text/plain',
+          content: c.content,
+        });
+        const res = await download(file.external);
+        expect(res.status, c.name).toBe(200);
+        expect(res.headers['content-type'], c.name).toBe(`text/plain; charset=${c.charset}`);
       }
     });
 
