@@ -25,8 +25,15 @@ export const FOLDER_MESSAGES = {
   periodEndBeforeStart: 'Das Ende darf nicht vor dem Start liegen.',
   periodTooLong: `Eine Amtsperiode umfasst höchstens ${PERIOD_MAX_YEARS} Jahre.`,
   /** The delete confirmation since the Papierkorb (decision 125): nothing is lost at once. */
-  trashConfirm: (folders: number, files: number) =>
-    `Der Ordner enthält ${folders} Ordner und ${files} ${files === 1 ? 'Datei' : 'Dateien'}. Alles wird in den Papierkorb verschoben.`,
+  trashConfirm: (folders: number, files: number) => {
+    const parts = [
+      ...(folders > 0 ? [`${folders} Ordner`] : []),
+      ...(files > 0 ? [`${files} ${files === 1 ? 'Datei' : 'Dateien'}`] : []),
+    ];
+    return parts.length === 0
+      ? 'Der Ordner ist leer und wird in den Papierkorb verschoben.'
+      : `Der Ordner enthält ${parts.join(' und ')}. Alles wird in den Papierkorb verschoben.`;
+  },
   deleteToTrash: 'Admins können den Ordner mit seinem Inhalt dort wiederherstellen.',
   created: 'Ordner wurde erfolgreich erstellt',
   createFailed: 'Fehler beim Erstellen des Ordners',
