@@ -407,7 +407,7 @@ test.describe('Dateien', () => {
     await page.getByRole('button', { name: 'Löschen' }).click();
     const confirm = page.getByRole('dialog', { name: 'Ordner löschen' });
     await expect(confirm).toContainText(
-      'Der Ordner enthält 0 Ordner und 1 Datei. Alles wird in den Papierkorb verschoben.',
+      'Der Ordner enthält 1 Datei. Alles wird in den Papierkorb verschoben.',
     );
     await confirm.getByRole('button', { name: 'Löschen' }).click();
     await expect(page).toHaveURL(/\/files\?folder=3$/);
