@@ -15,6 +15,7 @@ import { passwordField } from './fields.ts';
 export { newPasswordField } from './auth-forms.ts';
 export {
   FORGOT_PASSWORD_SUCCESS_MESSAGE,
+  INVITATION_ACCEPTED_MESSAGE,
   LOGIN_ACCOUNT_THROTTLED_MESSAGE,
   LOGIN_BUSY_MESSAGE,
   LOGIN_CLIENT_CONCURRENT_MESSAGE,

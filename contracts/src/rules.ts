@@ -44,6 +44,8 @@ export const LOGIN_FAILED_MESSAGE =
 export const FORGOT_PASSWORD_SUCCESS_MESSAGE =
   'Ein Link zum Zurücksetzen deines Passworts wurde dir gesendet.';
 export const PASSWORD_RESET_SUCCESS_MESSAGE = 'Ihr Passwort wurde zurückgesetzt!';
+/** After an invitation's link: the password is set and the new member is signed in. */
+export const INVITATION_ACCEPTED_MESSAGE = 'Ihr Passwort ist festgelegt. Willkommen im Gremienportal!';
 export const RESET_TOKEN_INVALID_MESSAGE =
   'Der Link zum Zurücksetzen ist ungültig oder abgelaufen. Bitte fordern Sie einen neuen an.';
 /** Login throttling (product.md P8.5): the window is one minute, so "a minute" is never too short. */

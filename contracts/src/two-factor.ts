@@ -50,6 +50,18 @@ export type TwoFactorRequired = z.infer<typeof twoFactorRequiredSchema>;
 
 /** `POST /auth/login`: signed in, or the second step is needed. */
 export const loginResultSchema = z.union([loginResponseSchema, twoFactorRequiredSchema]);
+export type LoginResult = z.infer<typeof loginResultSchema>;
+
+/**
+ * `POST /auth/password-reset`: the password is set. Through an invitation's link the member is
+ * signed in at once (`sign_in`, as after `POST /auth/login`: a session, or the second step when
+ * the account already has a second factor); through a reset link they sign in themselves.
+ */
+export const passwordResetResultSchema = z.object({
+  message: z.string(),
+  sign_in: loginResultSchema.optional(),
+});
+export type PasswordResetResult = z.infer<typeof passwordResetResultSchema>;
 
 /** Second step: exactly one of `code`, `recovery_code`. */
 export const twoFactorBodySchema = z

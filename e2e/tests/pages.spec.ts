@@ -30,6 +30,7 @@ const SIGNED_OUT: PageList = () => [
   '/login',
   '/forgot-password',
   '/reset-password?id=1&token=abc',
+  '/willkommen?id=1&token=abc',
   '/nicht-da',
 ];
 const MEMBER: PageList = (ids) => [

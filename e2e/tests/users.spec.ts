@@ -94,18 +94,19 @@ test.describe('Nutzerverwaltung', () => {
 
     const invited = await page.context().browser()!.newContext();
     const invitedPage = await invited.newPage();
+    // The invitation opens a welcome, not a reset, and signs the new member in (decision 176).
+    expect(link.pathname).toBe('/willkommen');
     await invitedPage.goto(`${BASE_URL}${link.pathname}${link.search}`);
-    await invitedPage.getByLabel(/^Neues Passwort( \*)?$/).fill(account.password);
-    await invitedPage.getByLabel(/^Neues Passwort bestätigen/).fill(account.password);
-    await invitedPage.getByRole('button', { name: 'speichern' }).click();
-    await expect(invitedPage.getByText('Ihr Passwort wurde zurückgesetzt!')).toBeVisible();
-
-    // Signs in through the form (labels carry a hidden required marker, hence the patterns).
-    await invitedPage.goto(`${BASE_URL}/login`);
-    await invitedPage.getByLabel(/^E-Mail-Adresse/).fill(account.email);
+    await expect(
+      invitedPage.getByRole('heading', { name: 'Willkommen im Gremienportal – Passwort festlegen' }),
+    ).toBeVisible();
+    await expectNoAxeViolations(invitedPage);
+    // Labels carry a hidden required marker, hence the patterns.
     await invitedPage.getByLabel(/^Passwort( \*)?$/).fill(account.password);
-    await invitedPage.getByRole('button', { name: 'Einloggen' }).click();
-    await expect(invitedPage).not.toHaveURL(/\/login/);
+    await invitedPage.getByLabel(/^Passwort bestätigen/).fill(account.password);
+    await invitedPage.getByRole('button', { name: 'Passwort festlegen und anmelden' }).click();
+    await expect(invitedPage).not.toHaveURL(/\/willkommen|\/login/);
+    await expect(invitedPage.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(invitedPage.getByRole('link', { name: 'Nutzerverwaltung' })).toHaveCount(0);
     await invitedPage.goto(`${BASE_URL}/user`);
     await expect(invitedPage.getByText('Seite wurde nicht gefunden')).toBeVisible();

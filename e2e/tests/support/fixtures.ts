@@ -110,7 +110,7 @@ function decodeQuotedPrintable(raw: string): string {
 
 /** The first set-password link in a mail. */
 export function linkFrom(mail: string): string {
-  const match = /https?:\/\/[^\s"<>]+reset-password\?[^\s"<>]+/.exec(mail);
+  const match = /https?:\/\/[^\s"<>]+(?:reset-password|willkommen)\?[^\s"<>]+/.exec(mail);
   if (!match) throw new Error('Kein Link in der E-Mail');
   return match[0].replace(/&amp;/g, '&');
 }

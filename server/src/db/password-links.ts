@@ -35,7 +35,9 @@ export async function issuePasswordLink(
     })
     .execute();
   const params = new URLSearchParams({ id: String(userId), token });
-  return `${ctx.config.PUBLIC_URL}/reset-password?${params.toString()}`;
+  // An invitation opens the welcome page, a reset the page the specification names (decision 176).
+  const page = purpose === 'invite' ? 'willkommen' : 'reset-password';
+  return `${ctx.config.PUBLIC_URL}/${page}?${params.toString()}`;
 }
 
 /**

@@ -2498,6 +2498,27 @@ export interface operations {
         content: {
           'application/json': {
             message: string;
+            sign_in?:
+              | {
+                  access_token: string;
+                  /** @enum {string} */
+                  token_type: 'Bearer';
+                  user: {
+                    id: number;
+                    name: string;
+                    email: string;
+                    title: string;
+                    firstname: string;
+                    lastname: string;
+                    roles: string[];
+                  };
+                }
+              | {
+                  /** @enum {boolean} */
+                  two_factor_required: true;
+                  methods: ('totp' | 'webauthn' | 'recovery')[];
+                  challenge: string;
+                };
           };
         };
       };

@@ -12,6 +12,7 @@ import RouteErrorPage from './routes/route-error';
 // Every page is its own chunk, so the login page loads only what it needs.
 const ForgotPasswordPage = lazy(() => import('./routes/forgot-password'));
 const ResetPasswordPage = lazy(() => import('./routes/reset-password'));
+const InvitationPage = lazy(() => import('./routes/invitation'));
 const WelcomePage = lazy(() => import('./routes/welcome'));
 const FilesPage = lazy(() => import('./routes/files'));
 const OldOverviewPage = lazy(() => import('./routes/old'));
@@ -72,6 +73,7 @@ export const routes: RouteObject[] = [
                   },
                   { path: 'forgot-password', element: <ForgotPasswordPage /> },
                   { path: 'reset-password', element: <ResetPasswordPage /> },
+                  { path: 'willkommen', element: <InvitationPage /> },
                 ],
               },
             ],

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   FORGOT_PASSWORD_SUCCESS_MESSAGE,
-  PASSWORD_RESET_SUCCESS_MESSAGE,
   forgotPasswordBodySchema,
   loginBodySchema,
   passwordResetBodySchema,
@@ -11,6 +10,7 @@ import {
 import { errorBodySchema, messageSchema } from '@gremienportal/contracts/common';
 import {
   loginResultSchema,
+  passwordResetResultSchema,
   twoFactorBodySchema,
   twoFactorLoginResponseSchema,
   webauthnLoginBodySchema,
@@ -201,14 +201,11 @@ export const authRoutes =
           security: [],
           body: passwordResetBodySchema,
           response: {
-            200: messageSchema,
+            200: passwordResetResultSchema,
             422: errorBodySchema.describe('Eingaben ungültig oder Link ungültig, benutzt oder abgelaufen'),
           },
         },
       },
-      async (request) => {
-        await auth.resetPassword(request.body, clientOf(request));
-        return { message: PASSWORD_RESET_SUCCESS_MESSAGE };
-      },
+      async (request) => auth.resetPassword(request.body, clientOf(request)),
     );
   };

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  INVITATION_ACCEPTED_MESSAGE,
   LOGIN_FAILED_MESSAGE,
+  PASSWORD_RESET_SUCCESS_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
   type ForgotPasswordBody,
   type LoginBody,
@@ -23,8 +25,9 @@ import { forgetTrustedDevices, secondFactorService } from '../two-factor/second-
 import { startSession } from './start-session.ts';
 import {
   TWO_FACTOR_MESSAGES,
+  type LoginResult,
+  type PasswordResetResult,
   type TwoFactorBody,
-  type TwoFactorRequired,
 } from '@gremienportal/contracts/two-factor';
 import * as repo from './auth.repository.ts';
 import { claimSignInAttempt, recordFailedSignIn, signInBusy, type Client } from './sign-in-limits.ts';
@@ -68,7 +71,7 @@ export function authService(ctx: AppContext) {
    * Checks the credentials and starts a session. Every attempt counts against the throttles before
    * the password is checked, so concurrent guesses cannot slip past a limit (sign-in-limits.ts).
    */
-  async function login(body: LoginBody, client: Client): Promise<LoginResponse | TwoFactorRequired> {
+  async function login(body: LoginBody, client: Client): Promise<LoginResult> {
     const attempt = await claimSignInAttempt(ctx, body.email, client);
 
     const k = ctx.db.kysely;
@@ -127,9 +130,12 @@ export function authService(ctx: AppContext) {
 
   /**
    * Sets a password through a reset or invitation link. The link works once; every session of
-   * the user ends, so whoever knew the old password is signed out everywhere.
+   * the user ends, so whoever knew the old password is signed out everywhere. An invitation's link
+   * then signs the new member in, as a sign-in would: a session, or the second step where the
+   * account already has a second factor (decision 176). A reset link does not: the member signs in
+   * on the page the specification names.
    */
-  async function resetPassword(body: PasswordResetBody, client: Client): Promise<void> {
+  async function resetPassword(body: PasswordResetBody, client: Client): Promise<PasswordResetResult> {
     const k = ctx.db.kysely;
     const now = ctx.clock.now().toISOString();
     const token = await repo.findPasswordToken(k, hashToken(body.token));
@@ -153,6 +159,10 @@ export function authService(ctx: AppContext) {
         ip: client.ip,
       });
     });
+    if (token.purpose !== 'invite') return { message: PASSWORD_RESET_SUCCESS_MESSAGE };
+    const signIn =
+      (await secondFactor.challengeFor(user, undefined)) ?? (await startSession(ctx, user, client));
+    return { message: INVITATION_ACCEPTED_MESSAGE, sign_in: signIn };
   }
 
   /**

@@ -47,7 +47,10 @@ export function fileNotificationMail(
       },
       {
         kind: 'paragraph',
-        lines: [`${title}.${file.format} (${formatBytes(file.sizeBytes)})`, `Ordner: ${oneLine(file.folder)}`],
+        lines: [
+          `${title}.${file.format} (${formatBytes(file.sizeBytes)})`,
+          `Ordner: ${oneLine(file.folder)}`,
+        ],
       },
       { kind: 'paragraph', lines: ['Sie finden das Dokument nach der Anmeldung hier:'] },
       { kind: 'action', label: 'Dokument öffnen', url: `${publicUrl}/files/show/${file.id}` },

@@ -11,6 +11,7 @@ import {
 import { msg } from '@gremienportal/contracts/common';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createUser, TEST_PASSWORD, type TestUser } from '../../support/factories.ts';
+import { createTotpUser } from '../../support/two-factor.fixtures.ts';
 import { HOUR, MINUTE } from '../../../src/clock.ts';
 import { hashToken } from '../../../src/credentials/tokens.ts';
 import { issuePasswordLink } from '../../../src/db/password-links.ts';
@@ -602,6 +603,24 @@ describe('auth', () => {
       expect((await login(t, user.email, NEW_PASSWORD)).statusCode).toBe(200);
       const audit = (await auditRows(t, 'auth.invitation_accepted')).filter((r) => r.object_id === user.id);
       expect(audit).toHaveLength(1);
+      // The welcome signs the member in: the answer carries a session (decision 176).
+      expect(res.json().sign_in).toMatchObject({ token_type: 'Bearer', user: { id: user.id } });
+      const session = res.json().sign_in.access_token as string;
+      expect((await get(t, '/api/v1/account', { authorization: `Bearer ${session}` })).statusCode).toBe(200);
+    });
+
+    it('asks an invited account that already has a second factor for it instead of signing in', async () => {
+      const user = await createTotpUser(t);
+      const link = await t.db.kysely
+        .transaction()
+        .execute((trx) => issuePasswordLink(trx, t.app.context, user.id, 'invite'));
+      expect(link).toMatch(/^http:\/\/portal\.test\/willkommen\?id=\d+&token=/);
+      const params = new URL(link).searchParams;
+      const res = await reset(t, body({ id: Number(params.get('id')), token: params.get('token')! }));
+      expect(res.statusCode).toBe(200);
+      const signIn = res.json().sign_in;
+      expect(signIn).toMatchObject({ two_factor_required: true, methods: ['totp', 'recovery'] });
+      expect(signIn.access_token).toBeUndefined();
     });
   });
 

@@ -61,7 +61,7 @@ async function auditOf(t: TestApp, objectId: number) {
   return rows.map((row) => ({ ...row, details: row.details ? JSON.parse(row.details) : null }));
 }
 
-const LINK = /http:\/\/portal\.test\/reset-password\?id=(\d+)&token=([\w-]+)/;
+const LINK = /http:\/\/portal\.test\/willkommen\?id=(\d+)&token=([\w-]+)/;
 
 async function invitationLinkFor(t: TestApp, email: string) {
   const sent = (await t.flushMail()).filter((mail) => mail.to === email);
@@ -863,6 +863,17 @@ describe('user administration: invitations', () => {
 
     const first = await setPassword(t, { id: linkId, token });
     expect(first.statusCode).toBe(200);
+    // The invitation's link signs the new member in (decision 176).
+    expect(first.json()).toMatchObject({
+      message: 'Ihr Passwort ist festgelegt. Willkommen im Gremienportal!',
+      sign_in: { token_type: 'Bearer', user: { id, email } },
+    });
+    const account = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/account',
+      headers: { authorization: `Bearer ${first.json().sign_in.access_token}` },
+    });
+    expect(account.statusCode).toBe(200);
     const again = await setPassword(t, { id: linkId, token }, 'Anderes-Passwort-88');
     expect(again.statusCode).toBe(422);
     expect(again.json().message).toMatch(/ungültig|abgelaufen/);

@@ -7,17 +7,25 @@ import { isUsableResetLink, ResetPasswordForm } from '../../features/auth/compon
 export const INCOMPLETE_LINK_MESSAGE =
   'Der Link ist unvollständig. Bitte öffnen Sie den Link aus der E-Mail vollständig oder fordern Sie einen neuen an.';
 
-/** Serves reset links and invitation links alike: both set a password with id and token. */
-export default function ResetPasswordPage() {
+/** A page that sets a password with the link's id and token: a reset, or an invitation's first. */
+export function PasswordLinkPage({
+  title,
+  documentTitle,
+  purpose,
+}: {
+  title: string;
+  documentTitle?: string;
+  purpose: 'reset' | 'invitation';
+}) {
   const [params] = useSearchParams();
   const id = params.get('id');
   const token = params.get('token');
 
   return (
     <Stack gap="xs">
-      <PageTitle>Passwort zurücksetzen</PageTitle>
+      <PageTitle documentTitle={documentTitle}>{title}</PageTitle>
       {id !== null && token !== null && isUsableResetLink(id, token) ? (
-        <ResetPasswordForm id={id} token={token} />
+        <ResetPasswordForm id={id} token={token} purpose={purpose} />
       ) : (
         <Stack gap="md">
           <Alert color="yellow" variant="light" icon={<IconLinkOff aria-hidden />} role="alert">
@@ -32,4 +40,9 @@ export default function ResetPasswordPage() {
       )}
     </Stack>
   );
+}
+
+/** Reset links; invitations have their own page (invitation.tsx), and older invitation mails land here. */
+export default function ResetPasswordPage() {
+  return <PasswordLinkPage title="Passwort zurücksetzen" purpose="reset" />;
 }

@@ -2,11 +2,12 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
   FORGOT_PASSWORD_SUCCESS_MESSAGE,
+  INVITATION_ACCEPTED_MESSAGE,
   PASSWORD_RESET_SUCCESS_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
 } from '@gremienportal/contracts/auth';
 import { json, mockApi } from '../../../testing/fetch-mock';
-import { signIn } from '../../../testing/factories';
+import { makeUser, signIn } from '../../../testing/factories';
 import { renderApp } from '../../../testing/render';
 
 const newPassword = () => screen.getByLabelText(/^Neues Passwort$|^Neues Passwort \*/, { selector: 'input' });
@@ -163,5 +164,62 @@ describe('reset password page', () => {
     const { router } = renderApp('/reset-password?id=42&token=t0k3n');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(screen.queryByRole('button', { name: 'speichern' })).not.toBeInTheDocument();
+  });
+});
+
+describe('invitation page', () => {
+  const password = () => screen.getByLabelText(/^Passwort$|^Passwort \*/, { selector: 'input' });
+  const repeated = () => screen.getByLabelText(/^Passwort bestätigen/, { selector: 'input' });
+
+  it('welcomes the new member, explains the rule, sets the password and signs them in', async () => {
+    const member = makeUser({ id: 42, firstname: 'Łucja', lastname: 'Dvořák-Şahin' });
+    const { requests } = mockApi({
+      'POST /api/v1/auth/password-reset': json(200, {
+        message: INVITATION_ACCEPTED_MESSAGE,
+        sign_in: { access_token: 'neu-angemeldet', token_type: 'Bearer', user: member },
+      }),
+    });
+    const { user, router } = renderApp('/willkommen?id=42&token=t0k3n');
+    expect(
+      await screen.findByRole('heading', { name: 'Willkommen im Gremienportal – Passwort festlegen' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/mindestens 6 Zeichen, nicht Ihre E-Mail-Adresse/)).toBeInTheDocument();
+
+    await user.type(password(), 'Sommerwiese-7');
+    await user.type(repeated(), 'Sommerwiese-7');
+    await user.click(screen.getByRole('button', { name: 'Passwort festlegen und anmelden' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(localStorage.getItem('access_token')).toBe('neu-angemeldet');
+    expect(requests.find((request) => request.method === 'POST')?.body).toEqual({
+      id: 42,
+      token: 't0k3n',
+      password: 'Sommerwiese-7',
+      password_confirmation: 'Sommerwiese-7',
+    });
+  });
+
+  it('sends an account that already has a second factor to the login', async () => {
+    mockApi({
+      'POST /api/v1/auth/password-reset': json(200, {
+        message: INVITATION_ACCEPTED_MESSAGE,
+        sign_in: { two_factor_required: true, methods: ['totp'], challenge: 'c' },
+      }),
+    });
+    const { user } = renderApp('/willkommen?id=42&token=t0k3n');
+    await user.type(
+      await screen.findByLabelText(/^Passwort$|^Passwort \*/, { selector: 'input' }),
+      'Sommerwiese-7',
+    );
+    await user.type(repeated(), 'Sommerwiese-7');
+    await user.click(screen.getByRole('button', { name: 'Passwort festlegen und anmelden' }));
+    expect(await screen.findByText(INVITATION_ACCEPTED_MESSAGE)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Zum Login' })).toHaveAttribute('href', '/login');
+    expect(localStorage.getItem('access_token')).toBeNull();
+  });
+
+  it('explains a link without id or token', async () => {
+    renderApp('/willkommen?token=t0k3n');
+    expect(await screen.findByText(/Der Link ist unvollständig/)).toBeInTheDocument();
   });
 });

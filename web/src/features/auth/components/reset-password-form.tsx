@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import type { PasswordResetBody } from '@gremienportal/contracts/auth';
@@ -10,6 +10,7 @@ import { isApiError, TRANSPORT_MESSAGES } from '../../../lib/api-client';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useSpecForm } from '../../../lib/forms';
+import { useAuth } from '../../../lib/auth';
 import { resetPassword } from '../auth.api';
 
 interface ResetPasswordValues {
@@ -27,9 +28,39 @@ export function isUsableResetLink(id: string | null, token: string | null): bool
 
 const resolver = contractResolver<ResetPasswordValues, PasswordResetBody>(passwordResetFormSchema);
 
-/** Sets a new password from a reset or invitation link (query parameters id and token). */
-export function ResetPasswordForm({ id, token }: { id: string; token: string }) {
-  const [done, setDone] = useState(false);
+/** What the form says for a reset link and for an invitation's first password. */
+const WORDING = {
+  reset: {
+    intro: 'Bitte legen Sie ein neues Passwort mit mindestens 6 Zeichen fest.',
+    label: 'Neues Passwort',
+    submit: 'speichern',
+  },
+  invitation: {
+    intro:
+      'Legen Sie Ihr Passwort fest: mindestens 6 Zeichen, nicht Ihre E-Mail-Adresse und kein häufig ' +
+      'genutztes Passwort wie „123456“. Danach sind Sie gleich angemeldet.',
+    label: 'Passwort',
+    submit: 'Passwort festlegen und anmelden',
+  },
+} as const;
+
+/**
+ * Sets a password from a reset or invitation link (query parameters id and token). A reset ends
+ * on "Zum Login"; an invitation signs the new member in and opens the portal (decision 176).
+ */
+export function ResetPasswordForm({
+  id,
+  token,
+  purpose = 'reset',
+}: {
+  id: string;
+  token: string;
+  purpose?: 'reset' | 'invitation';
+}) {
+  const wording = WORDING[purpose];
+  const { completeLogin } = useAuth();
+  const navigate = useNavigate();
+  const [done, setDone] = useState<string | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
   const form = useSpecForm<ResetPasswordValues, unknown, PasswordResetBody>({
     resolver,
@@ -40,19 +71,24 @@ export function ResetPasswordForm({ id, token }: { id: string; token: string }) 
   const handleSubmit = form.handleSubmit(async (values) => {
     setErrors([]);
     try {
-      await resetPassword(values);
-      setDone(true);
+      const result = await resetPassword(values);
+      if (result.sign_in && 'access_token' in result.sign_in) {
+        completeLogin(result.sign_in);
+        navigate('/', { replace: true });
+        return;
+      }
+      setDone(result.message);
     } catch (error) {
       const unplaced = applyServerErrors(form.setError, error, ['password', 'password_confirmation']);
       setErrors(isApiError(error) ? [error.message, ...unplaced] : [TRANSPORT_MESSAGES.network]);
     }
   });
 
-  if (done) {
+  if (done !== null) {
     return (
       <Stack gap="md">
         <Alert color="green" variant="light" icon={<IconCircleCheck aria-hidden />} role="status">
-          {PASSWORD_RESET_SUCCESS_MESSAGE}
+          {purpose === 'reset' ? PASSWORD_RESET_SUCCESS_MESSAGE : done}
         </Alert>
         <Button component={Link} to="/login" fullWidth size="md">
           Zum Login
@@ -62,9 +98,13 @@ export function ResetPasswordForm({ id, token }: { id: string; token: string }) 
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate aria-label="Neues Passwort festlegen">
+    <form
+      onSubmit={handleSubmit}
+      noValidate
+      aria-label={purpose === 'reset' ? 'Neues Passwort festlegen' : 'Passwort festlegen'}
+    >
       <Stack gap="md">
-        <Text>Bitte legen Sie ein neues Passwort mit mindestens 6 Zeichen fest.</Text>
+        <Text>{wording.intro}</Text>
         <FormError message={errors} />
         {errors.length > 0 ? (
           <Text size="sm">
@@ -75,19 +115,19 @@ export function ResetPasswordForm({ id, token }: { id: string; token: string }) 
           </Text>
         ) : null}
         <PasswordInput
-          label="Neues Passwort"
+          label={wording.label}
           autoComplete="new-password"
           required
           {...form.field('password')}
         />
         <PasswordInput
-          label="Neues Passwort bestätigen"
+          label={`${wording.label} bestätigen`}
           autoComplete="new-password"
           required
           {...form.field('password_confirmation')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth size="md">
-          speichern
+          {wording.submit}
         </Button>
       </Stack>
     </form>
