@@ -3,6 +3,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import {
   apiToken,
   BASE_URL,
+  expectNoAxeViolations,
   expectNoAxeViolationsAtBothWidths,
   labelled,
   signedInPage,
@@ -93,7 +94,13 @@ test('a Vertreter finds a document by part of a word inside it and opens it', as
     const field = page.getByRole('combobox', { name: 'Suchen' });
     await expect(field).toBeFocused();
     await field.fill('prüfungsbericht');
-    // The dropdown suggests titles; "Alle Treffer" also searches inside the documents.
+    // No title holds the word: the dropdown shows the document whose text does, with the text
+    // around it, and never the Aufsichtsrat's.
+    const inText = page.getByRole('group', { name: 'Im Text gefunden' });
+    await expect(inText.getByRole('option', { name: new RegExp(title) })).toBeVisible();
+    await expect(inText.getByText(/Kassenprüfungsbericht einstimmig/)).toBeVisible();
+    await expect(inText.getByText(`Vertraulich ${id}`)).toHaveCount(0);
+    await expectNoAxeViolations(page);
     await expect(page.getByRole('option', { name: /Alle Treffer für „prüfungsbericht“/ })).toBeVisible();
     await field.press('Enter');
     await expect(page).toHaveURL(/\/search\?q=pr%C3%BCfungsbericht/);

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { SuggestResponse } from '@gremienportal/contracts/search';
+import type { SearchHit, SuggestResponse } from '@gremienportal/contracts/search';
 import { json, mockApi, type RecordedRequest } from '../../testing/fetch-mock';
 import { signIn } from '../../testing/factories';
 import { renderApp } from '../../testing/render';
@@ -47,9 +47,30 @@ const HITS: SuggestResponse['data'] = [
 const suggestRequests = (requests: RecordedRequest[]) =>
   requests.filter((request) => request.url.startsWith('/api/v1/search/suggest'));
 
-async function openApp(path = '/events', hits = HITS) {
+/** A document whose title does not hold the query, but its text does. */
+const TEXT_HIT: SearchHit = {
+  type: 'file',
+  id: 77,
+  title: 'Bericht des Vorstands',
+  highlight: [],
+  snippet: { text: '… die Rücklage für Zzz-Anlagen steigt …', ranges: [[18, 21]] },
+  breadcrumb: '/Aufsichtsrat/Berichte',
+  folder_id: 10,
+  format: 'pdf',
+  date: '2026-11-20T10:00:00.000Z',
+  place: null,
+  searchable: true,
+};
+
+async function openApp(path = '/events', hits = HITS, inText: SearchHit[] = []) {
   signIn();
-  const api = mockApi({ 'GET /api/v1/search/suggest': json(200, { data: hits }) });
+  const api = mockApi({
+    'GET /api/v1/search/suggest': json(200, { data: hits }),
+    'GET /api/v1/search': json(200, {
+      data: inText,
+      meta: { total: inText.length, page: 1, per_page: 8 },
+    }),
+  });
   const app = renderApp(path);
   await screen.findByRole('heading', { level: 1 });
   return { ...app, ...api };
@@ -174,16 +195,28 @@ describe('the header search', () => {
     expect(input).toHaveValue('');
   });
 
-  it('says when no title matches, and still offers all hits', async () => {
+  it('says when neither a title nor a text matches, and still offers all hits', async () => {
     const { user } = await openApp('/events', []);
     await user.keyboard('/');
     await user.type(await field(), 'Zzz');
     // Shown in the list and read out (a live region).
-    const notes = await screen.findAllByText(
-      'Kein Titel gefunden. „Alle Treffer“ sucht auch im Text der Dokumente.',
-    );
+    const notes = await screen.findAllByText('Nichts gefunden, weder im Titel noch im Text eines Dokuments.');
     expect(notes).toHaveLength(2);
     expect(screen.getByRole('option', { name: 'Alle Treffer für „Zzz“' })).toBeInTheDocument();
+  });
+
+  it('shows documents whose text holds the word, with the text around it, and opens one', async () => {
+    const { user, router, requests } = await openApp('/events', [], [TEXT_HIT]);
+    await user.keyboard('/');
+    await user.type(await field(), 'Zzz');
+    const group = await screen.findByRole('group', { name: 'Im Text gefunden' });
+    const option = within(group).getByRole('option', { name: /Bericht des Vorstands/ });
+    expect(option).toHaveTextContent('… die Rücklage für Zzz-Anlagen steigt …');
+    expect(screen.getByRole('status')).toHaveTextContent('1 Vorschlag');
+    const search = requests.find((request) => request.url.startsWith('/api/v1/search?'));
+    expect(new URLSearchParams(search!.url.split('?')[1]).get('type')).toBe('file');
+    await user.keyboard('{ArrowDown}{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/files/show/77'));
   });
 
   it('opens over the header on small screens, and closes again with its button', async () => {

@@ -73,6 +73,25 @@ export const suggestQueryOptions = (q: string) =>
         .then((body) => body.data),
   });
 
+/** How many documents whose text holds the query the header's list shows below the titles. */
+export const TEXT_HITS_IN_LIST = 3;
+
+/**
+ * The best documents whose text holds the query, for the header's list (GET /api/v1/search, only
+ * documents): a word that occurs only inside a PDF is found while typing too.
+ */
+export const textHitsQueryOptions = (q: string) =>
+  queryOptions({
+    queryKey: [...searchKeys.suggest(normalizeQuery(q)), 'text'] as const,
+    queryFn: ({ signal }) =>
+      api
+        .get<SearchResponse>(
+          `/search?${searchSearchParams({ q, type: 'file', sort: 'relevance' }, { page: 1, perPage: 8 }).toString()}`,
+          { signal },
+        )
+        .then((body) => body.data.filter((hit) => hit.snippet !== null)),
+  });
+
 /**
  * The path of the folder a search is limited to, for "Nur in /Aufsichtsrat/2026". Its own query
  * (features do not share queries); a folder that cannot be read just goes unnamed.

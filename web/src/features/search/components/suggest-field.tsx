@@ -5,7 +5,13 @@ import { IconArrowRight } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../../lib/api-client';
 import { plural } from '../../../lib/plural';
-import { suggestQueryOptions, type SuggestHit } from '../search.api';
+import {
+  suggestQueryOptions,
+  TEXT_HITS_IN_LIST,
+  textHitsQueryOptions,
+  type SearchHit,
+  type SuggestHit,
+} from '../search.api';
 import {
   folderOfLocation,
   hitHref,
@@ -24,7 +30,7 @@ import classes from './search.module.css';
 export const SUGGEST_DEBOUNCE_MS = 250;
 const ALL_HITS = 'alle-treffer';
 
-const optionValue = (hit: SuggestHit) => `${hit.type}-${hit.id}`;
+const optionValue = (hit: Pick<SuggestHit, 'type' | 'id'>) => `${hit.type}-${hit.id}`;
 
 function HitOption({ hit }: { hit: SuggestHit }) {
   const kind = KIND_NAMES[hit.type].one;
@@ -36,6 +42,21 @@ function HitOption({ hit }: { hit: SuggestHit }) {
           <HighlightedText text={hit.title} ranges={hit.highlight} />
         </div>
         <div className={classes.optionMeta}>{hit.breadcrumb ? `${kind} · ${hit.breadcrumb}` : kind}</div>
+      </div>
+    </Combobox.Option>
+  );
+}
+
+/** A document found by its text: title, then the piece of text around the match. */
+function TextHitOption({ hit }: { hit: SearchHit }) {
+  return (
+    <Combobox.Option value={optionValue(hit)} className={classes.option}>
+      <HitIcon type={hit.type} format={hit.format} size={20} />
+      <div className={classes.optionText}>
+        <div className={classes.optionTitle}>{hit.title}</div>
+        <div className={classes.optionSnippet}>
+          <HighlightedText text={hit.snippet!.text} ranges={hit.snippet!.ranges} />
+        </div>
       </div>
     </Combobox.Option>
   );
@@ -57,7 +78,8 @@ interface SuggestFieldProps {
 
 /**
  * The search field with its list (decision 129): after a short pause the first title hits appear
- * below it, as a combobox (arrow keys move through them, Enter opens the chosen one). Enter
+ * below it and, under "Im Text gefunden", the best documents whose text holds the query, as a
+ * combobox (arrow keys move through them, Enter opens the chosen one). Enter
  * without a chosen hit, or the last entry, opens all hits on /search; inside a folder the search
  * stays in it.
  */
@@ -74,7 +96,16 @@ export function SuggestField(props: SuggestFieldProps) {
     enabled: asked,
     placeholderData: keepPreviousData,
   });
+  const inText = useQuery({
+    ...textHitsQueryOptions(debounced),
+    enabled: asked,
+    placeholderData: keepPreviousData,
+  });
   const hits = asked ? (suggest.data ?? []) : [];
+  const titled = new Set(hits.map(optionValue));
+  const textHits = asked
+    ? (inText.data ?? []).filter((hit) => !titled.has(optionValue(hit))).slice(0, TEXT_HITS_IN_LIST)
+    : [];
   const waiting =
     sendable && (!asked || normalizeQuery(debounced) !== normalizeQuery(query) || suggest.isPending);
 
@@ -90,7 +121,7 @@ export function SuggestField(props: SuggestFieldProps) {
   };
 
   const handleOptionSubmit = (value: string) => {
-    const hit = hits.find((candidate) => optionValue(candidate) === value);
+    const hit = [...hits, ...textHits].find((candidate) => optionValue(candidate) === value);
     if (hit) go(hitHref(hit));
     else openAll();
   };
@@ -116,9 +147,11 @@ export function SuggestField(props: SuggestFieldProps) {
   if (sendable && waiting) status = 'Suche läuft …';
   else if (sendable && suggest.isError)
     status = errorMessage(suggest.error, 'Die Suche ist gerade nicht möglich.');
-  else if (sendable && hits.length === 0)
-    status = 'Kein Titel gefunden. „Alle Treffer“ sucht auch im Text der Dokumente.';
-  else if (sendable) status = plural(hits.length, 'Vorschlag', 'Vorschläge');
+  else if (sendable && hits.length + textHits.length === 0)
+    status = inText.isPending
+      ? 'Kein Titel gefunden. Die Texte der Dokumente werden noch durchsucht …'
+      : 'Nichts gefunden, weder im Titel noch im Text eines Dokuments.';
+  else if (sendable) status = plural(hits.length + textHits.length, 'Vorschlag', 'Vorschläge');
 
   return (
     <form role="search" aria-label="Portal durchsuchen" onSubmit={handleSubmit} className={classes.form}>
@@ -152,11 +185,18 @@ export function SuggestField(props: SuggestFieldProps) {
           />
         </Combobox.Target>
         <Combobox.Dropdown hidden={!sendable}>
-          {hits.length === 0 ? <div className={classes.status}>{status}</div> : null}
+          {hits.length + textHits.length === 0 ? <div className={classes.status}>{status}</div> : null}
           <Combobox.Options aria-label="Vorschläge">
             {hits.map((hit) => (
               <HitOption key={optionValue(hit)} hit={hit} />
             ))}
+            {textHits.length > 0 ? (
+              <Combobox.Group label="Im Text gefunden">
+                {textHits.map((hit) => (
+                  <TextHitOption key={optionValue(hit)} hit={hit} />
+                ))}
+              </Combobox.Group>
+            ) : null}
             <Combobox.Option value={ALL_HITS} className={classes.allOption}>
               <IconArrowRight size={18} aria-hidden />
               <span>Alle Treffer für „{normalizeQuery(query)}“</span>
