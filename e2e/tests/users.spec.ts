@@ -104,7 +104,7 @@ test.describe('Nutzerverwaltung', () => {
     // Labels carry a hidden required marker, hence the patterns.
     await invitedPage.getByLabel(/^Passwort( \*)?$/).fill(account.password);
     await invitedPage.getByLabel(/^Passwort bestätigen/).fill(account.password);
-    await invitedPage.getByRole('button', { name: 'Passwort festlegen und anmelden' }).click();
+    await invitedPage.getByRole('button', { name: 'Passwort festlegen' }).click();
     await expect(invitedPage).not.toHaveURL(/\/willkommen|\/login/);
     await expect(invitedPage.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(invitedPage.getByRole('link', { name: 'Nutzerverwaltung' })).toHaveCount(0);

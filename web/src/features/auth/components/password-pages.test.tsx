@@ -187,7 +187,7 @@ describe('invitation page', () => {
 
     await user.type(password(), 'Sommerwiese-7');
     await user.type(repeated(), 'Sommerwiese-7');
-    await user.click(screen.getByRole('button', { name: 'Passwort festlegen und anmelden' }));
+    await user.click(screen.getByRole('button', { name: 'Passwort festlegen' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(localStorage.getItem('access_token')).toBe('neu-angemeldet');
@@ -212,7 +212,7 @@ describe('invitation page', () => {
       'Sommerwiese-7',
     );
     await user.type(repeated(), 'Sommerwiese-7');
-    await user.click(screen.getByRole('button', { name: 'Passwort festlegen und anmelden' }));
+    await user.click(screen.getByRole('button', { name: 'Passwort festlegen' }));
     expect(await screen.findByText(INVITATION_ACCEPTED_MESSAGE)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Zum Login' })).toHaveAttribute('href', '/login');
     expect(localStorage.getItem('access_token')).toBeNull();

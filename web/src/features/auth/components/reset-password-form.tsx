@@ -40,7 +40,7 @@ const WORDING = {
       'Legen Sie Ihr Passwort fest: mindestens 6 Zeichen, nicht Ihre E-Mail-Adresse und kein häufig ' +
       'genutztes Passwort wie „123456“. Danach sind Sie gleich angemeldet.',
     label: 'Passwort',
-    submit: 'Passwort festlegen und anmelden',
+    submit: 'Passwort festlegen',
   },
 } as const;
 
