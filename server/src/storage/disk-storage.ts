@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, GERMAN } from '../errors.ts';
-import { newKey } from '../storage/object-keys.ts';
+import { newKey } from './object-keys.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, SHARED_DIR_MODE, SHARED_FILE_MODE } from './private-files.ts';
 import type { ByteRange, FileStorage, StoredObject } from './file-storage.ts';
 

@@ -12,7 +12,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Config } from '../config.ts';
 import { AppError, GERMAN } from '../errors.ts';
-import { newKey } from '../storage/object-keys.ts';
+import { newKey } from './object-keys.ts';
 import { MeasuringStream } from './disk-storage.ts';
 import type { ByteRange, DirectAnswer, FileStorage, StoredObject } from './file-storage.ts';
 import { presignedGetUrl } from './s3-presign.ts';

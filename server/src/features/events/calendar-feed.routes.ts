@@ -13,7 +13,7 @@ import { calendarAnswer } from '../../http/text-answers.ts';
 
 const tags = ['Kalender'];
 
-/** The personal calendar feed (issue 20): managed on the account page, read by calendar apps. */
+/** The personal calendar feed (decision 130): managed on the account page, read by calendar apps. */
 export const calendarFeedRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

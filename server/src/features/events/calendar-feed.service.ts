@@ -24,7 +24,7 @@ import {
 import * as repo from './calendar-feed.repository.ts';
 
 /*
- * Calendars that update (issue 20, decision 130): the cancellation of a deleted event (its
+ * Calendars that update (decision 130): the cancellation of a deleted event (its
  * calendar link, the mail to those who said Zusage) and the personal calendar feed, a URL with a
  * token of its own that opens nothing but the feed.
  */

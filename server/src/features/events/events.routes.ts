@@ -11,21 +11,11 @@ import {
   updateEventBodySchema,
 } from '@gremienportal/contracts/events';
 import type { AppContext } from '../../context.ts';
-import { AppError, GERMAN } from '../../errors.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
-import {
-  contentDisposition,
-  downloadName,
-  downloadResponses,
-  sendDownload,
-} from '../../http/send-download.ts';
-import {
-  closeWhenBodyUnread,
-  discardUpload,
-  multipartOptions,
-  readUpload,
-  type UploadSource,
-} from '../../http/upload-source.ts';
+import { contentDisposition, downloadName, downloadResponses } from '../../http/send-download.ts';
+import { closeWhenBodyUnread, multipartOptions, readUpload } from '../../http/upload-source.ts';
+import { parseFields, withUpload } from '../../http/upload-fields.ts';
+import { sendEventDocument } from './event-documents.ts';
 import { eventsService } from './events.service.ts';
 import { calendarAnswer } from '../../http/text-answers.ts';
 
@@ -38,31 +28,6 @@ const PAYLOAD_DESCRIPTION =
   'sind Rollen-IDs oder -Namen. `start`/`end`: ISO 8601 mit Zeitzone (`2026-11-21T14:30:00+01:00`, ' +
   '`…Z`) oder ohne Zeitzone (`2026-11-21T14:30`, auch mit Sekunden oder Leerzeichen statt `T`), ' +
   'dann als Ortszeit Europe/Berlin.';
-
-/** Upload fields arrive as multipart or JSON; they are checked like a route body (422 per field). */
-export function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, unknown>): z.output<S> {
-  const result = schema.safeParse(fields);
-  if (result.success) return result.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
-  }
-  throw new AppError('validation', GERMAN.validation, errors);
-}
-
-/** The uploaded object belongs to the request until the service has committed it. */
-export async function withUpload<T>(
-  ctx: AppContext,
-  upload: UploadSource,
-  work: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    await discardUpload(ctx, upload);
-    throw error;
-  }
-}
 
 const uploadOptions = { fileFields: ['data', 'file'], listFields: ['roles', 'notifications'] } as const;
 
@@ -143,30 +108,7 @@ export const eventsRoutes =
           response: downloadResponses,
         },
       },
-      async (request, reply) => {
-        const actor = actorOf(request);
-        const event = await events.fileForDownload(actor.principal, request.params.key);
-        return sendDownload(
-          request,
-          reply,
-          ctx,
-          {
-            kind: 'event',
-            id: event.id,
-            key: event.file_storage_key!,
-            title: event.title,
-            format: event.file_format ?? 'bin',
-            mimeType: event.file_mime_type,
-          },
-          {
-            // As for documents: every answer with content, whatever its range, is recorded before
-            // the first byte leaves, so no confidential file goes out unlogged (decision 116).
-            beforeSend: async ({ head }) => {
-              if (!head) await events.recordDownload(actor, event);
-            },
-          },
-        );
-      },
+      async (request, reply) => sendEventDocument(ctx, request, reply, 'information', request.params.key),
     );
 
     // Multipart only where documents arrive: its hooks would otherwise run on every request.

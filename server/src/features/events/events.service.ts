@@ -11,9 +11,9 @@ import {
 } from '@gremienportal/contracts/events';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
+import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { GERMAN, invalidField, notFound } from '../../errors.ts';
+import { invalidField, notFound } from '../../errors.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent, eventFilter } from '../../policies/events.policy.ts';
@@ -37,13 +37,26 @@ import {
 import { usersWithAnyRole } from '../users/users.service.ts';
 import { deliverNotifications } from '../notifications/notifications.service.ts';
 import { trashEvent } from '../trash/move-to-trash.service.ts';
-import { agendaCounts } from './agenda.service.ts';
-import { myAttendanceByEvent, myAttendanceTo } from './attendance.service.ts';
+import { agendaCounts, myAttendanceByEvent, myAttendanceTo } from '../../db/meeting-facts.ts';
 import { findVisibleEvent, visibleEvent } from './visible-event.ts';
+import { deleteReleasedObject } from '../../storage/released-objects.ts';
 
 type Trx = Transaction<Database>;
 
-/** What an event carries for the signed-in member besides its row (issue 20). */
+/** An event's row with its roles, as the guard and the meetings feature read it. */
+export type { EventRecord, RoleRow };
+
+/**
+ * For the meetings feature, whose changes (agenda, attendance reminder, Protokoll) are changes of
+ * the event (decision 177): locks the event's row in the caller's transaction, on PostgreSQL
+ * against concurrent changes, and writes its columns.
+ */
+export const lockEventRow = (trx: Trx, dialect: AppContext['db']['dialect'], id: number) =>
+  lockEvent(trx, dialect, id);
+export const updateEventRow = (trx: Trx, id: number, patch: Parameters<typeof updateEvent>[2]) =>
+  updateEvent(trx, id, patch);
+
+/** What an event carries for the signed-in member besides its row (decision 130). */
 export interface EventExtras {
   myAttendance: PortalEvent['my_attendance'];
   agendaCount: number;
@@ -113,17 +126,6 @@ function newCalendarUid(publicUrl: string): string {
 export function eventsService(ctx: AppContext) {
   const db = ctx.db.kysely;
 
-  /** Removes a stored object after the change that released it committed; never throws. */
-  async function deleteObjectLater(key: string | null | undefined): Promise<void> {
-    if (!key) return;
-    try {
-      await ctx.storage.delete(key);
-    } catch (error) {
-      // No row refers to it any more: the start-up sweep removes it.
-      ctx.logger.warn({ err: error, key }, 'Gespeicherte Event-Datei konnte nicht entfernt werden');
-    }
-  }
-
   return {
     async list(principal: Principal): Promise<PortalEvent[]> {
       const records = await listEvents(db, eventFilter(viewerOf(principal)));
@@ -188,7 +190,7 @@ export function eventsService(ctx: AppContext) {
             notified.map((role) => role.id),
           )
         ).filter((user) => canSeeEvent(viewerOfRoles(user.roles), { roles }));
-        // Issue 21: each recipient's own setting decides between a mail now, a digest and nothing.
+        // Decision 131: each recipient's own setting decides between a mail now, a digest and nothing.
         await deliverNotifications(
           ctx,
           trx,
@@ -279,7 +281,7 @@ export function eventsService(ctx: AppContext) {
         });
         return file ? before.file_storage_key : null;
       });
-      await deleteObjectLater(replacedKey);
+      await deleteReleasedObject(ctx, replacedKey);
       const agendaCount = (await agendaCounts(db, [id])).get(id) ?? 0;
       const myAttendance = await myAttendanceTo(db, id, actor.principal.id);
       return toPortalEvent((await findEvent(db, id))!, { myAttendance, agendaCount });
@@ -318,36 +320,6 @@ export function eventsService(ctx: AppContext) {
           },
         });
       });
-    },
-
-    /** The information file behind a download key, if the user may see its event. */
-    async fileForDownload(principal: Principal, key: string): Promise<EventRecord> {
-      const event = await visibleEvent(db, principal, { downloadKey: key }, GERMAN.notFound);
-      if (!event.file_storage_key) throw notFound();
-      return event;
-    },
-
-    /** Records a response with content, once per session and file version within the window (decision 116). */
-    async recordDownload(actor: Actor, event: EventRecord): Promise<void> {
-      await recordDelivery(
-        db,
-        ctx.clock,
-        {
-          sessionId: actor.principal.sessionId,
-          objectKind: 'event',
-          objectId: event.id,
-          contentVersion: event.file_storage_key!,
-          purpose: 'download',
-        },
-        {
-          ...auditBy(actor),
-          action: 'event.file_downloaded',
-          objectType: 'event',
-          objectId: event.id,
-          objectLabel: event.title,
-          details: { format: event.file_format },
-        },
-      );
     },
 
     /**

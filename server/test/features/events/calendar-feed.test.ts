@@ -9,7 +9,7 @@ import { createRoleUsers, createUser, roleIds, type TestUser } from '../../suppo
 import { childrenOf, readCalendar, value } from '../../support/icalendar-reader.ts';
 
 /**
- * The personal calendar feed (issue 20, decision 130): one address per member, its token stored
+ * The personal calendar feed (decision 130): one address per member, its token stored
  * only as SHA-256, replaced or revoked from the account page; it lists what the member may see
  * now, from 90 days back on, with deleted events as cancelled, and opens nothing else.
  */

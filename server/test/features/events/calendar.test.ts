@@ -12,7 +12,7 @@ import { createRoleUsers, createUser, type TestUser } from '../../support/factor
 import { child, instantOf, prop, readCalendar, value } from '../../support/icalendar-reader.ts';
 
 /**
- * Calendars that update (issue 20, decision 130): a deleted event answers its calendar link with
+ * Calendars that update (decision 130): a deleted event answers its calendar link with
  * a cancellation for those who could see it, mails it to those who said Zusage, and comes back
  * above the cancellation when it is restored.
  */

@@ -225,7 +225,7 @@ describe('events API', () => {
         default_end: '2026-07-15T20:00',
         created_at: t.clock.now().toISOString(),
         updated_at: t.clock.now().toISOString(),
-        // Issue 20: nobody has answered, no Protokoll, no agenda yet.
+        // Decision 130: nobody has answered, no Protokoll, no agenda yet.
         my_attendance: null,
         minutes: null,
         agenda_count: 0,

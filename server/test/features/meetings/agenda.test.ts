@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { msg } from '@gremienportal/contracts/common';
 import { AGENDA_LIMITS, MEETING_MESSAGES, type AgendaItem } from '@gremienportal/contracts/meetings';
 import { HOUR } from '../../../src/clock.ts';
-import { visibleAgenda } from '../../../src/features/events/agenda.service.ts';
+import { visibleAgenda } from '../../../src/features/meetings/agenda.service.ts';
 import { viewerOf } from '../../../src/policies/principal.ts';
 import { referencedObjects } from '../../../src/db/referenced-objects.ts';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';

@@ -1,4 +1,3 @@
-import type { Kysely, Transaction } from 'kysely';
 import { formatBerlinDateTime } from '@gremienportal/contracts/audit';
 import { toBerlinLocal } from '@gremienportal/contracts/events';
 import {
@@ -13,7 +12,6 @@ import {
   type PutAttendanceBody,
 } from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { MINUTE } from '../../clock.ts';
 import { toCsv } from '../../http/csv.ts';
@@ -31,39 +29,13 @@ import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent, isInvitee } from '../../policies/events.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
-import {
-  answersOfUser,
-  answersToEvent,
-  attendees,
-  findAnswer,
-  saveAnswer,
-  type AnswerRow,
-} from './attendance.repository.ts';
-import { lockEvent, updateEvent, type EventRecord } from './events.repository.ts';
+import { answersToEvent, attendees, saveAnswer } from './attendance.repository.ts';
+import { toMyAttendance, type AnswerRow } from '../../db/meeting-facts.ts';
+import { lockEventRow, updateEventRow, type EventRecord } from '../events/events.service.ts';
 import { attendanceReminderMail } from './meetings.mails.ts';
-import { visibleEvent } from './visible-event.ts';
-
-type Executor = Kysely<Database> | Transaction<Database>;
+import { visibleEvent } from '../events/visible-event.ts';
 
 const REMINDER_INTERVAL_MS = REMINDER_INTERVAL_MINUTES * MINUTE;
-
-const toMyAttendance = (row: AnswerRow): MyAttendance => ({
-  status: row.status,
-  comment: row.comment,
-  answered_at: row.answered_at,
-});
-
-/** The caller's own answers, by event id, in one query (for the event list). */
-export async function myAttendanceByEvent(db: Executor, userId: number): Promise<Map<number, MyAttendance>> {
-  const answers = await answersOfUser(db, userId);
-  return new Map([...answers].map(([eventId, row]) => [eventId, toMyAttendance(row)]));
-}
-
-/** The caller's own answer to one event, or null. */
-export async function myAttendanceTo(db: Executor, eventId: number, userId: number) {
-  const row = await findAnswer(db, eventId, userId);
-  return row ? toMyAttendance(row) : null;
-}
 
 /** "14:05": Berlin wall-clock time, rounded up to the full minute (never earlier than allowed). */
 function berlinTimeOfDay(instant: Date): string {
@@ -135,7 +107,7 @@ export function attendanceService(ctx: AppContext) {
     async answer(actor: Actor, id: number, body: PutAttendanceBody): Promise<MyAttendance> {
       const now = ctx.clock.now().toISOString();
       return db.transaction().execute(async (trx) => {
-        await lockEvent(trx, ctx.db.dialect, id);
+        await lockEventRow(trx, ctx.db.dialect, id);
         const event = await visibleEvent(trx, actor.principal, id);
         const row = {
           event_id: id,
@@ -181,7 +153,7 @@ export function attendanceService(ctx: AppContext) {
      */
     async remind(actor: Actor, id: number): Promise<{ message: string; sent: number }> {
       return db.transaction().execute(async (trx) => {
-        await lockEvent(trx, ctx.db.dialect, id);
+        await lockEventRow(trx, ctx.db.dialect, id);
         const event = await visibleEvent(trx, actor.principal, id);
         const now = ctx.clock.now();
         const available = reminderAvailableAt(event.reminder_sent_at, now, REMINDER_INTERVAL_MS);
@@ -207,7 +179,7 @@ export function attendanceService(ctx: AppContext) {
           ctx.clock,
           recipients.map((user) => attendanceReminderMail(user, announced, ctx.config.PUBLIC_URL)),
         );
-        await updateEvent(trx, id, { reminder_sent_at: now.toISOString() });
+        await updateEventRow(trx, id, { reminder_sent_at: now.toISOString() });
         await recordAudit(trx, ctx.clock, {
           ...auditBy(actor),
           action: 'event.attendance_reminded',

@@ -15,7 +15,7 @@ import {
 import { readPdf, type ReadPdf } from '../../support/pdf-reader.ts';
 
 /**
- * The Sitzungsmappe (issue 20, decision 130): per member, of what they may see, with cover,
+ * The Sitzungsmappe (decision 130): per member, of what they may see, with cover,
  * contents, the visible PDFs, "Weitere Unterlagen" and their name on every page.
  */
 describe('Sitzungsmappe (GET /events/{id}/book.pdf)', () => {

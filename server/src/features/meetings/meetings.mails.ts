@@ -7,7 +7,7 @@ import {
   eventPageUrl,
   type AnnouncedEvent,
   type NotificationRecipient,
-} from './events.mails.ts';
+} from '../events/events.mails.ts';
 
 /** "Erinnerung senden": to a holder of the event's roles who has not answered yet. */
 export function attendanceReminderMail(

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { batches } from '../../db/batches.ts';
 import type { Database } from '../../db/schema.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -38,15 +39,6 @@ export async function loadAgendaItems(db: Executor, eventId: number): Promise<Ag
     .orderBy('position')
     .orderBy('id')
     .execute();
-}
-
-/** Parameters per query: far below SQLite's and PostgreSQL's limits. */
-const BATCH = 500;
-
-function batches<T>(list: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < list.length; start += BATCH) result.push(list.slice(start, start + BATCH));
-  return result;
 }
 
 /** The roles of these documents, each list by role id. */
@@ -161,22 +153,4 @@ export async function insertItemFiles(
   links: readonly { item_id: number; file_id: number; position: number }[],
 ): Promise<void> {
   for (const batch of batches(links)) await trx.insertInto('agenda_item_files').values(batch).execute();
-}
-
-/** Items (main and sub-items) per event, for the event list; events without agenda are absent. */
-export async function countAgendaItems(
-  db: Executor,
-  eventIds: readonly number[],
-): Promise<Map<number, number>> {
-  const counts = new Map<number, number>();
-  for (const batch of batches(eventIds)) {
-    const rows = await db
-      .selectFrom('agenda_items')
-      .select(['event_id', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('event_id', 'in', batch)
-      .groupBy('event_id')
-      .execute();
-    for (const row of rows) counts.set(row.event_id, Number(row.count));
-  }
-  return counts;
 }

@@ -10,7 +10,7 @@ import { bookService } from './book.service.ts';
 
 const tags = ['Events'];
 
-/** The Sitzungsmappe (issue 20, decision 130). */
+/** The Sitzungsmappe (decision 130). */
 export const bookRoutes =
   (ctx: AppContext, books: BookBuilder): FastifyPluginAsyncZod =>
   async (app) => {

@@ -15,7 +15,7 @@ import { csvAnswer } from '../../http/text-answers.ts';
 const tags = ['Events'];
 const adminErrors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-/** Zu- und Absagen (issue 20, decision 130): the member's own answer, the admins' list and reminder. */
+/** Zu- und Absagen (decision 130): the member's own answer, the admins' list and reminder. */
 export const attendanceRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

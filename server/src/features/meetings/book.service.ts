@@ -14,11 +14,11 @@ import type { FileStorage } from '../../storage/file-storage.ts';
 import { auditBy, recordDeliveries } from '../audit/audit-log.service.ts';
 import { fileDelivery } from '../files/files.service.ts';
 import { visibleAgenda, type AgendaDocument, type AgendaEntry } from './agenda.service.ts';
-import type { EventRecord } from './events.repository.ts';
-import { visibleEvent } from './visible-event.ts';
+import type { EventRecord } from '../events/events.service.ts';
+import { visibleEvent } from '../events/visible-event.ts';
 
 /*
- * The Sitzungsmappe (issue 20, decision 130): one PDF per member of what they may see of a
+ * The Sitzungsmappe (decision 130): one PDF per member of what they may see of a
  * meeting, made by the book builder away from the request thread and recorded like every other
  * delivery of content before its first byte leaves.
  */

@@ -1,18 +1,18 @@
 import { MINUTES_MESSAGES, type Minutes } from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
-import { GERMAN, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import type { StoredUpload } from '../../http/upload-source.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor } from '../../plugins/auth.ts';
-import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent } from '../../policies/events.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { newKey } from '../../storage/object-keys.ts';
-import { auditBy, recordAudit, recordDelivery } from '../audit/audit-log.service.ts';
+import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { acceptedBy } from './attendance.repository.ts';
-import { lockEvent, updateEvent, type EventRecord } from './events.repository.ts';
+import { lockEventRow, updateEventRow } from '../events/events.service.ts';
 import { minutesPublishedMail } from './meetings.mails.ts';
-import { visibleEvent } from './visible-event.ts';
+import { visibleEvent } from '../events/visible-event.ts';
+import { deleteReleasedObject } from '../../storage/released-objects.ts';
 
 const NO_MINUTES = {
   minutes_storage_key: null,
@@ -24,20 +24,9 @@ const NO_MINUTES = {
   minutes_published_at: null,
 } as const;
 
-/** The Protokoll der Sitzung (issue 20): stored like the information file, beside it on the event. */
+/** The Protokoll der Sitzung (decision 130): stored like the information file, beside it on the event. */
 export function minutesService(ctx: AppContext) {
   const db = ctx.db.kysely;
-
-  /** Removes a stored object after the change that released it committed; never throws. */
-  async function deleteObjectLater(key: string | null): Promise<void> {
-    if (!key) return;
-    try {
-      await ctx.storage.delete(key);
-    } catch (error) {
-      // No row refers to it any more: the start-up sweep removes it.
-      ctx.logger.warn({ err: error, key }, 'Gespeichertes Protokoll konnte nicht entfernt werden');
-    }
-  }
 
   return {
     /**
@@ -48,11 +37,11 @@ export function minutesService(ctx: AppContext) {
     async publish(actor: Actor, id: number, file: StoredUpload): Promise<Minutes> {
       const now = ctx.clock.now().toISOString();
       const { replacedKey, minutes } = await db.transaction().execute(async (trx) => {
-        await lockEvent(trx, ctx.db.dialect, id);
+        await lockEventRow(trx, ctx.db.dialect, id);
         const event = await visibleEvent(trx, actor.principal, id);
         const first = event.minutes_storage_key === null;
         const downloadKey = newKey();
-        await updateEvent(trx, id, {
+        await updateEventRow(trx, id, {
           minutes_storage_key: file.key,
           minutes_download_key: downloadKey,
           minutes_format: file.format,
@@ -95,17 +84,17 @@ export function minutesService(ctx: AppContext) {
           minutes: { external: downloadKey, format: file.format, size_bytes: file.size, published_at: now },
         };
       });
-      await deleteObjectLater(replacedKey);
+      await deleteReleasedObject(ctx, replacedKey);
       return minutes;
     },
 
     /** Takes the Protokoll off the event; its object is deleted after the commit. */
     async remove(actor: Actor, id: number): Promise<void> {
       const removedKey = await db.transaction().execute(async (trx) => {
-        await lockEvent(trx, ctx.db.dialect, id);
+        await lockEventRow(trx, ctx.db.dialect, id);
         const event = await visibleEvent(trx, actor.principal, id);
         if (event.minutes_storage_key === null) throw notFound(MINUTES_MESSAGES.none);
-        await updateEvent(trx, id, NO_MINUTES);
+        await updateEventRow(trx, id, NO_MINUTES);
         await recordAudit(trx, ctx.clock, {
           ...auditBy(actor),
           action: 'event.minutes_removed',
@@ -116,37 +105,7 @@ export function minutesService(ctx: AppContext) {
         });
         return event.minutes_storage_key;
       });
-      await deleteObjectLater(removedKey);
-    },
-
-    /** The event behind a Protokoll's download key, if the user may see the event. */
-    async forDownload(principal: Principal, key: string): Promise<EventRecord> {
-      const event = await visibleEvent(db, principal, { minutesKey: key }, GERMAN.notFound);
-      if (!event.minutes_storage_key) throw notFound();
-      return event;
-    },
-
-    /** Records a response with content, once per session and version within the window (decision 116). */
-    async recordDownload(actor: Actor, event: EventRecord): Promise<void> {
-      await recordDelivery(
-        db,
-        ctx.clock,
-        {
-          sessionId: actor.principal.sessionId,
-          objectKind: 'event',
-          objectId: event.id,
-          contentVersion: event.minutes_storage_key!,
-          purpose: 'download',
-        },
-        {
-          ...auditBy(actor),
-          action: 'event.minutes_downloaded',
-          objectType: 'event',
-          objectId: event.id,
-          objectLabel: event.title,
-          details: { format: event.minutes_format },
-        },
-      );
+      await deleteReleasedObject(ctx, removedKey);
     },
   };
 }

@@ -1,17 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { AttendanceStatus, Database, EventAttendanceTable } from '../../db/schema.ts';
+import type { Database, EventAttendanceTable } from '../../db/schema.ts';
+import type { AnswerRow } from '../../db/meeting-facts.ts';
 import { membersWithRoles, type MemberRecord } from '../../db/member-lists.ts';
 import { inviteeFilter } from '../../policies/events.policy.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
-
-export interface AnswerRow {
-  event_id: number;
-  user_id: number;
-  status: AttendanceStatus;
-  comment: string;
-  answered_at: string;
-}
 
 /** One answer per member and event: a second answer replaces the first (same SQL on both dialects). */
 export async function saveAnswer(db: Executor, row: EventAttendanceTable): Promise<void> {
@@ -26,21 +19,6 @@ export async function saveAnswer(db: Executor, row: EventAttendanceTable): Promi
       }),
     )
     .execute();
-}
-
-export function findAnswer(db: Executor, eventId: number, userId: number): Promise<AnswerRow | undefined> {
-  return db
-    .selectFrom('event_attendance')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
-/** Every answer one member gave, by event id: one query for the whole event list. */
-export async function answersOfUser(db: Executor, userId: number): Promise<Map<number, AnswerRow>> {
-  const rows = await db.selectFrom('event_attendance').selectAll().where('user_id', '=', userId).execute();
-  return new Map(rows.map((row) => [row.event_id, row]));
 }
 
 /** The answers to one event, by user id. */

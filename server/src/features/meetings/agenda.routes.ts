@@ -13,7 +13,7 @@ import { agendaService } from './agenda.service.ts';
 
 const tags = ['Events'];
 
-/** The Tagesordnung of an event (issue 20, decision 130). */
+/** The Tagesordnung of an event (decision 130). */
 export const agendaRoutes =
   (ctx: AppContext, cache: ReadCache): FastifyPluginAsyncZod =>
   async (app) => {

@@ -11,14 +11,15 @@ import {
 import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../errors.ts';
 import { actorOf } from '../../plugins/auth.ts';
-import { downloadResponses, sendDownload } from '../../http/send-download.ts';
+import { downloadResponses } from '../../http/send-download.ts';
 import { closeWhenBodyUnread, multipartOptions, readUpload } from '../../http/upload-source.ts';
-import { parseFields, withUpload } from './events.routes.ts';
+import { parseFields, withUpload } from '../../http/upload-fields.ts';
+import { sendEventDocument } from '../events/event-documents.ts';
 import { minutesService } from './minutes.service.ts';
 
 const tags = ['Events'];
 
-/** The Protokoll der Sitzung (issue 20): publish, replace, remove, download. */
+/** The Protokoll der Sitzung (decision 130): publish, replace, remove, download. */
 export const minutesRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
@@ -51,30 +52,7 @@ export const minutesRoutes =
           response: downloadResponses,
         },
       },
-      async (request, reply) => {
-        const actor = actorOf(request);
-        const event = await minutes.forDownload(actor.principal, request.params.key);
-        return sendDownload(
-          request,
-          reply,
-          ctx,
-          {
-            kind: 'event',
-            id: event.id,
-            key: event.minutes_storage_key!,
-            title: `Protokoll ${event.title}`,
-            format: event.minutes_format ?? 'bin',
-            mimeType: event.minutes_mime_type,
-          },
-          {
-            // As for the information file: every answer with content is recorded before the first
-            // byte leaves (decision 116).
-            beforeSend: async ({ head }) => {
-              if (!head) await minutes.recordDownload(actor, event);
-            },
-          },
-        );
-      },
+      async (request, reply) => sendEventDocument(ctx, request, reply, 'minutes', request.params.key),
     );
 
     // Multipart only where the document arrives (decision 112).

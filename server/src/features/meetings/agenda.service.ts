@@ -18,7 +18,6 @@ import { mayUseAdminRoutes, viewerOf, viewerOfRoles, type Viewer } from '../../p
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { allFolders, megabytes, type ReadCache } from '../folders/folders.service.ts';
 import {
-  countAgendaItems,
   deleteAgenda,
   filesByIds,
   insertAgendaItem,
@@ -28,11 +27,11 @@ import {
   type AgendaItemRow,
   type LinkedFileRow,
 } from './agenda.repository.ts';
-import { lockEvent, updateEvent, type EventRecord, type RoleRow } from './events.repository.ts';
-import { visibleEvent } from './visible-event.ts';
+import { lockEventRow, updateEventRow, type EventRecord, type RoleRow } from '../events/events.service.ts';
+import { visibleEvent } from '../events/visible-event.ts';
 
 /*
- * The Tagesordnung of an event (issue 20, decision 130): items and sub-items, numbered when read,
+ * The Tagesordnung of an event (decision 130): items and sub-items, numbered when read,
  * each with documents from the file area that a reader sees only as the files policy lets them.
  */
 
@@ -147,11 +146,6 @@ export async function visibleAgenda(
   }));
 }
 
-/** Agenda items (main and sub-items) per event, for `agenda_count`; 0 is absent. */
-export function agendaCounts(db: Executor, eventIds: readonly number[]): Promise<Map<number, number>> {
-  return countAgendaItems(db, eventIds);
-}
-
 export function agendaService(ctx: AppContext, cache: ReadCache) {
   const db = ctx.db.kysely;
   const treeOf: TreeOf = (viewer) => cache.folderTree(viewer);
@@ -205,7 +199,7 @@ export function agendaService(ctx: AppContext, cache: ReadCache) {
     async replace(actor: Actor, eventId: number, body: PutAgendaBody): Promise<AgendaItem[]> {
       const now = ctx.clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
-        await lockEvent(trx, ctx.db.dialect, eventId);
+        await lockEventRow(trx, ctx.db.dialect, eventId);
         const event = await visibleEvent(trx, actor.principal, eventId);
         const fields = body.items.flatMap((item, index) => [
           { path: `items.${index}.file_ids`, ids: item.file_ids },
@@ -249,7 +243,7 @@ export function agendaService(ctx: AppContext, cache: ReadCache) {
             subItems += 1;
           }
         }
-        await updateEvent(trx, eventId, { updated_at: now });
+        await updateEventRow(trx, eventId, { updated_at: now });
         await recordAudit(trx, ctx.clock, {
           ...auditBy(actor),
           action: 'event.agenda_updated',
