@@ -27,3 +27,13 @@ export const queryClient = createQueryClient();
  * (two-factor feature) refresh it, since the account carries the factor's state.
  */
 export const ACCOUNT_QUERY_KEY = ['account'] as const;
+
+/**
+ * The events' queries: the list and one event. Shared because a meeting's changes (agenda,
+ * answers, Protokoll) change what the event shows, and the meetings feature refreshes them.
+ */
+export const eventKeys = {
+  all: ['events'] as const,
+  list: () => [...eventKeys.all, 'list'] as const,
+  detail: (id: number) => [...eventKeys.all, 'detail', id] as const,
+};

@@ -131,7 +131,7 @@ describe('explorer modals: exact texts (product.md P3)', () => {
     ]);
   });
 
-  it('"Datei bearbeiten" adds that the replaced content stays as a version (issue 17)', async () => {
+  it('"Datei bearbeiten" adds that the replaced content stays as a version (decision 125)', async () => {
     documentApi();
     const { dialog } = await open(MODALS.find((modal) => modal.kind === 'edit-file')!);
     expect(dialog).toHaveTextContent(REPLACE_KEEPS_VERSION);

@@ -4,7 +4,7 @@ import type { StoredFile, TreeNode } from '@gremienportal/contracts/files';
 import type { Folder } from '@gremienportal/contracts/folders';
 import type { News } from '@gremienportal/contracts/news';
 import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
-import { makeMeeting } from '../../features/events/components/meeting-fixtures';
+import { makeMeeting } from '../../features/meetings/components/meeting-fixtures';
 import { json, mockApi, type MockHandler, type MockReply } from '../../testing/fetch-mock';
 import { signIn, vertreterUser } from '../../testing/factories';
 import { renderApp } from '../../testing/render';

@@ -19,7 +19,7 @@ import type { PortalEvent } from '@gremienportal/contracts/events';
 import { FileIcon } from '../../components/file-icon';
 import { SMALL_SCREEN_QUERY } from '../../components/data-table-defaults';
 import { formatDateTime } from '../../lib/format';
-import { AttendanceBadge } from '../../features/events/components/attendance-badge';
+import { AttendanceBadge } from '../../features/meetings/components/attendance-badge';
 import { formatDay } from '../../features/files/components/acknowledgement-banner';
 import { newFilesQueryOptions, type StoredFile } from '../../features/files/files.api';
 import { newsQueryOptions } from '../../features/news/news.api';

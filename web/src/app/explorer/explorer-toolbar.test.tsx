@@ -18,7 +18,7 @@ async function menuEntries(user: ReturnType<typeof renderToolbar>['user']) {
 }
 
 // Decision 124: only what applies is shown; the spec's enabling rules (product.md P4.3) decide what.
-describe('ExplorerToolbar (product.md P4 enabling rules, issue 16 calm toolbar)', () => {
+describe('ExplorerToolbar (product.md P4 enabling rules, a calm toolbar)', () => {
   it('offers only the Amtsperiode at the root, without disabled buttons or hint sentences', async () => {
     const { user } = renderToolbar(1);
     expect(screen.queryByRole('button', { name: 'Neuer Ordner' })).not.toBeInTheDocument();
@@ -63,7 +63,7 @@ describe('ExplorerToolbar (product.md P4 enabling rules, issue 16 calm toolbar)'
     ]);
   });
 
-  it('leads admins to the Papierkorb from the "⋯" menu (issue 17)', async () => {
+  it('leads admins to the Papierkorb from the "⋯" menu (decision 125)', async () => {
     const { user } = renderToolbar(12);
     await user.click(screen.getByRole('button', { name: MORE_ACTIONS_LABEL }));
     expect(await screen.findByRole('menuitem', { name: 'Papierkorb' })).toHaveAttribute('href', '/trash');

@@ -165,7 +165,7 @@ describe('app layout', () => {
     expect(within(footer).queryByRole('link', { name: 'Impressum' })).not.toBeInTheDocument();
   });
 
-  it('shows imprint and privacy links on the signed-out pages too (issue 16)', async () => {
+  it('shows imprint and privacy links on the signed-out pages too (decision 124)', async () => {
     mockApi({ 'GET /api/v1/legal-links': json(200, { data: settings }) });
     renderApp('/login');
     await screen.findByRole('heading', { name: 'Einloggen' });

@@ -9,7 +9,7 @@ import { PageTitle } from '../../components/page-title';
 import { CreateEventDrawer } from '../../features/events/components/create-event-drawer';
 import { DeleteErrorBanner } from '../../features/events/components/delete-error-banner';
 import { EventsTable } from '../../features/events/components/events-table';
-import { UpcomingMeetings } from '../../features/events/components/upcoming-meetings';
+import { UpcomingMeetings } from '../../features/meetings/components/upcoming-meetings';
 import { useDeleteEventWithConfirmation } from '../../features/events/components/use-delete-event';
 import { eventsQueryOptions } from '../../features/events/events.api';
 import { useAuth } from '../../lib/auth';

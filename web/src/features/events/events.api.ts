@@ -1,13 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateEventBody, PortalEvent, UpdateEventBody } from '@gremienportal/contracts/events';
 import { api, type UploadProgress } from '../../lib/api-client';
+import { eventKeys } from '../../lib/query-client';
 import { saveBlob } from '../../lib/saved-files';
 
-export const eventKeys = {
-  all: ['events'] as const,
-  list: () => [...eventKeys.all, 'list'] as const,
-  detail: (id: number) => [...eventKeys.all, 'detail', id] as const,
-};
 
 export const eventsQueryOptions = () =>
   queryOptions({

@@ -134,7 +134,7 @@ describe('FileDialog "Datei ausgewählt"', () => {
     expect(warnLog).not.toHaveBeenCalled();
   });
 
-  it('says when the content cannot be searched (issue 19), as the file itself tells', async () => {
+  it('says when the content cannot be searched (decision 128), as the file itself tells', async () => {
     mockApi({ 'GET /api/v1/files/31': json(200, { data: { ...FILE, text_state: 'empty' } }) });
     renderDialog(false);
     expect(await screen.findByText(/Die Datei wird nur über ihren Titel gefunden/)).toHaveTextContent(

@@ -30,7 +30,7 @@ function renderDetails(file: StoredFile, isAdmin: boolean) {
   return renderWithProviders(<FileDetails file={file} isAdmin={isAdmin} />, { signedIn: true });
 }
 
-describe('the text state of a document on its page (issue 19)', () => {
+describe('the text state of a document on its page (decision 128)', () => {
   it('uses the labels of the contract', () => {
     expect(TEXT_STATE_TEXTS).toEqual(TEXT_STATE_LABELS);
   });

@@ -3,7 +3,7 @@ import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { AttendanceList, MyAttendance, PutAttendanceBody } from '@gremienportal/contracts/meetings';
 import { api } from '../../lib/api-client';
 import { saveBlob } from '../../lib/saved-files';
-import { eventKeys } from './events.api';
+import { eventKeys } from '../../lib/query-client';
 
 /** The reminder's answer (`reminderResponseSchema`): the German message and how many got it. */
 interface ReminderResponse {

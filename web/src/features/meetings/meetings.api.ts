@@ -3,7 +3,7 @@ import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { Minutes } from '@gremienportal/contracts/meetings';
 import { api, type UploadProgress } from '../../lib/api-client';
 import { openBlobInNewTab, saveBlob } from '../../lib/saved-files';
-import { eventKeys } from './events.api';
+import { eventKeys } from '../../lib/query-client';
 
 export interface DownloadProgress {
   /** Bytes received so far. */

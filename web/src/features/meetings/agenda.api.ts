@@ -5,7 +5,7 @@ import type { ExplorerListResponse } from '@gremienportal/contracts/files';
 import type { AgendaCheckResponse, AgendaItem, PutAgendaInput } from '@gremienportal/contracts/meetings';
 import type { SearchResponse } from '@gremienportal/contracts/search';
 import { api } from '../../lib/api-client';
-import { eventKeys } from './events.api';
+import { eventKeys } from '../../lib/query-client';
 
 export type { AgendaItem };
 export type VisibilityCheck = AgendaCheckResponse['data'];
