@@ -14,7 +14,7 @@ import { csvAnswer } from '../../http/text-answers.ts';
 const tags = ['Dateien'];
 const adminErrors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-/** Kenntnisnahme (issue 21, decision 131): the member's confirmation, the admins' list, CSV and reminder. */
+/** Kenntnisnahme (decision 131): the member's confirmation, the admins' list, CSV and reminder. */
 export const acknowledgementsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

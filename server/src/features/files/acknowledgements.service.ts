@@ -48,7 +48,7 @@ const berlinMinute = (instant: Date) =>
   formatBerlinDateTime(roundUpToMinute(instant).toISOString()).slice(0, 16);
 
 /**
- * Kenntnisnahme (issue 21, decision 131): members confirm documents they opened; admins see who
+ * Kenntnisnahme (decision 131): members confirm documents they opened; admins see who
  * has and who has not, export it and remind the others once a day.
  */
 export function acknowledgementsService(ctx: AppContext) {

@@ -1,28 +1,12 @@
 import type { z } from 'zod';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
-import { AppError, GERMAN, invalidField } from '../../errors.ts';
+import { invalidField } from '../../errors.ts';
 import type { FilesTree, FolderRecord } from '../folders/folders.service.ts';
-
-/** Upload fields arrive as multipart or JSON; they are checked like a route body (422 per field). */
-export function parseFields<S extends z.ZodType>(
-  schema: S,
-  fields: Record<string, unknown>,
-  extraErrors: Record<string, string[]> = {},
-): z.output<S> {
-  const result = schema.safeParse(fields);
-  const errors: Record<string, string[]> = { ...extraErrors };
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
-    }
-  }
-  if (Object.keys(errors).length > 0) throw new AppError('validation', GERMAN.validation, errors);
-  return (result as { data: z.output<S> }).data;
-}
+import { parseFields } from '../../http/upload-fields.ts';
 
 /**
- * The fields of a multipart upload that arrived before its file part (issue 23), by the same
+ * The fields of a multipart upload that arrived before its file part, by the same
  * schema as `parseFields`. A field not sent yet may still follow the file, so only an issue of a
  * field already present refuses the upload now; then the answer is the full check's, every issue
  * at once. Returns the parsed fields when they are complete and valid.

@@ -12,7 +12,7 @@ import { fileNotificationMail } from './files.mails.ts';
 /**
  * "Benachrichtigung an" (product.md P7.3): every user who holds one of the chosen roles and may see
  * the file (its folder chain and the file itself share a role with them, or they are an admin) is
- * told, each as they chose (issue 21: one mail now, a digest row, or nothing). In the caller's
+ * told, each as they chose (decision 131: one mail now, a digest row, or nothing). In the caller's
  * transaction.
  */
 export async function queueNotifications(

@@ -24,14 +24,8 @@ import { canSeeFile, fileFilter } from '../../policies/files.policy.ts';
 import { FolderTree } from '../../policies/folders.policy.ts';
 import { fileTextState } from '../search/search.service.ts';
 import { viewerOf, type Viewer } from '../../policies/principal.ts';
-import {
-  checkNotifications,
-  fileFieldOf,
-  normalize,
-  parseFields,
-  parseFieldsSoFar,
-  uploadFolder,
-} from './files.input.ts';
+import { checkNotifications, fileFieldOf, normalize, parseFieldsSoFar, uploadFolder } from './files.input.ts';
+import { parseFields } from '../../http/upload-fields.ts';
 import { queueNotifications } from './files.notifications.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
@@ -166,7 +160,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
 
     /**
      * The checks of `create` that the fields sent before the file part of a multipart upload
-     * allow, run before a byte of the file is stored (issue 23): the fields' rules, the folder,
+     * allow, run before a byte of the file is stored: the fields' rules, the folder,
      * the roles. Whether the notified roles are among the file's waits for the full check, as a
      * `permissions` part after the file could still add the missing role.
      */

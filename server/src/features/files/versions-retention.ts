@@ -6,7 +6,7 @@ import { surplusVersions } from './versions.repository.ts';
 const BATCH = 100;
 
 /**
- * VERSIONS_KEEP (issue 17): per document only the newest this many old versions stay; older ones
+ * VERSIONS_KEEP (decision 125): per document only the newest this many old versions stay; older ones
  * go, oldest first, with an audit entry each. Unset keeps every version. Each batch deletes under
  * the folder-tree lock and only rows that are still there, so instances running it at once remove
  * and audit every version once.

@@ -6,7 +6,7 @@ export type VersionRow = Selectable<FileVersionsTable>;
 
 /**
  * Keeps a document's current content as an old version, in the transaction that replaces it
- * (issue 17): its stored object stays and now belongs to the version row.
+ * (decision 125): its stored object stays and now belongs to the version row.
  */
 export async function keepAsVersion(
   trx: Transaction<Database>,

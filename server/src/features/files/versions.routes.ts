@@ -18,7 +18,7 @@ const tags = ['Dateien'];
 const errors = { 401: errorBodySchema, 404: errorBodySchema };
 
 /**
- * A document's versions (issue 17): Admins see, download and restore them; for anyone else the
+ * A document's versions (decision 125): Admins see, download and restore them; for anyone else the
  * routes do not exist (404, `admin-hidden`), as members see only the current version.
  */
 export const versionsRoutes =

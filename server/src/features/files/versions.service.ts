@@ -16,7 +16,7 @@ import * as repo from './files.repository.ts';
 import { recordFileDelivery } from './files.service.ts';
 import { findVersion, keepAsVersion, listVersions } from './versions.repository.ts';
 
-/** A document's versions (issue 17); the routes let only Admins and Super-Admins in. */
+/** A document's versions (decision 125); the routes let only Admins and Super-Admins in. */
 export function versionsService(ctx: AppContext, fileFor: (actor: Actor, id: number) => Promise<StoredFile>) {
   const db = () => ctx.db.kysely;
 
