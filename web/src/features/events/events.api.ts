@@ -4,7 +4,6 @@ import { api, type UploadProgress } from '../../lib/api-client';
 import { eventKeys } from '../../lib/query-client';
 import { saveBlob } from '../../lib/saved-files';
 
-
 export const eventsQueryOptions = () =>
   queryOptions({
     queryKey: eventKeys.list(),
