@@ -96,6 +96,27 @@ const NO_FEATURE = {
 /** Crossings allowed as exceptions: file → exact import paths. None today; keep it that way. */
 const SERVER_FEATURE_EXCEPTIONS = {};
 
+/** Syntax only server/src/policies/ may use (decision 120). */
+const POLICY_SYNTAX = [
+  {
+    selector: 'MemberExpression[property.name=/^(isAdmin|isSuperAdmin)$/]',
+    message: 'Ask server/src/policies/ whether someone may see or change something (decision 120).',
+  },
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(where|orWhere|whereRef|on|onRef)$/][arguments.0.value=/^[a-z]+_roles\\.role_id$/]',
+    message:
+      "Filter rows by the viewer's roles with the Kysely filters of server/src/policies/ (decision 120).",
+  },
+  {
+    // An alias would hide the role filter from the rule above.
+    selector:
+      'CallExpression[callee.property.name=/^(selectFrom|innerJoin|leftJoin)$/][arguments.0.value=/^[a-z]+_roles as /]',
+    message:
+      'Filter rows by roles with the Kysely filters of server/src/policies/, without aliasing the role table (decision 120).',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -159,26 +180,7 @@ export default tseslint.config(
     files: ['server/src/**/*.ts'],
     ignores: ['server/src/policies/**', 'server/src/plugins/auth.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'MemberExpression[property.name=/^(isAdmin|isSuperAdmin)$/]',
-          message: 'Ask server/src/policies/ whether someone may see or change something (decision 120).',
-        },
-        {
-          selector:
-            'CallExpression[callee.property.name=/^(where|orWhere|whereRef|on|onRef)$/][arguments.0.value=/^[a-z]+_roles\\.role_id$/]',
-          message:
-            "Filter rows by the viewer's roles with the Kysely filters of server/src/policies/ (decision 120).",
-        },
-        {
-          // An alias would hide the role filter from the rule above.
-          selector:
-            'CallExpression[callee.property.name=/^(selectFrom|innerJoin|leftJoin)$/][arguments.0.value=/^[a-z]+_roles as /]',
-          message:
-            'Filter rows by roles with the Kysely filters of server/src/policies/, without aliasing the role table (decision 120).',
-        },
-      ],
+      'no-restricted-syntax': ['error', ...POLICY_SYNTAX],
     },
   },
   {
@@ -197,6 +199,21 @@ export default tseslint.config(
               message: 'Access rules live in server/src/policies/.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // A service is its feature's door; it does not hand out its repository (decision 178).
+    files: ['server/src/features/**/*.service.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...POLICY_SYNTAX,
+        {
+          selector:
+            'ExportNamedDeclaration[source.value=/\\.repository(\\.ts)?$/], ExportAllDeclaration[source.value=/\\.repository(\\.ts)?$/]',
+          message: "A service does not re-export a repository: callers use the service's own functions.",
         },
       ],
     },

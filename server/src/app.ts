@@ -52,7 +52,7 @@ import { filesRoutes } from './features/files/files.routes.ts';
 import { acknowledgementsRoutes } from './features/files/acknowledgements.routes.ts';
 import { newsRoutes } from './features/news/news.routes.ts';
 import { foldersRoutes } from './features/folders/folders.routes.ts';
-import { ReadCache } from './features/folders/folders.service.ts';
+import { ReadCache } from './features/explorer/explorer.service.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { agendaRoutes } from './features/meetings/agenda.routes.ts';
 import { attendanceRoutes } from './features/meetings/attendance.routes.ts';

@@ -276,3 +276,14 @@ export class SplicedJson {
     return this.compressed;
   }
 }
+
+/** Whether an Accept-Encoding header takes gzip (listed, and not with `q=0`). */
+export function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    return (
+      (name === 'gzip' || name === 'x-gzip') &&
+      !params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param))
+    );
+  });
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
-import { allFolders } from '../../src/features/folders/folders.service.ts';
+import { loadFolders } from '../../src/db/document-records.ts';
 import { allRoles } from '../../src/features/roles/roles.service.ts';
 import { canSeeEvent, eventFilter, inviteeFilter, isInvitee } from '../../src/policies/events.policy.ts';
 import { canSeeFile, fileFilter } from '../../src/policies/files.policy.ts';
@@ -57,7 +57,7 @@ describe('policies: predicate and SQL filter agree', () => {
     const now = new Date().toISOString();
     const folderIds: number[] = [1, 2, 3, 4];
     const breadcrumbs = new Map<number, string>(
-      (await allFolders(db)).map((folder) => [folder.id, folder.breadcrumb]),
+      (await loadFolders(db)).map((folder) => [folder.id, folder.breadcrumb]),
     );
     for (const folder of w.folders) {
       const parentId = folderIds[folder.parent % folderIds.length]!;
@@ -172,7 +172,7 @@ describe('policies: predicate and SQL filter agree', () => {
       fc.asyncProperty(world, async (w) => {
         await clear();
         const { files, events, accounts } = await build(w);
-        const folders = await allFolders(db);
+        const folders = await loadFolders(db);
         const byId = new Map(folders.map((folder) => [folder.id, folder]));
         for (const roleIds of w.users) {
           const viewer = viewerOfRoles(roles.filter((role) => roleIds.includes(role.id)));

@@ -23,7 +23,7 @@ import { seeingReason, seesSubject, type VisibilitySubject } from '../../policie
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { eventById } from '../events/events.service.ts';
 import { fileById } from '../files/files.service.ts';
-import { allFolders } from '../folders/folders.service.ts';
+import { loadFolders } from '../../db/document-records.ts';
 import { parseDetails } from './audit-log.service.ts';
 import { auditCsvHeader, auditCsvRow } from './audit.csv.ts';
 import {
@@ -119,13 +119,13 @@ export function auditService(ctx: AppContext) {
         if (!event) throw notFound();
         subject = { type, roles: event.roles };
       } else if (type === 'folder') {
-        const folders = await allFolders(db);
+        const folders = await loadFolders(db);
         if (!folders.some((folder) => folder.id === id)) throw notFound();
         subject = { type, id, folders };
       } else {
         const file = await fileById(db, id);
         if (!file) throw notFound();
-        subject = { type, file, folders: await allFolders(db) };
+        subject = { type, file, folders: await loadFolders(db) };
       }
       const sees = seesSubject(subject);
       const users = await usersWithRoles(db);

@@ -27,7 +27,8 @@ import { seesFileAsMember } from '../../policies/files.policy.ts';
 import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
-import { allFolders, contentTime, openedAt, type FileRecord } from '../folders/folders.service.ts';
+import { loadFolders, type FileRecord } from '../../db/document-records.ts';
+import { hasOpenedCurrent } from '../explorer/explorer.service.ts';
 import {
   allMembers,
   confirmationsOf,
@@ -56,7 +57,7 @@ export function acknowledgementsService(ctx: AppContext) {
 
   /** The document if the principal may see it (`visibleFile`), with the folders it was checked against. */
   async function visibleFileWithFolders(executor: Executor, principal: Principal, id: number) {
-    const folders = await allFolders(executor);
+    const folders = await loadFolders(executor);
     const file = await visibleFile(executor, new FolderTree(folders, viewerOf(principal)), { id });
     return { file, folders };
   }
@@ -65,7 +66,7 @@ export function acknowledgementsService(ctx: AppContext) {
   async function concerned(
     executor: Executor,
     file: FileRecord,
-    folders: Awaited<ReturnType<typeof allFolders>>,
+    folders: Awaited<ReturnType<typeof loadFolders>>,
   ) {
     const treeOf = treesByViewer(folders);
     const [members, confirmations] = await Promise.all([
@@ -133,8 +134,7 @@ export function acknowledgementsService(ctx: AppContext) {
         const existing = currentConfirmation(file, mine.get(id));
         if (existing)
           return { message: ACKNOWLEDGEMENT_MESSAGES.confirmed, data: { confirmed_at: existing } };
-        const opened = await openedAt(trx, actor.principal.id, id);
-        if (!opened || opened < contentTime(file)) {
+        if (!(await hasOpenedCurrent(trx, actor.principal.id, file))) {
           throw new AppError('conflict', ACKNOWLEDGEMENT_MESSAGES.openFirst);
         }
         const now = ctx.clock.now().toISOString();

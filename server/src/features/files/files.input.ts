@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { invalidField } from '../../errors.ts';
-import type { FilesTree, FolderRecord } from '../folders/folders.service.ts';
+import type { FilesTree } from '../explorer/explorer.service.ts';
+import type { FolderRecord } from '../../db/document-records.ts';
 import { parseFields } from '../../http/upload-fields.ts';
 
 /**

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Principal } from '../../policies/principal.ts';
-import type { FileRecord, MemberFileFields, MemberNews } from '../folders/folders.service.ts';
+import type { FileRecord } from '../../db/document-records.ts';
+import type { MemberFileFields, MemberNews } from '../explorer/explorer.service.ts';
 import { confirmationsOf } from './acknowledgements.repository.ts';
 
 /**

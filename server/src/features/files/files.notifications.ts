@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
-import type { FilesTree } from '../folders/folders.service.ts';
+import type { FilesTree } from '../explorer/explorer.service.ts';
 import { deliverNotifications } from '../notifications/notifications.service.ts';
 import { usersWithAnyRole } from '../users/users.service.ts';
 import { fileNotificationMail } from './files.mails.ts';

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import type { FileRowFilter } from '../../policies/files.policy.ts';
-import type { FileRecord } from '../folders/folders.service.ts';
+import type { FileRecord } from '../../db/document-records.ts';
 import { groupRoles, replaceRoleLinks } from '../../db/role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;

@@ -22,7 +22,7 @@ import {
   readUpload,
   type ReadUploadOptions,
 } from '../../http/upload-source.ts';
-import type { ReadCache } from '../folders/folders.service.ts';
+import type { ReadCache } from '../explorer/explorer.service.ts';
 import { filesService } from './files.service.ts';
 
 const fileTags = ['Dateien'];

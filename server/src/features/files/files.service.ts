@@ -32,18 +32,14 @@ import * as repo from './files.repository.ts';
 import { keepAsVersion } from './versions.repository.ts';
 import { trashFile } from '../trash/move-to-trash.service.ts';
 import { visibleFile } from './visible-file.ts';
+import { loadFolders, loadFiles, lockFolderTree, type FileRecord } from '../../db/document-records.ts';
+import { namesOfRoles, resolveRoles } from '../roles/roles.service.ts';
 import {
-  allFolders,
-  loadFiles,
-  lockFolderTree,
-  namesOfRoles,
   readStateService,
-  resolveRoles,
   toStoredFile,
-  type FileRecord,
   type CacheView,
   type ReadCache,
-} from '../folders/folders.service.ts';
+} from '../explorer/explorer.service.ts';
 import { acknowledgementColumns } from './acknowledgements.input.ts';
 import { memberFieldsOf } from './files.member.ts';
 
@@ -135,7 +131,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
 
     async get(principal: Principal, id: number): Promise<StoredFile> {
       const file = await fileFor(principal, id);
-      return { ...file, text_state: await fileTextState(ctx.db.kysely, id) };
+      return { ...file, text_state: await fileTextState(ctx, id) };
     },
 
     /** The file behind a download key, if the principal may see it. */
@@ -168,7 +164,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       const body = parseFieldsSoFar(createFileBodySchema, fields);
       if (!body) return;
       const input = normalize(body);
-      const tree = new FolderTree(await allFolders(db()), viewerOf(actor.principal));
+      const tree = new FolderTree(await loadFolders(db()), viewerOf(actor.principal));
       uploadFolder(tree, input.folderId!, input.folderField);
       const roles = await allRoles(db());
       resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
@@ -180,7 +176,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       const body = parseFieldsSoFar(updateFileBodySchema, fields);
       if (!body) return;
       const input = normalize(body);
-      const tree = new FolderTree(await allFolders(db()), viewerOf(actor.principal));
+      const tree = new FolderTree(await loadFolders(db()), viewerOf(actor.principal));
       const file = await visibleFile(db(), tree, { id });
       if (input.folderId !== undefined && input.folderId !== file.folder_id) {
         uploadFolder(tree, input.folderId, input.folderField);
@@ -211,7 +207,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
           .transaction()
           .execute(async (trx) => {
             await lockFolderTree(trx, ctx.db.dialect);
-            const tree = new FolderTree(await allFolders(trx), viewer);
+            const tree = new FolderTree(await loadFolders(trx), viewer);
             const folder = uploadFolder(tree, input.folderId!, input.folderField);
             const roles = await allRoles(trx);
             const roleIds = resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
@@ -287,7 +283,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
           .transaction()
           .execute(async (trx) => {
             await lockFolderTree(trx, ctx.db.dialect);
-            const tree = new FolderTree(await allFolders(trx), viewer);
+            const tree = new FolderTree(await loadFolders(trx), viewer);
             const file = await visibleFile(trx, tree, { id });
             const folder =
               input.folderId !== undefined && input.folderId !== file.folder_id
@@ -375,7 +371,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         .transaction()
         .execute(async (trx) => {
           await lockFolderTree(trx, ctx.db.dialect);
-          const tree = new FolderTree(await allFolders(trx), viewer);
+          const tree = new FolderTree(await loadFolders(trx), viewer);
           const file = await visibleFile(trx, tree, { id });
           const folder = tree.byId.get(file.folder_id);
           const audit = auditBy(actor);

@@ -1,6 +1,7 @@
 import type { DailyTask, MaintenanceContext } from '../../maintenance/daily-job.ts';
 import { recordAudit } from '../audit/audit-log.service.ts';
-import { deleteObjects, lockFolderTree } from '../folders/folders.service.ts';
+import { deleteReleasedObjects } from '../../storage/released-objects.ts';
+import { lockFolderTree } from '../../db/document-records.ts';
 import { surplusVersions } from './versions.repository.ts';
 
 const BATCH = 100;
@@ -33,7 +34,7 @@ export async function pruneVersions(ctx: MaintenanceContext): Promise<number> {
       return rows.map((row) => row.storage_key);
     });
     removed += keys.length;
-    await deleteObjects(ctx, keys);
+    await deleteReleasedObjects(ctx, keys);
     if (keys.length < BATCH) break;
   }
   if (removed > 0) ctx.logger.info({ removed, keep }, 'Alte Dateiversionen entfernt (VERSIONS_KEEP)');

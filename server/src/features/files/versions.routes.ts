@@ -10,7 +10,7 @@ import { idParamsSchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import { downloadResponses, sendDownload } from '../../http/send-download.ts';
-import type { ReadCache } from '../folders/folders.service.ts';
+import type { ReadCache } from '../explorer/explorer.service.ts';
 import { filesService } from './files.service.ts';
 import { versionsService } from './versions.service.ts';
 

@@ -5,13 +5,9 @@ import { AppError, notFound } from '../../errors.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { DownloadObject } from '../../http/send-download.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
-import {
-  deleteObjects,
-  loadFiles,
-  lockFolderTree,
-  megabytes,
-  type FileRecord,
-} from '../folders/folders.service.ts';
+import { deleteReleasedObjects } from '../../storage/released-objects.ts';
+import { loadFiles, lockFolderTree, type FileRecord } from '../../db/document-records.ts';
+import { megabytes } from '../explorer/explorer.service.ts';
 import * as repo from './files.repository.ts';
 import { recordFileDelivery } from './files.service.ts';
 import { findVersion, keepAsVersion, listVersions } from './versions.repository.ts';
@@ -144,7 +140,7 @@ export function versionsService(ctx: AppContext, fileFor: (actor: Actor, id: num
             });
           });
       } catch (error) {
-        await deleteObjects(ctx, [copy.key]);
+        await deleteReleasedObjects(ctx, [copy.key]);
         throw error;
       }
       return fileFor(actor, id);

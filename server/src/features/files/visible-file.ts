@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { canSeeFile, fileFilter } from '../../policies/files.policy.ts';
 import type { FolderNode, FolderTree } from '../../policies/folders.policy.ts';
-import type { FileRecord } from '../folders/folders.service.ts';
+import type { FileRecord } from '../../db/document-records.ts';
 import { findFile } from './files.repository.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;

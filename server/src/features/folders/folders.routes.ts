@@ -19,7 +19,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
 import { foldersService } from './folders.service.ts';
-import { acceptsGzip, type ReadCache, type Serialised } from './tree-cache.ts';
+import type { ReadCache, Serialised } from '../explorer/explorer.service.ts';
+import { acceptsGzip } from '../../http/spliced-json.ts';
 
 /**
  * Sends an answer serialised ahead (and checked against its schema by the tests) as it is,

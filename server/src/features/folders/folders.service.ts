@@ -12,7 +12,7 @@ import {
   type UpdateFolderBody,
 } from '@gremienportal/contracts/folders';
 import type { ExplorerItem, StoredFile, TreeNode } from '@gremienportal/contracts/files';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
@@ -24,33 +24,27 @@ import { canSeeFolder, compareTitles, FolderTree } from '../../policies/folders.
 import { viewerOf } from '../../policies/principal.ts';
 import {
   childBreadcrumb,
+  fileSlotKey,
+  folderSlotKey,
   sameTitle,
   toFolder,
   toFolderRef,
   toStoredFile,
   type FilesTree,
-} from './folders.present.ts';
-import { namesOfRoles, resolveRoles } from './folders.input.ts';
-import { allRoles } from '../roles/roles.service.ts';
+  type ReadCache,
+  type Serialised,
+} from '../explorer/explorer.service.ts';
+import { allRoles, namesOfRoles, resolveRoles } from '../roles/roles.service.ts';
 import * as repo from './folders.repository.ts';
+import {
+  loadFiles,
+  loadFolders,
+  lockFolderTree,
+  type FileRecord,
+  type FolderRecord,
+} from '../../db/document-records.ts';
 import { trashFolder } from '../trash/move-to-trash.service.ts';
-import type { ReadCache, Serialised } from './tree-cache.ts';
 import { countSlot, flagSlot } from '../../http/spliced-json.ts';
-import { fileSlotKey, folderSlotKey } from './read-state.ts';
-
-/*
- * What the files feature uses of folders: documents live in folders, so the files feature depends
- * on this one (never the reverse) and reaches it only through these exports.
- */
-export type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts';
-export { loadFiles, lockFolderTree } from './folders.repository.ts';
-export { megabytes, sameTitle, toStoredFile, type FilesTree } from './folders.present.ts';
-export { namesOfRoles, resolveRoles } from './folders.input.ts';
-export { ReadCache, type CacheView } from './tree-cache.ts';
-export { readStateService, type ReadStateService } from './read-state.service.ts';
-export { contentTime, type MemberNews } from './read-state.ts';
-export { openedAt } from './read-state.repository.ts';
-export type { MemberFileFields } from './folders.present.ts';
 
 const isProtected = (id: number) => PROTECTED_FOLDER_IDS.includes(id);
 const protectedError = () => new AppError('validation', FOLDER_MESSAGES.protectedFolder);
@@ -69,32 +63,13 @@ function assertUniqueTitle(tree: FolderTree, parentId: number, title: string, ex
 async function folderWrite<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   try {
     return await ctx.db.kysely.transaction().execute(async (trx) => {
-      await repo.lockFolderTree(trx, ctx.db.dialect);
+      await lockFolderTree(trx, ctx.db.dialect);
       return work(trx);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
     throw error;
   }
-}
-
-/** Removes stored content after the database change committed; what fails is swept at start. */
-export async function deleteObjects(
-  ctx: Pick<AppContext, 'storage' | 'logger'>,
-  keys: readonly string[],
-): Promise<void> {
-  for (const key of keys) {
-    try {
-      await ctx.storage.delete(key);
-    } catch (error) {
-      ctx.logger.warn({ err: error, key }, 'Gespeicherte Datei konnte nicht gelöscht werden');
-    }
-  }
-}
-
-/** Every folder with its roles, for rules other features apply (who can see a folder or file). */
-export function allFolders(db: Kysely<Database> | Transaction<Database>): Promise<repo.FolderRecord[]> {
-  return repo.loadFolders(db);
 }
 
 export function foldersService(ctx: AppContext, cache: ReadCache) {
@@ -119,7 +94,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
 
   /** The whole visible tree from the root, with the visible files of every folder. */
   /** `files`: every document, sorted by title (the cache loads and sorts them once per version). */
-  function buildTree(tree: FilesTree, files: readonly repo.FileRecord[] | undefined): TreeNode {
+  function buildTree(tree: FilesTree, files: readonly FileRecord[] | undefined): TreeNode {
     const filesByFolder = new Map<number, StoredFile[]>();
     for (const file of files ?? []) {
       if (!canSeeFile(tree, file)) continue;
@@ -173,7 +148,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       const view = await cache.view();
       const listing = await view.listing(viewerOf(principal), id, async ({ tree, fileCounts }) => {
         const folder = tree.find(id)!;
-        const files = (await repo.loadFiles(db(), { folderId: id }))
+        const files = (await loadFiles(db(), { folderId: id }))
           .filter((file) => canSeeFile(tree, file))
           .sort(compareTitles)
           .map((file) => toStoredFile(file, folder, { new: flagSlot(fileSlotKey(file.id)) }));
@@ -228,7 +203,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       const parentId = body.folder_id ?? body.parent_id ?? ROOT_FOLDER_ID;
       const now = ctx.clock.now().toISOString();
       const id = await folderWrite(ctx, async (trx) => {
-        const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+        const tree = new FolderTree(await loadFolders(trx), viewer);
         const parent = tree.find(parentId);
         if (!parent) throw invalidField(parentField, FOLDER_MESSAGES.parentNotFound);
         assertUniqueTitle(tree, parent.id, body.title);
@@ -264,7 +239,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       const viewer = viewerOf(actor.principal);
       const now = ctx.clock.now().toISOString();
       await folderWrite(ctx, async (trx) => {
-        const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+        const tree = new FolderTree(await loadFolders(trx), viewer);
         const folder = tree.find(id);
         if (!folder) throw notFound();
         if (isProtected(id) || folder.parent_id === null) throw protectedError();
@@ -320,7 +295,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
     async remove(actor: Actor, id: number): Promise<void> {
       const viewer = viewerOf(actor.principal);
       await folderWrite(ctx, async (trx) => {
-        const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+        const tree = new FolderTree(await loadFolders(trx), viewer);
         const folder = tree.find(id);
         if (!folder) throw notFound();
         if (isProtected(id) || folder.parent_id === null) throw protectedError();
@@ -352,11 +327,11 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       const viewer = viewerOf(actor.principal);
       const now = ctx.clock.now().toISOString();
       const periodId = await folderWrite(ctx, async (trx) => {
-        const tree = new FolderTree(await repo.loadFolders(trx), viewer);
+        const tree = new FolderTree(await loadFolders(trx), viewer);
         const parent = tree.find(body.folder_id);
         if (!parent) throw invalidField('folder_id', FOLDER_MESSAGES.parentNotFound);
         const created: string[] = [];
-        const ensure = async (under: repo.FolderRecord, title: string) => {
+        const ensure = async (under: FolderRecord, title: string) => {
           const existing = tree.allChildren(under.id).find((child) => sameTitle(child.title, title));
           if (existing) return existing;
           const breadcrumb = childBreadcrumb(under.breadcrumb, title);
@@ -373,7 +348,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
             under.roles.map((role) => role.id),
           );
           created.push(breadcrumb);
-          const record: repo.FolderRecord = {
+          const record: FolderRecord = {
             id: folderId,
             parent_id: under.id,
             title,

@@ -8,7 +8,7 @@ import {
 } from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
-import type { ReadCache } from '../folders/folders.service.ts';
+import type { ReadCache } from '../explorer/explorer.service.ts';
 import { agendaService } from './agenda.service.ts';
 
 const tags = ['Events'];

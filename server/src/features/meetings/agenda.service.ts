@@ -16,7 +16,8 @@ import { canSeeFile } from '../../policies/files.policy.ts';
 import { FolderTree, type FolderNode } from '../../policies/folders.policy.ts';
 import { mayUseAdminRoutes, viewerOf, viewerOfRoles, type Viewer } from '../../policies/principal.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
-import { allFolders, megabytes, type ReadCache } from '../folders/folders.service.ts';
+import { loadFolders } from '../../db/document-records.ts';
+import { megabytes, type ReadCache } from '../explorer/explorer.service.ts';
 import {
   deleteAgenda,
   filesByIds,
@@ -138,7 +139,7 @@ export async function visibleAgenda(
   eventId: number,
 ): Promise<AgendaEntry[]> {
   const db = ctx.db.kysely;
-  const [items, folders] = await Promise.all([readAgenda(db, eventId), allFolders(db)]);
+  const [items, folders] = await Promise.all([readAgenda(db, eventId), loadFolders(db)]);
   const tree = new FolderTree(folders, viewer);
   return items.map(({ files, ...item }) => ({
     ...item,

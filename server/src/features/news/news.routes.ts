@@ -8,7 +8,7 @@ import {
 } from '@gremienportal/contracts/news';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import type { ReadCache } from '../folders/folders.service.ts';
+import type { ReadCache } from '../explorer/explorer.service.ts';
 import { newsService } from './news.service.ts';
 
 const tags = ['Neu für Sie'];

@@ -6,7 +6,8 @@ import { compareTitles } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import { eventsService } from '../events/events.service.ts';
 import { memberFieldsOf } from '../files/files.service.ts';
-import { loadFiles, readStateService, toStoredFile, type ReadCache } from '../folders/folders.service.ts';
+import { loadFiles } from '../../db/document-records.ts';
+import { readStateService, toStoredFile, type ReadCache } from '../explorer/explorer.service.ts';
 
 /** "Neu für Sie" (decision 131): new documents, pending confirmations, next events. */
 export function newsService(ctx: AppContext, cache: ReadCache) {

@@ -15,7 +15,7 @@ import { canSeeFile } from '../../policies/files.policy.ts';
 import { compareBreadcrumbs, compareTitles, treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
-import { allFolders } from '../folders/folders.service.ts';
+import { loadFolders } from '../../db/document-records.ts';
 import { duePeriods, type Cadence, type DigestPeriod } from './digest-periods.ts';
 import { digestMail, type DigestEventItem, type DigestFolder } from './digest.mails.ts';
 import * as repo from './notifications.repository.ts';
@@ -137,7 +137,7 @@ function latestActions(
   return byKind;
 }
 
-type Folders = Awaited<ReturnType<typeof allFolders>>;
+type Folders = Awaited<ReturnType<typeof loadFolders>>;
 
 /**
  * One member's digest of one period, in one transaction: the claim on (member, cadence, period),
@@ -228,7 +228,7 @@ export async function sendDueDigests(ctx: DigestContext, at: Date = ctx.clock.no
   for (const due of [periods.daily, periods.weekly]) {
     const members = await repo.membersDue(ctx.db.kysely, due.cadence, due.period, due.cutoff.toISOString());
     for (const userId of members) {
-      folders ??= await allFolders(ctx.db.kysely);
+      folders ??= await loadFolders(ctx.db.kysely);
       try {
         if (await sendDigest(ctx, userId, due, folders)) sent += 1;
       } catch (error) {

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Role, RoleRef } from '@gremienportal/contracts/common';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { unknownRoleMessage } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
@@ -57,3 +58,17 @@ export function resolveRoleRefs(
   if (unknown.length > 0) throw new AppError('validation', unknown[0]!, { [field]: unknown });
   return [...found.values()].sort((a, b) => a.id - b.id);
 }
+
+/**
+ * Role ids for the folder and document forms: an unknown role is a 422 under `field`, naming the
+ * first one.
+ */
+export function resolveRoles(all: readonly Role[], refs: readonly RoleRef[], field: string): number[] {
+  return resolveRoleRefs(all, refs, field, { message: FOLDER_MESSAGES.unknownRole, report: 'first' }).map(
+    (role) => role.id,
+  );
+}
+
+/** The names of the roles with these ids, in the order of `all` (for audit details). */
+export const namesOfRoles = (all: readonly Role[], ids: readonly number[]): string[] =>
+  all.filter((role) => ids.includes(role.id)).map((role) => role.name);

@@ -3,7 +3,7 @@ import { canSeeFile } from '../../policies/files.policy.ts';
 import { FolderTree } from '../../policies/folders.policy.ts';
 import type { Viewer } from '../../policies/principal.ts';
 import { fold } from '../../search/fold.ts';
-import type { FileRecord, FolderRecord } from '../folders/folders.service.ts';
+import type { FileRecord, FolderRecord } from '../../db/document-records.ts';
 import { contentKey, type ContentKey } from './search.repository.ts';
 import { keyOrder, type KeyOrder } from './term-matches.ts';
 import { TitleIndex } from './title-index.ts';

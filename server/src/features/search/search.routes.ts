@@ -8,7 +8,7 @@ import {
 } from '@gremienportal/contracts/search';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import type { ReadCache } from '../folders/folders.service.ts';
+import type { ReadCache } from '../explorer/explorer.service.ts';
 import { searchService } from './search.service.ts';
 import type { SearchCounter } from './search-counter.ts';
 

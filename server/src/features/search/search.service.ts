@@ -13,13 +13,15 @@ import type { FolderNode, FolderTree } from '../../policies/folders.policy.ts';
 import { viewerKey, viewerOf, type Viewer } from '../../policies/principal.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { INDEXABLE_LENGTH, matchRanges, parseQuery, snippetOf, type SearchTerm } from '../../search/fold.ts';
-import type { ReadCache } from '../folders/folders.service.ts';
+import type { ReadCache } from '../explorer/explorer.service.ts';
 import { entryList, eventEntry, visibleEntries, type Entry, type EntryList } from './search-entries.ts';
 import * as repo from './search.repository.ts';
 import { scoresOf, termMatches, type TermMatches } from './term-matches.ts';
 
 /** The search state of a document's text, for the file dialog (files feature). */
-export { fileTextState } from './search.repository.ts';
+export function fileTextState(ctx: Pick<AppContext, 'db'>, fileId: number) {
+  return repo.fileTextState(ctx.db.kysely, fileId);
+}
 
 /** A match before paging: what it is, how well it matched, and what to show. */
 interface Candidate {

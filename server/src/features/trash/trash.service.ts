@@ -20,7 +20,9 @@ import { FolderTree } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import { mayPurgeTrash } from '../../policies/trash.policy.ts';
 import { auditBy, recordAudit, type AuditEntry } from '../audit/audit-log.service.ts';
-import { allFolders, deleteObjects, lockFolderTree, sameTitle } from '../folders/folders.service.ts';
+import { loadFolders, lockFolderTree } from '../../db/document-records.ts';
+import { deleteReleasedObjects } from '../../storage/released-objects.ts';
+import { sameTitle } from '../explorer/explorer.service.ts';
 import * as repo from './trash.repository.ts';
 import { restoreSnapshot, type TrashSnapshot } from './trash.snapshot.ts';
 
@@ -106,12 +108,12 @@ export function trashService(ctx: TrashContext) {
   const db = () => ctx.db.kysely;
 
   async function purgeLater(keys: readonly string[]) {
-    await deleteObjects(ctx, keys);
+    await deleteReleasedObjects(ctx, keys);
   }
 
   return {
     async list(actor: Actor, query: TrashListQuery): Promise<TrashListResponse> {
-      const tree = new FolderTree(await allFolders(db()), viewerOf(actor.principal));
+      const tree = new FolderTree(await loadFolders(db()), viewerOf(actor.principal));
       const result = await repo.listTrashItems(
         db(),
         {
@@ -181,7 +183,7 @@ export function trashService(ctx: TrashContext) {
           await restoreSnapshot(trx, raised, { existingRoles });
           result = { type: kind, id: objectId, title: item.title, folder_id: null, renamed: false };
         } else {
-          const tree = new FolderTree(await allFolders(trx), viewerOf(actor.principal));
+          const tree = new FolderTree(await loadFolders(trx), viewerOf(actor.principal));
           const targetId = body.folder_id ?? item.former_parent_id;
           const target = targetId === null ? undefined : tree.byId.get(targetId);
           if (!target) {

@@ -1,10 +1,47 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { FileRecord } from '../../db/document-records.ts';
+import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Principal } from '../../policies/principal.ts';
-import type { FileRecord } from './folders.repository.ts';
 import { contentTime, type MemberNews } from './read-state.ts';
-import { markEverythingRead, raiseReadVersion, recordOpen, recordReads } from './read-state.repository.ts';
+import {
+  markEverythingRead,
+  openedAt,
+  raiseReadVersion,
+  recordOpen,
+  recordReads,
+} from './read-state.repository.ts';
 import type { ReadCache } from './tree-cache.ts';
+
+/*
+ * The read model of the document area (decision 178) and its one door: the cache of the tree,
+ * listings and answers per viewer kind (tree-cache.ts), what is new for a member (read-state.ts)
+ * and the API shapes of folders and documents (explorer.present.ts). The folders, files, news,
+ * search, agenda and trash features read through these exports only.
+ */
+export { ReadCache, type CacheView, type Serialised } from './tree-cache.ts';
+export { contentTime, fileSlotKey, folderSlotKey, type MemberNews } from './read-state.ts';
+export {
+  childBreadcrumb,
+  megabytes,
+  sameTitle,
+  toFolder,
+  toFolderRef,
+  toStoredFile,
+  type FilesTree,
+  type MemberFileFields,
+} from './explorer.present.ts';
+
+/** Whether the member has received the document's current content (the Kenntnisnahme's precondition). */
+export async function hasOpenedCurrent(
+  db: Kysely<Database> | Transaction<Database>,
+  userId: number,
+  file: Pick<FileRecord, 'id' | 'content_at' | 'created_at'>,
+): Promise<boolean> {
+  const opened = await openedAt(db, userId, file.id);
+  return opened !== undefined && opened >= contentTime(file);
+}
 
 /**
  * "Neu" for the files and news features (decision 131): what is new for a member, opening a

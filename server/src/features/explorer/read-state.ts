@@ -5,8 +5,8 @@ import type { Database } from '../../db/schema.ts';
 import type { Serialised, SplicedJson } from '../../http/spliced-json.ts';
 import { fileFilter } from '../../policies/files.policy.ts';
 import { viewerKey, viewerOf, type Principal } from '../../policies/principal.ts';
-import type { FilesTree } from './folders.present.ts';
-import type { FileRecord } from './folders.repository.ts';
+import type { FilesTree } from './explorer.present.ts';
+import type { FileRecord } from '../../db/document-records.ts';
 import { contentSince, readsSince, type NewCandidate } from './read-state.repository.ts';
 import type { CacheView } from './cache-view.ts';
 

@@ -1,7 +1,7 @@
 import type { Folder, FolderRef } from '@gremienportal/contracts/folders';
 import type { StoredFile } from '@gremienportal/contracts/files';
 import type { FolderTree } from '../../policies/folders.policy.ts';
-import type { FileRecord, FolderRecord, RoleRow } from './folders.repository.ts';
+import type { FileRecord, FolderRecord, RoleRow } from '../../db/document-records.ts';
 
 /** The folder tree over the folder records. */
 export type FilesTree = FolderTree<FolderRecord>;

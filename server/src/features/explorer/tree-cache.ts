@@ -7,7 +7,7 @@ import { viewerKey, type Viewer } from '../../policies/principal.ts';
 import { SplicedJson, type Serialised } from '../../http/spliced-json.ts';
 import type { CacheView, Snapshot } from './cache-view.ts';
 import { ReadState } from './read-state.ts';
-import type { FilesTree } from './folders.present.ts';
+import type { FilesTree } from './explorer.present.ts';
 import {
   countFilesByFolder,
   loadFiles,
@@ -15,7 +15,7 @@ import {
   readTreeVersion,
   type FileRecord,
   type FolderRecord,
-} from './folders.repository.ts';
+} from '../../db/document-records.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -242,15 +242,4 @@ export class ReadCache {
       return serialise(build(tree, files));
     });
   }
-}
-
-/** Whether an Accept-Encoding header takes gzip (listed, and not with `q=0`). */
-export function acceptsGzip(header: string | undefined): boolean {
-  return (header ?? '').split(',').some((part) => {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    return (
-      (name === 'gzip' || name === 'x-gzip') &&
-      !params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param))
-    );
-  });
 }

@@ -1,8 +1,8 @@
 import type { TreeNode } from '@gremienportal/contracts/files';
 import type { SplicedJson } from '../../http/spliced-json.ts';
 import type { Viewer } from '../../policies/principal.ts';
-import type { FilesTree } from './folders.present.ts';
-import type { FileRecord, FolderRecord } from './folders.repository.ts';
+import type { FilesTree } from './explorer.present.ts';
+import type { FileRecord, FolderRecord } from '../../db/document-records.ts';
 
 export interface Snapshot {
   tree: FilesTree;

@@ -8,7 +8,7 @@ import {
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers, roleIds, type TestUser } from '../../support/factories.ts';
 import { createFolder, uploadFile } from '../../support/files.fixtures.ts';
-import { acceptsGzip } from '../../../src/features/folders/tree-cache.ts';
+import { acceptsGzip } from '../../../src/http/spliced-json.ts';
 
 const titles = (node: TreeNode): string[] => [
   node.breadcrumb,
