@@ -11,7 +11,7 @@ import { DAY } from '../../clock.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { type Actor, principalLabel } from '../../plugins/auth.ts';
 import { hashToken, newToken } from '../../credentials/tokens.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditOn, recordAudit } from '../audit/audit-log.service.ts';
 import { mayManageApiKeys } from '../../policies/api-key.policy.ts';
 import * as repo from './api-keys.repository.ts';
 
@@ -65,11 +65,8 @@ export function apiKeysService(ctx: AppContext) {
             expiresAt: new Date(now.getTime() + body.valid_days * DAY).toISOString(),
           });
           await recordAudit(trx, ctx.clock, {
-            ...auditBy(actor),
+            ...auditOn(actor, 'api_key', keyId, body.name),
             action: 'api_key.created',
-            objectType: 'api_key',
-            objectId: keyId,
-            objectLabel: body.name,
             details: { scopes, valid_days: body.valid_days },
           });
           return keyId;
@@ -88,11 +85,8 @@ export function apiKeysService(ctx: AppContext) {
           if (!key) throw notFound(API_KEY_MESSAGES.notFound);
           await repo.deleteKey(trx, id);
           await recordAudit(trx, ctx.clock, {
-            ...auditBy(actor),
+            ...auditOn(actor, 'api_key', id, key.name),
             action: 'api_key.revoked',
-            objectType: 'api_key',
-            objectId: id,
-            objectLabel: key.name,
           });
         });
     },

@@ -31,6 +31,23 @@ export const auditBy = (actor: Actor): Pick<AuditEntry, 'actor' | 'ip'> => ({
   ip: actor.ip,
 });
 
+/** The actor, client address and object of an entry about a change `actor` makes to an object. */
+export const auditOn = (
+  actor: Actor,
+  objectType: NonNullable<AuditEntry['objectType']>,
+  objectId: number | null,
+  objectLabel: string | null,
+): Pick<AuditEntry, 'actor' | 'ip' | 'objectType' | 'objectId' | 'objectLabel'> => ({
+  ...auditBy(actor),
+  objectType,
+  objectId,
+  objectLabel,
+});
+
+/** The same for an event, named by its title. */
+export const auditOnEvent = (actor: Actor, event: { id: number; title: string }) =>
+  auditOn(actor, 'event', event.id, event.title);
+
 /** Keys that must never reach the audit log, whatever a caller passes. */
 const SECRET_KEYS = /pass|token|secret|hash/i;
 

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { AuditRow, Database } from '../../db/schema.ts';
+import type { ListedMember } from '../../db/member-lists.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -95,6 +96,15 @@ export async function entriesAfter(
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/** Entries with one of `actions` that name this account as their object. */
+const entriesAboutUser = (db: Executor, userId: number, actions: readonly string[]) =>
+  db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', 'in', [...actions])
+    .where('object_type', '=', 'user')
+    .where('object_id', '=', userId);
+
 /** Sign-ins and failed sign-ins of one account (both name it as their object). */
 export async function loginsOf(
   db: Executor,
@@ -102,12 +112,7 @@ export async function loginsOf(
   actions: readonly string[],
   limit: number,
 ): Promise<AuditRow[]> {
-  return db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('action', 'in', [...actions])
-    .where('object_type', '=', 'user')
-    .where('object_id', '=', userId)
+  return entriesAboutUser(db, userId, actions)
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -125,12 +130,7 @@ export async function entriesAboutUserByOthers(
   fromIso: string,
   toIso: string,
 ): Promise<AuditRow[]> {
-  return db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('action', 'in', [...actions])
-    .where('object_type', '=', 'user')
-    .where('object_id', '=', userId)
+  return entriesAboutUser(db, userId, actions)
     .where('at', '>=', fromIso)
     .where('at', '<=', toIso)
     .where((eb) => eb.or([eb('actor_id', 'is', null), eb('actor_id', '!=', userId)]))
@@ -142,14 +142,7 @@ export async function entriesAboutUserByOthers(
 // ---------------------------------------------------------------------------------------------
 // Who may see an object now (read-only look at the role tables)
 
-export interface UserWithRoles {
-  id: number;
-  title: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  roles: { id: number; name: string }[];
-}
+export type UserWithRoles = ListedMember;
 
 export async function usersWithRoles(db: Executor): Promise<UserWithRoles[]> {
   const users = await db

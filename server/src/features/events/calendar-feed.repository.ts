@@ -2,18 +2,12 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, EventRow } from '../../db/schema.ts';
 import { rolesByObject } from '../../db/role-links.ts';
 import type { EventRowFilter } from '../../policies/events.policy.ts';
+import type { ListedMember } from '../../db/member-lists.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-export interface Person {
-  id: number;
-  title: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  /** All of the user's roles, read now, so the caller can ask what they may see. */
-  roles: { id: number; name: string }[];
-}
+/** All of the user's roles, read now, so the caller can ask what they may see. */
+export type Person = ListedMember;
 
 /** The owner of a feed token (by its SHA-256), with what the feed needs to know about them. */
 export async function findFeedOwner(db: Executor, tokenHash: string) {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { GERMAN, notFound } from '../../errors.ts';
 import { sendDownload, type DownloadObject } from '../../http/send-download.ts';
 import { actorOf } from '../../plugins/auth.ts';
-import { auditBy, recordDelivery } from '../audit/audit-log.service.ts';
+import { auditOnEvent, recordDelivery } from '../audit/audit-log.service.ts';
 import type { EventLookup, EventRecord } from './events.repository.ts';
 import { visibleEvent } from './visible-event.ts';
 
@@ -71,11 +71,8 @@ export async function sendEventDocument(
           purpose: 'download',
         },
         {
-          ...auditBy(actor),
+          ...auditOnEvent(actor, event),
           action: document.action,
-          objectType: 'event',
-          objectId: event.id,
-          objectLabel: event.title,
           details: { format },
         },
       );

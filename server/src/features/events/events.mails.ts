@@ -19,6 +19,21 @@ export interface AnnouncedEvent {
   location: string;
 }
 
+/** What a mail tells of an event, from its row. */
+export const announcedEvent = (event: {
+  id: number;
+  title: string;
+  start_at: string;
+  end_at: string;
+  location: string;
+}): AnnouncedEvent => ({
+  id: event.id,
+  title: event.title,
+  start: event.start_at,
+  end: event.end_at,
+  location: event.location,
+});
+
 /** The event page in the web app. */
 export const eventPageUrl = (publicUrl: string, eventId: number) => `${publicUrl}/events/show/${eventId}`;
 
@@ -56,19 +71,34 @@ export function answerLinkBlocks(publicUrl: string, eventId: number): MailBlock[
   ];
 }
 
+/**
+ * A mail about one event: the subject ends with the event's title; the opening sentence, the
+ * event's facts, then the rest.
+ */
+export function eventMail(
+  user: NotificationRecipient,
+  event: AnnouncedEvent,
+  mail: { subject: string; opening: string; rest: MailBlock[]; notification?: { publicUrl: string } },
+): OutgoingMail {
+  return composeMail({
+    to: user.email,
+    subject: `${mail.subject}${oneLine(event.title)}`,
+    recipient: user,
+    blocks: [{ kind: 'paragraph', lines: [mail.opening] }, eventFacts(event), ...mail.rest],
+    ...(mail.notification ? { notification: mail.notification } : {}),
+  });
+}
+
 /** "Benachrichtigung an": one mail per recipient about a new event, with a link to it. */
 export function eventNotificationMail(
   user: NotificationRecipient,
   event: AnnouncedEvent,
   publicUrl: string,
 ): OutgoingMail {
-  return composeMail({
-    to: user.email,
-    subject: `Neues Event im Gremienportal: ${oneLine(event.title)}`,
-    recipient: user,
-    blocks: [
-      { kind: 'paragraph', lines: ['im Gremienportal wurde ein neues Event für Sie veröffentlicht:'] },
-      eventFacts(event),
+  return eventMail(user, event, {
+    subject: 'Neues Event im Gremienportal: ',
+    opening: 'im Gremienportal wurde ein neues Event für Sie veröffentlicht:',
+    rest: [
       {
         kind: 'paragraph',
         lines: ['Alle Angaben, die Beschreibung und gegebenenfalls eine Informationsdatei finden Sie hier:'],

@@ -11,7 +11,7 @@ import {
 } from '@gremienportal/contracts/events';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditBy, auditOn, recordAudit } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { invalidField, notFound } from '../../errors.ts';
 import type { Actor } from '../../plugins/auth.ts';
@@ -204,11 +204,8 @@ export function eventsService(ctx: AppContext) {
             ),
         );
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOn(actor, 'event', eventId, body.title),
           action: 'event.created',
-          objectType: 'event',
-          objectId: eventId,
-          objectLabel: body.title,
           details: {
             start: body.start,
             end: body.end,
@@ -267,11 +264,8 @@ export function eventsService(ctx: AppContext) {
         const changed = comparisons.filter(([, old, next]) => old !== next).map(([field]) => field);
         if (file) changed.push('file');
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOn(actor, 'event', id, body.title),
           action: 'event.updated',
-          objectType: 'event',
-          objectId: id,
-          objectLabel: body.title,
           details: {
             changed,
             ...(body.title !== before.title ? { previous_title: before.title } : {}),

@@ -26,7 +26,7 @@ import type { Principal } from '../../policies/principal.ts';
 import { seesFileAsMember } from '../../policies/files.policy.ts';
 import { FolderTree, treesByViewer } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditOn, recordAudit } from '../audit/audit-log.service.ts';
 import { loadFolders, type FileRecord } from '../../db/document-records.ts';
 import { hasOpenedCurrent } from '../explorer/explorer.service.ts';
 import {
@@ -140,11 +140,8 @@ export function acknowledgementsService(ctx: AppContext) {
         const now = ctx.clock.now().toISOString();
         await saveConfirmation(trx, id, actor.principal.id, now);
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOn(actor, 'file', id, `${file.title}.${file.format}`),
           action: 'file.acknowledged',
-          objectType: 'file',
-          objectId: id,
-          objectLabel: `${file.title}.${file.format}`,
           details: { version: file.version },
         });
         return { message: ACKNOWLEDGEMENT_MESSAGES.confirmed, data: { confirmed_at: now } };
@@ -206,11 +203,8 @@ export function acknowledgementsService(ctx: AppContext) {
           ),
         );
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOn(actor, 'file', id, `${file.title}.${file.format}`),
           action: 'file.acknowledgement_reminded',
-          objectType: 'file',
-          objectId: id,
-          objectLabel: `${file.title}.${file.format}`,
           details: { recipients: pending.length },
         });
         return { message: ACKNOWLEDGEMENT_MESSAGES.reminderSent(pending.length), sent: pending.length };

@@ -15,6 +15,7 @@ import {
   recordDelivery,
   type AuditEntry,
   type Delivery,
+  auditOn,
 } from '../audit/audit-log.service.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
@@ -29,10 +30,10 @@ import { parseFields } from '../../http/upload-fields.ts';
 import { queueNotifications } from './files.notifications.ts';
 import { allRoles } from '../roles/roles.service.ts';
 import * as repo from './files.repository.ts';
-import { keepAsVersion } from './versions.repository.ts';
+import { keepAsVersion, nextContentColumns } from './versions.repository.ts';
 import { trashFile } from '../trash/move-to-trash.service.ts';
 import { visibleFile } from './visible-file.ts';
-import { loadFolders, loadFiles, lockFolderTree, type FileRecord } from '../../db/document-records.ts';
+import { loadFolders, loadFiles, lockedTree, type FileRecord } from '../../db/document-records.ts';
 import { namesOfRoles, resolveRoles } from '../roles/roles.service.ts';
 import {
   readStateService,
@@ -70,11 +71,8 @@ export function fileDelivery(
       purpose,
     },
     entry: {
-      ...auditBy(actor),
+      ...auditOn(actor, 'file', content.id, content.label),
       action: purpose === 'view' ? 'file.viewed' : 'file.downloaded',
-      objectType: 'file',
-      objectId: content.id,
-      objectLabel: content.label,
       ...(details ? { details } : {}),
     },
   };
@@ -206,8 +204,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         const id = await db()
           .transaction()
           .execute(async (trx) => {
-            await lockFolderTree(trx, ctx.db.dialect);
-            const tree = new FolderTree(await loadFolders(trx), viewer);
+            const tree = await lockedTree(trx, ctx.db.dialect, viewer);
             const folder = uploadFolder(tree, input.folderId!, input.folderField);
             const roles = await allRoles(trx);
             const roleIds = resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
@@ -231,11 +228,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
             });
             await repo.setFileRoles(trx, fileId, roleIds);
             await recordAudit(trx, ctx.clock, {
-              ...auditBy(actor),
+              ...auditOn(actor, 'file', fileId, `${body.title}.${stored.format}`),
               action: 'file.created',
-              objectType: 'file',
-              objectId: fileId,
-              objectLabel: `${body.title}.${stored.format}`,
               details: {
                 folder: folder.breadcrumb,
                 roles: namesOfRoles(roles, roleIds),
@@ -282,8 +276,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         await db()
           .transaction()
           .execute(async (trx) => {
-            await lockFolderTree(trx, ctx.db.dialect);
-            const tree = new FolderTree(await loadFolders(trx), viewer);
+            const tree = await lockedTree(trx, ctx.db.dialect, viewer);
             const file = await visibleFile(trx, tree, { id });
             const folder =
               input.folderId !== undefined && input.folderId !== file.folder_id
@@ -307,17 +300,17 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               folder_id: folder.id,
               updated_at: now,
               ...(stored
-                ? {
-                    format: stored.format,
-                    mime_type: stored.mimeType,
-                    size_bytes: stored.size,
-                    sha256: stored.sha256,
-                    storage_key: stored.key,
-                    version: file.version + 1,
-                    content_at: now,
-                    content_by_label: audit.actor?.label ?? null,
-                    restored_from: null,
-                  }
+                ? nextContentColumns(
+                    file,
+                    {
+                      format: stored.format,
+                      mime_type: stored.mimeType,
+                      size_bytes: stored.size,
+                      sha256: stored.sha256,
+                      storage_key: stored.key,
+                    },
+                    { at: now, byLabel: audit.actor?.label ?? null, restoredFrom: null },
+                  )
                 : {}),
               ...acknowledgement.columns,
             });
@@ -370,8 +363,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       await db()
         .transaction()
         .execute(async (trx) => {
-          await lockFolderTree(trx, ctx.db.dialect);
-          const tree = new FolderTree(await loadFolders(trx), viewer);
+          const tree = await lockedTree(trx, ctx.db.dialect, viewer);
           const file = await visibleFile(trx, tree, { id });
           const folder = tree.byId.get(file.folder_id);
           const audit = auditBy(actor);

@@ -4,6 +4,27 @@ import type { Database, FileRow, FileVersionsTable } from '../../db/schema.ts';
 type Executor = Kysely<Database> | Transaction<Database>;
 export type VersionRow = Selectable<FileVersionsTable>;
 
+/** What a document's content is, as its row stores it. */
+export type ContentColumns = Pick<FileRow, 'format' | 'mime_type' | 'size_bytes' | 'sha256' | 'storage_key'>;
+
+/**
+ * The columns of a document's next current content (decision 125): one version up, with when, by
+ * whom and (for a restore) from which version.
+ */
+export function nextContentColumns(
+  file: Pick<FileRow, 'version'>,
+  content: ContentColumns,
+  change: { at: string; byLabel: string | null; restoredFrom: number | null },
+) {
+  return {
+    ...content,
+    version: file.version + 1,
+    content_at: change.at,
+    content_by_label: change.byLabel,
+    restored_from: change.restoredFrom,
+  };
+}
+
 /**
  * Keeps a document's current content as an old version, in the transaction that replaces it
  * (decision 125): its stored object stays and now belongs to the version row.

@@ -10,7 +10,7 @@ import { loadFiles, lockFolderTree, type FileRecord } from '../../db/document-re
 import { megabytes } from '../explorer/explorer.service.ts';
 import * as repo from './files.repository.ts';
 import { recordFileDelivery } from './files.service.ts';
-import { findVersion, keepAsVersion, listVersions } from './versions.repository.ts';
+import { findVersion, keepAsVersion, listVersions, nextContentColumns } from './versions.repository.ts';
 
 /** A document's versions (decision 125); the routes let only Admins and Super-Admins in. */
 export function versionsService(ctx: AppContext, fileFor: (actor: Actor, id: number) => Promise<StoredFile>) {
@@ -119,15 +119,17 @@ export function versionsService(ctx: AppContext, fileFor: (actor: Actor, id: num
             const audit = auditBy(actor);
             await keepAsVersion(trx, file, { at: now, byLabel: audit.actor?.label ?? null });
             await repo.updateFile(trx, id, {
-              format: row.format,
-              mime_type: row.mime_type,
-              size_bytes: copy.size,
-              sha256: copy.sha256,
-              storage_key: copy.key,
-              version: file.version + 1,
-              content_at: now,
-              content_by_label: audit.actor?.label ?? null,
-              restored_from: version,
+              ...nextContentColumns(
+                file,
+                {
+                  format: row.format,
+                  mime_type: row.mime_type,
+                  size_bytes: copy.size,
+                  sha256: copy.sha256,
+                  storage_key: copy.key,
+                },
+                { at: now, byLabel: audit.actor?.label ?? null, restoredFrom: version },
+              ),
               updated_at: now,
             });
             await recordAudit(trx, ctx.clock, {

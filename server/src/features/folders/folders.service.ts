@@ -16,12 +16,11 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditBy, auditOn, recordAudit } from '../audit/audit-log.service.ts';
 import type { Actor } from '../../plugins/auth.ts';
-import type { Principal } from '../../policies/principal.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { canSeeFolder, compareTitles, FolderTree } from '../../policies/folders.policy.ts';
-import { viewerOf } from '../../policies/principal.ts';
+import { viewerOf, type Principal, type Viewer } from '../../policies/principal.ts';
 import {
   childBreadcrumb,
   fileSlotKey,
@@ -36,13 +35,7 @@ import {
 } from '../explorer/explorer.service.ts';
 import { allRoles, namesOfRoles, resolveRoles } from '../roles/roles.service.ts';
 import * as repo from './folders.repository.ts';
-import {
-  loadFiles,
-  loadFolders,
-  lockFolderTree,
-  type FileRecord,
-  type FolderRecord,
-} from '../../db/document-records.ts';
+import { loadFiles, lockedTree, type FileRecord, type FolderRecord } from '../../db/document-records.ts';
 import { trashFolder } from '../trash/move-to-trash.service.ts';
 import { countSlot, flagSlot } from '../../http/spliced-json.ts';
 
@@ -59,13 +52,19 @@ function assertUniqueTitle(tree: FolderTree, parentId: number, title: string, ex
   if (clash) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
 }
 
-/** Runs a folder write; a unique-index refusal (a race the in-memory check missed) is a 422. */
-async function folderWrite<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+/**
+ * Runs a folder write on the tree read fresh under the lock; a unique-index refusal (a race the
+ * in-memory check missed) is a 422.
+ */
+async function folderWrite<T>(
+  ctx: AppContext,
+  viewer: Viewer,
+  work: (trx: Transaction<Database>, tree: FolderTree<FolderRecord>) => Promise<T>,
+): Promise<T> {
   try {
-    return await ctx.db.kysely.transaction().execute(async (trx) => {
-      await lockFolderTree(trx, ctx.db.dialect);
-      return work(trx);
-    });
+    return await ctx.db.kysely
+      .transaction()
+      .execute(async (trx) => work(trx, await lockedTree(trx, ctx.db.dialect, viewer)));
   } catch (error) {
     if (isUniqueViolation(error)) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
     throw error;
@@ -202,8 +201,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         body.folder_id === undefined && body.parent_id !== undefined ? 'parent_id' : 'folder_id';
       const parentId = body.folder_id ?? body.parent_id ?? ROOT_FOLDER_ID;
       const now = ctx.clock.now().toISOString();
-      const id = await folderWrite(ctx, async (trx) => {
-        const tree = new FolderTree(await loadFolders(trx), viewer);
+      const id = await folderWrite(ctx, viewer, async (trx, tree) => {
         const parent = tree.find(parentId);
         if (!parent) throw invalidField(parentField, FOLDER_MESSAGES.parentNotFound);
         assertUniqueTitle(tree, parent.id, body.title);
@@ -219,11 +217,8 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         });
         await repo.setFolderRoles(trx, folderId, roleIds);
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOn(actor, 'folder', folderId, breadcrumb),
           action: 'folder.created',
-          objectType: 'folder',
-          objectId: folderId,
-          objectLabel: breadcrumb,
           details: {
             parent_id: parent.id,
             roles: namesOfRoles(roles, roleIds),
@@ -238,8 +233,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
     async update(actor: Actor, id: number, body: UpdateFolderBody): Promise<Folder> {
       const viewer = viewerOf(actor.principal);
       const now = ctx.clock.now().toISOString();
-      await folderWrite(ctx, async (trx) => {
-        const tree = new FolderTree(await loadFolders(trx), viewer);
+      await folderWrite(ctx, viewer, async (trx, tree) => {
         const folder = tree.find(id);
         if (!folder) throw notFound();
         if (isProtected(id) || folder.parent_id === null) throw protectedError();
@@ -273,11 +267,8 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
           roleNames = namesOfRoles(roles, roleIds);
         }
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOn(actor, 'folder', id, breadcrumb),
           action: 'folder.updated',
-          objectType: 'folder',
-          objectId: id,
-          objectLabel: breadcrumb,
           details: {
             ...(folder.title !== body.title ? { title: { from: folder.title, to: body.title } } : {}),
             ...(parentId !== folder.parent_id ? { moved: { from: folder.parent_id, to: parentId } } : {}),
@@ -294,8 +285,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
     /** Moves a folder with everything below it to the Papierkorb, as it is; nothing is removed. */
     async remove(actor: Actor, id: number): Promise<void> {
       const viewer = viewerOf(actor.principal);
-      await folderWrite(ctx, async (trx) => {
-        const tree = new FolderTree(await loadFolders(trx), viewer);
+      await folderWrite(ctx, viewer, async (trx, tree) => {
         const folder = tree.find(id);
         if (!folder) throw notFound();
         if (isProtected(id) || folder.parent_id === null) throw protectedError();
@@ -326,8 +316,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
     async createPeriod(actor: Actor, body: PeriodBody): Promise<Folder> {
       const viewer = viewerOf(actor.principal);
       const now = ctx.clock.now().toISOString();
-      const periodId = await folderWrite(ctx, async (trx) => {
-        const tree = new FolderTree(await loadFolders(trx), viewer);
+      const periodId = await folderWrite(ctx, viewer, async (trx, tree) => {
         const parent = tree.find(body.folder_id);
         if (!parent) throw invalidField('folder_id', FOLDER_MESSAGES.parentNotFound);
         const created: string[] = [];
@@ -365,11 +354,8 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
           await ensure(period, String(year));
         }
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOn(actor, 'period', period.id, period.breadcrumb),
           action: 'period.created',
-          objectType: 'period',
-          objectId: period.id,
-          objectLabel: period.breadcrumb,
           details: { folder_id: parent.id, start: body.start, end: body.end, created },
         });
         return period.id;

@@ -1,25 +1,16 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { batches } from '../../db/batches.ts';
-import type { Database } from '../../db/schema.ts';
+import type { AgendaItemsTable, Database } from '../../db/schema.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type RoleRef = { id: number; name: string };
 
 /** An agenda item as stored: `position` among its siblings. */
-export interface AgendaItemRow {
-  id: number;
-  parent_id: number | null;
-  position: number;
-  title: string;
-  description: string;
-  presenter: string;
-}
+export type AgendaItemRow = Omit<Selectable<AgendaItemsTable>, 'event_id'>;
 
-/** A document linked to an item, joined with the live `files` row and its roles. */
-export interface LinkedFileRow {
-  item_id: number;
+/** What an item shows and sends of a linked document (the live `files` row). */
+export interface AgendaDocument {
   id: number;
-  folder_id: number;
   title: string;
   format: string;
   mime_type: string;
@@ -27,6 +18,12 @@ export interface LinkedFileRow {
   download_key: string;
   size_bytes: number;
   updated_at: string;
+}
+
+/** A document linked to an item, joined with the live `files` row and its roles. */
+export interface LinkedFileRow extends AgendaDocument {
+  item_id: number;
+  folder_id: number;
   roles: RoleRef[];
 }
 
@@ -135,14 +132,7 @@ export async function deleteAgenda(trx: Transaction<Database>, eventId: number):
 
 export async function insertAgendaItem(
   trx: Transaction<Database>,
-  row: {
-    event_id: number;
-    parent_id: number | null;
-    position: number;
-    title: string;
-    description: string;
-    presenter: string;
-  },
+  row: Insertable<AgendaItemsTable>,
 ): Promise<number> {
   const inserted = await trx.insertInto('agenda_items').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;

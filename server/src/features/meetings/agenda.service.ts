@@ -15,7 +15,7 @@ import { memberRolesOf } from '../../policies/events.policy.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { FolderTree, type FolderNode } from '../../policies/folders.policy.ts';
 import { mayUseAdminRoutes, viewerOf, viewerOfRoles, type Viewer } from '../../policies/principal.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditOnEvent, recordAudit } from '../audit/audit-log.service.ts';
 import { loadFolders } from '../../db/document-records.ts';
 import { megabytes, type ReadCache } from '../explorer/explorer.service.ts';
 import {
@@ -25,6 +25,7 @@ import {
   insertItemFiles,
   loadAgendaItems,
   loadLinkedFiles,
+  type AgendaDocument,
   type AgendaItemRow,
   type LinkedFileRow,
 } from './agenda.repository.ts';
@@ -35,17 +36,6 @@ import { visibleEvent } from '../events/visible-event.ts';
  * The Tagesordnung of an event (decision 130): items and sub-items, numbered when read,
  * each with documents from the file area that a reader sees only as the files policy lets them.
  */
-
-export interface AgendaDocument {
-  id: number;
-  title: string;
-  format: string;
-  mime_type: string;
-  storage_key: string;
-  download_key: string;
-  size_bytes: number;
-  updated_at: string;
-}
 
 export interface AgendaEntry {
   id: number;
@@ -246,11 +236,8 @@ export function agendaService(ctx: AppContext, cache: ReadCache) {
         }
         await updateEventRow(trx, eventId, { updated_at: now });
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOnEvent(actor, event),
           action: 'event.agenda_updated',
-          objectType: 'event',
-          objectId: eventId,
-          objectLabel: event.title,
           details: { items: body.items.length, sub_items: subItems, documents, previous_items: previous },
         });
       });

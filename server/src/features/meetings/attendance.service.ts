@@ -1,3 +1,4 @@
+import { announcedEvent } from '../events/events.mails.ts';
 import { formatBerlinDateTime } from '@gremienportal/contracts/audit';
 import { toBerlinLocal } from '@gremienportal/contracts/events';
 import {
@@ -28,7 +29,7 @@ import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent, isInvitee } from '../../policies/events.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditOnEvent, recordAudit } from '../audit/audit-log.service.ts';
 import { answersToEvent, attendees, saveAnswer } from './attendance.repository.ts';
 import { toMyAttendance, type AnswerRow } from '../../db/meeting-facts.ts';
 import { lockEventRow, updateEventRow, type EventRecord } from '../events/events.service.ts';
@@ -119,11 +120,8 @@ export function attendanceService(ctx: AppContext) {
         await saveAnswer(trx, row);
         // The answer only: a comment is the member's own words and stays out of the log.
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOnEvent(actor, event),
           action: 'event.attendance_answered',
-          objectType: 'event',
-          objectId: id,
-          objectLabel: event.title,
           details: { status: body.status },
         });
         return toMyAttendance(row);
@@ -167,13 +165,7 @@ export function attendanceService(ctx: AppContext) {
         );
         const recipients = withoutAnswer(event, people, await answersToEvent(trx, id));
         if (recipients.length === 0) return { message: MEETING_MESSAGES.reminderNobody, sent: 0 };
-        const announced = {
-          id,
-          title: event.title,
-          start: event.start_at,
-          end: event.end_at,
-          location: event.location,
-        };
+        const announced = announcedEvent(event);
         await enqueueMail(
           trx,
           ctx.clock,
@@ -181,11 +173,8 @@ export function attendanceService(ctx: AppContext) {
         );
         await updateEventRow(trx, id, { reminder_sent_at: now.toISOString() });
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOnEvent(actor, event),
           action: 'event.attendance_reminded',
-          objectType: 'event',
-          objectId: id,
-          objectLabel: event.title,
           // Not `count`: that key marks an entry standing for several equal events (audit labels).
           details: { recipients: recipients.length },
         });

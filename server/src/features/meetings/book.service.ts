@@ -11,9 +11,10 @@ import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
-import { auditBy, recordDeliveries } from '../audit/audit-log.service.ts';
+import { auditOnEvent, recordDeliveries } from '../audit/audit-log.service.ts';
 import { fileDelivery } from '../files/files.service.ts';
-import { visibleAgenda, type AgendaDocument, type AgendaEntry } from './agenda.service.ts';
+import type { AgendaDocument } from './agenda.repository.ts';
+import { visibleAgenda, type AgendaEntry } from './agenda.service.ts';
 import type { EventRecord } from '../events/events.service.ts';
 import { visibleEvent } from '../events/visible-event.ts';
 
@@ -119,11 +120,8 @@ export function bookService(ctx: AppContext, books: BookBuilder) {
           purpose: 'download',
         },
         entry: {
-          ...auditBy(actor),
+          ...auditOnEvent(actor, event),
           action: 'event.book_downloaded',
-          objectType: 'event',
-          objectId: event.id,
-          objectLabel: event.title,
           details: {
             documents: inserted.length,
             pages: book.pages,

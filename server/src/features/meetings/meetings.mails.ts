@@ -1,9 +1,7 @@
-import { composeMail } from '../../mail/compose.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { oneLine } from '../../mail/text.ts';
 import {
   answerLinkBlocks,
-  eventFacts,
+  eventMail,
   eventPageUrl,
   type AnnouncedEvent,
   type NotificationRecipient,
@@ -15,16 +13,10 @@ export function attendanceReminderMail(
   event: AnnouncedEvent,
   publicUrl: string,
 ): OutgoingMail {
-  return composeMail({
-    to: user.email,
-    subject: `Erinnerung: Bitte sagen Sie zu oder ab – ${oneLine(event.title)}`,
-    recipient: user,
-    blocks: [
-      {
-        kind: 'paragraph',
-        lines: ['für das folgende Event im Gremienportal liegt von Ihnen noch keine Zu- oder Absage vor:'],
-      },
-      eventFacts(event),
+  return eventMail(user, event, {
+    subject: 'Erinnerung: Bitte sagen Sie zu oder ab – ',
+    opening: 'für das folgende Event im Gremienportal liegt von Ihnen noch keine Zu- oder Absage vor:',
+    rest: [
       ...answerLinkBlocks(publicUrl, event.id),
       { kind: 'paragraph', lines: ['Alle Angaben zum Event finden Sie hier:'] },
       { kind: 'action', label: 'Event ansehen', url: eventPageUrl(publicUrl, event.id) },
@@ -41,18 +33,11 @@ export function minutesPublishedMail(
   event: AnnouncedEvent,
   publicUrl: string,
 ): OutgoingMail {
-  return composeMail({
-    to: user.email,
-    subject: `Protokoll veröffentlicht: ${oneLine(event.title)}`,
-    recipient: user,
-    blocks: [
-      {
-        kind: 'paragraph',
-        lines: [
-          'für das folgende Event, zu dem Sie zugesagt hatten, wurde das Protokoll der Sitzung veröffentlicht:',
-        ],
-      },
-      eventFacts(event),
+  return eventMail(user, event, {
+    subject: 'Protokoll veröffentlicht: ',
+    opening:
+      'für das folgende Event, zu dem Sie zugesagt hatten, wurde das Protokoll der Sitzung veröffentlicht:',
+    rest: [
       { kind: 'paragraph', lines: ['Sie finden es nach der Anmeldung auf der Seite des Events:'] },
       { kind: 'action', label: 'Protokoll ansehen', url: eventPageUrl(publicUrl, event.id) },
     ],

@@ -1,3 +1,4 @@
+import { announcedEvent } from '../events/events.mails.ts';
 import { MINUTES_MESSAGES, type Minutes } from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
@@ -7,7 +8,7 @@ import type { Actor } from '../../plugins/auth.ts';
 import { canSeeEvent } from '../../policies/events.policy.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { newKey } from '../../storage/object-keys.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditOnEvent, recordAudit } from '../audit/audit-log.service.ts';
 import { acceptedBy } from './attendance.repository.ts';
 import { lockEventRow, updateEventRow } from '../events/events.service.ts';
 import { minutesPublishedMail } from './meetings.mails.ts';
@@ -54,24 +55,15 @@ export function minutesService(ctx: AppContext) {
         const recipients = first
           ? (await acceptedBy(trx, id)).filter((user) => canSeeEvent(viewerOfRoles(user.roles), event))
           : [];
-        const announced = {
-          id,
-          title: event.title,
-          start: event.start_at,
-          end: event.end_at,
-          location: event.location,
-        };
+        const announced = announcedEvent(event);
         await enqueueMail(
           trx,
           ctx.clock,
           recipients.map((user) => minutesPublishedMail(user, announced, ctx.config.PUBLIC_URL)),
         );
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOnEvent(actor, event),
           action: 'event.minutes_published',
-          objectType: 'event',
-          objectId: id,
-          objectLabel: event.title,
           details: {
             format: file.format,
             size: file.size,
@@ -96,11 +88,8 @@ export function minutesService(ctx: AppContext) {
         if (event.minutes_storage_key === null) throw notFound(MINUTES_MESSAGES.none);
         await updateEventRow(trx, id, NO_MINUTES);
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOnEvent(actor, event),
           action: 'event.minutes_removed',
-          objectType: 'event',
-          objectId: id,
-          objectLabel: event.title,
           details: { format: event.minutes_format },
         });
         return event.minutes_storage_key;

@@ -19,7 +19,7 @@ import type { Actor } from '../../plugins/auth.ts';
 import { FolderTree } from '../../policies/folders.policy.ts';
 import { viewerOf } from '../../policies/principal.ts';
 import { mayPurgeTrash } from '../../policies/trash.policy.ts';
-import { auditBy, recordAudit, type AuditEntry } from '../audit/audit-log.service.ts';
+import { auditBy, auditOn, recordAudit, type AuditEntry } from '../audit/audit-log.service.ts';
 import { loadFolders, lockFolderTree } from '../../db/document-records.ts';
 import { deleteReleasedObjects } from '../../storage/released-objects.ts';
 import { sameTitle } from '../explorer/explorer.service.ts';
@@ -255,11 +255,8 @@ export function trashService(ctx: TrashContext) {
         const rows = await repo.allTrashItems(trx);
         const removed = await purgeRows(ctx, trx, rows, auditBy(actor), 'trash.purged', { emptied: true });
         await recordAudit(trx, ctx.clock, {
-          ...auditBy(actor),
+          ...auditOn(actor, 'trash', null, 'Papierkorb'),
           action: 'trash.emptied',
-          objectType: 'trash',
-          objectId: null,
-          objectLabel: 'Papierkorb',
           details: { items: rows.length },
         });
         return { keys: removed, count: rows.length };

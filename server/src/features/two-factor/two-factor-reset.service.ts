@@ -4,7 +4,7 @@ import { AppError, forbidden } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { composeMail } from '../../mail/compose.ts';
 import type { Actor } from '../../plugins/auth.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditOn, recordAudit } from '../audit/audit-log.service.ts';
 import { endAllSessions } from '../auth/auth.service.ts';
 import { secondFactorService } from './second-factor.service.ts';
 import * as repo from './two-factor.repository.ts';
@@ -45,11 +45,8 @@ export async function resetSecondFactor(
       await repo.clearSecondFactor(trx, id);
       await endAllSessions(trx, id);
       await recordAudit(trx, ctx.clock, {
-        ...auditBy(actor),
+        ...auditOn(actor, 'user', id, `${target.firstname} ${target.lastname} <${target.email}>`),
         action: 'user.two_factor_reset',
-        objectType: 'user',
-        objectId: id,
-        objectLabel: `${target.firstname} ${target.lastname} <${target.email}>`,
       });
       await enqueueMail(
         trx,

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
-import { groupRoles, rolesByObject } from '../../db/role-links.ts';
+import { rolesByObject } from '../../db/role-links.ts';
 import { holdsAnyRole } from '../../policies/users.policy.ts';
+import { membersWithRoles, type ListedMember } from '../../db/member-lists.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -160,15 +161,8 @@ export async function roleNamesOf(db: Executor, userId: number): Promise<string[
   return (roles.get(userId) ?? []).map((role) => role.name);
 }
 
-export interface Recipient {
-  id: number;
-  email: string;
-  title: string;
-  firstname: string;
-  lastname: string;
-  /** All of the user's roles, so the caller can check what they may see. */
-  roles: { id: number; name: string }[];
-}
+/** All of the user's roles, so the caller can check what they may see. */
+export type Recipient = ListedMember;
 
 /**
  * Every user holding at least one of the roles, each once, with all of their roles (so the caller
@@ -176,22 +170,5 @@ export interface Recipient {
  */
 export async function usersWithAnyRole(db: Executor, roleIds: readonly number[]): Promise<Recipient[]> {
   if (roleIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('users')
-    .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
-    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select([
-      'users.id',
-      'users.email',
-      'users.title',
-      'users.firstname',
-      'users.lastname',
-      'roles.id as role_id',
-      'roles.name as role_name',
-    ])
-    .where(holdsAnyRole(roleIds))
-    .orderBy('users.id')
-    .orderBy('roles.id')
-    .execute();
-  return groupRoles(rows);
+  return membersWithRoles(db, holdsAnyRole(roleIds));
 }

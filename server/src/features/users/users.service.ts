@@ -16,7 +16,7 @@ import {
 } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
+import { auditBy, auditOn, recordAudit } from '../audit/audit-log.service.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { AppError, forbidden, invalidField, notFound, unauthenticated } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -146,11 +146,8 @@ export async function auditingKeyRefusals<T>(
   } catch (error) {
     if (!(error instanceof KeyRefused)) throw error;
     await recordAudit(ctx.db.kysely, ctx.clock, {
-      ...auditBy(actor),
+      ...auditOn(actor, 'user', error.target?.id ?? null, error.target?.label ?? null),
       action: 'api_key.refused',
-      objectType: 'user',
-      objectId: error.target?.id ?? null,
-      objectLabel: error.target?.label ?? null,
       details: { attempted: error.attempted, roles: error.roles, api_key_id: actor.principal.apiKey?.id },
     });
     throw forbidden(API_KEY_MESSAGES.adminAccountsOutOfReach);
@@ -387,11 +384,8 @@ export function usersService(ctx: AppContext) {
           // The user's sessions go with the row (ON DELETE CASCADE): the next request is a 401.
           await deleteUser(trx, id);
           await recordAudit(trx, ctx.clock, {
-            ...auditBy(actor),
+            ...auditOn(actor, 'user', id, userLabel(target)),
             action: 'user.deleted',
-            objectType: 'user',
-            objectId: id,
-            objectLabel: userLabel(target),
             details: { roles: names(target.roles) },
           });
         }),
@@ -406,11 +400,8 @@ export function usersService(ctx: AppContext) {
           if (target.has_password) throw new AppError('validation', ALREADY_ACTIVE_MESSAGE);
           await sendInvitation(ctx, trx, target);
           await recordAudit(trx, ctx.clock, {
-            ...auditBy(actor),
+            ...auditOn(actor, 'user', id, userLabel(target)),
             action: 'user.invited',
-            objectType: 'user',
-            objectId: id,
-            objectLabel: userLabel(target),
             details: { reason: 'resent' },
           });
         }),
