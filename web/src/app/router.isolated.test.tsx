@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { json, mockApi } from '../testing/fetch-mock';
 import { adminUser, makeUser, signIn, vertreterUser } from '../testing/factories';
 import { renderApp } from '../testing/render';
@@ -31,6 +31,12 @@ const loginAs = async (app: ReturnType<typeof renderApp>, email = 'erika@example
 };
 
 describe('routes', () => {
+  // The signed-in shell is a lazy module with most of the app behind it; loaded once here, the
+  // first test that shows it does not spend its wait on a cold transform (7 s on a loaded machine).
+  beforeAll(async () => {
+    await import('./layouts/app-layout');
+  }, 60_000);
+
   it('shows the 404 text with a way back for unknown paths', async () => {
     renderApp('/gibt-es-nicht');
     expect(await screen.findByRole('heading', { name: 'Seite wurde nicht gefunden' })).toBeInTheDocument();

@@ -4,21 +4,34 @@ import { notifications } from '@mantine/notifications';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import { errorMessage } from '../lib/api-client';
 
-/** "Als CSV exportieren" of the admins' lists; a failure says so in a toast. */
+interface CsvExportButtonProps {
+  onExport: () => Promise<void>;
+  failureMessage: string;
+  /** A heading for the failure's toast. */
+  failureTitle?: string;
+  label?: string;
+  disabled?: boolean;
+}
+
+/** "Als CSV exportieren" of the admins' lists and the Protokoll; a failure says so in a toast. */
 export function CsvExportButton({
   onExport,
   failureMessage,
-}: {
-  onExport: () => Promise<void>;
-  failureMessage: string;
-}) {
+  failureTitle,
+  label = 'Als CSV exportieren',
+  disabled,
+}: CsvExportButtonProps) {
   const [exporting, setExporting] = useState(false);
   const handleExport = async () => {
     setExporting(true);
     try {
       await onExport();
     } catch (error) {
-      notifications.show({ color: 'red', message: errorMessage(error, failureMessage) });
+      notifications.show({
+        color: 'red',
+        ...(failureTitle ? { title: failureTitle } : {}),
+        message: errorMessage(error, failureMessage),
+      });
     } finally {
       setExporting(false);
     }
@@ -28,9 +41,10 @@ export function CsvExportButton({
       variant="default"
       leftSection={<IconFileSpreadsheet size={18} aria-hidden />}
       loading={exporting}
+      disabled={disabled}
       onClick={() => void handleExport()}
     >
-      Als CSV exportieren
+      {label}
     </Button>
   );
 }

@@ -1,29 +1,85 @@
-import type { ReactNode } from 'react';
-import { Paper, Stack, Text, Title } from '@mantine/core';
+import { useId, type ReactNode } from 'react';
+import { Box, Group, Paper, Stack, Text, Title, type MantineSpacing, type TitleOrder } from '@mantine/core';
 
-interface FormSectionProps {
-  /** The heading's id, which names the section. */
-  id: string;
-  title: string;
-  description: ReactNode;
+interface PageSectionProps {
+  title: ReactNode;
+  /** A short dimmed note under the heading ("Nur für Admins sichtbar", …). */
+  description?: ReactNode;
+  /** Beside the heading, e.g. "Tagesordnung bearbeiten"; wraps below it on a phone. */
+  action?: ReactNode;
+  /** The heading's id, when the page refers to it; otherwise one is made. */
+  id?: string;
+  /** The heading's level (2 unless the section sits below another heading). */
+  order?: TitleOrder;
+  gap?: MantineSpacing;
+  /** Without a frame: a section inside another frame (the account page's parts). */
+  framed?: boolean;
+  /** Inside the frame after the section's stack, without its gap (a live region that may be empty). */
+  footer?: ReactNode;
   children: ReactNode;
 }
 
-/** A framed page section with a heading and a short note above its form ("Nutzer anlegen", …). */
-export function FormSection({ id, title, description, children }: FormSectionProps) {
-  return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby={id}>
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id={id}>
-            {title}
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            {description}
-          </Text>
-        </div>
+/**
+ * A page section with its heading, named by it for screen readers: framed on its own, or plain
+ * inside a larger frame. Every section of the portal's pages is drawn by this one component.
+ */
+export function PageSection({
+  title,
+  description,
+  action,
+  id,
+  order = 2,
+  gap = 'md',
+  framed = true,
+  footer,
+  children,
+}: PageSectionProps) {
+  const madeId = useId();
+  const headingId = id ?? madeId;
+  const heading = (
+    <Title order={order} size="h3" id={headingId}>
+      {title}
+    </Title>
+  );
+  const head = description ? (
+    <div>
+      {heading}
+      <Text size="sm" c="dimmed">
+        {description}
+      </Text>
+    </div>
+  ) : (
+    heading
+  );
+  const top = action ? (
+    <Group justify="space-between" align="center" gap="sm">
+      <Box>{head}</Box>
+      {action}
+    </Group>
+  ) : (
+    head
+  );
+  if (!framed) {
+    return (
+      <Stack gap={gap} component="section" aria-labelledby={headingId}>
+        {top}
         {children}
       </Stack>
+    );
+  }
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'xl' }}
+      component="section"
+      aria-labelledby={headingId}
+    >
+      <Stack gap={gap}>
+        {top}
+        {children}
+      </Stack>
+      {footer}
     </Paper>
   );
 }

@@ -15,7 +15,7 @@ interface ReminderMutation {
   isPending: boolean;
 }
 
-interface ReminderButtonProps {
+export interface ReminderButtonProps {
   reminder: ReminderMutation;
   /** When the last reminder went out (ISO), or null. */
   sentAt: string | null;

@@ -4,9 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { Button } from '@mantine/core';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { json, mockApi } from '../../testing/fetch-mock';
-import { adminUser, signIn } from '../../testing/factories';
+import { adminUser, signIn, makeStoredFile } from '../../testing/factories';
 import { renderWithProviders } from '../../testing/render';
-import type { StoredFile } from '../../features/files/files.api';
 import type { ExplorerModalState } from './explorer-modal.types';
 import { EXPLORER_MODAL_TEXTS, ExplorerModals } from './explorer-modals';
 import { REPLACE_KEEPS_VERSION } from '../../features/files/files.rules';
@@ -26,23 +25,7 @@ const ACTIVE = {
   roles: ['Aufsichtsrat'],
 };
 
-const FILE: StoredFile = {
-  type: 'file',
-  id: 31,
-  title: 'Protokoll März',
-  format: 'pdf',
-  date: '2026-03-12T10:00:00.000Z',
-  external: 'abcdefghijklmnopqrstuv',
-  mime_type: 'application/pdf',
-  roles: ['Aufsichtsrat'],
-  roles_string: 'Aufsichtsrat',
-  folder: { id: 10, title: 'Sitzungen 2026', breadcrumb: '/Aufsichtsrat/Sitzungen 2026' },
-  folder_id: 10,
-  folder_name: 'Sitzungen 2026',
-  size: 1.25,
-  size_bytes: 1_310_720,
-  updated_at: '2026-03-12T10:00:00.000Z',
-};
+const FILE = makeStoredFile();
 
 const folderRecord = (overrides: Record<string, unknown> = {}) => ({
   type: 'folder',

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Group, Stack, Title } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
+import { PageSection } from '../../components/page-section';
 import { CreateEventDrawer } from '../../features/events/components/create-event-drawer';
 import { DeleteErrorBanner } from '../../features/events/components/delete-error-banner';
 import { EventsTable } from '../../features/events/components/events-table';
@@ -38,10 +39,7 @@ export default function EventsPage() {
       </Group>
       {/* Decision 130: the next meetings with the member's own answer, above the table. */}
       {events.data ? <UpcomingMeetings events={events.data} /> : null}
-      <Stack gap="md" component="section" aria-labelledby="events-list">
-        <Title order={2} size="h3" id="events-list">
-          Alle Events
-        </Title>
+      <PageSection id="events-list" title="Alle Events" framed={false}>
         <DeleteErrorBanner error={deleteError} onClose={clearDeleteError} />
         {events.isPending ? (
           <LoadingState />
@@ -57,7 +55,7 @@ export default function EventsPage() {
             onDelete={confirmDelete}
           />
         )}
-      </Stack>
+      </PageSection>
       {isAdmin ? (
         <CreateEventDrawer
           opened={createOpened}

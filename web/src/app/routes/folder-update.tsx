@@ -1,12 +1,13 @@
 import { PathText } from '../../components/path-text';
 import { Link, useNavigate } from 'react-router';
-import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconFolderOpen, IconLock, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
+import { PageSection } from '../../components/page-section';
 import { AdminAccessAccordion } from '../explorer/admin-access-accordion';
 import touch from '../explorer/touch.module.css';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
@@ -104,17 +105,8 @@ function FolderUpdate({ id }: { id: number }) {
               </Group>
             </Stack>
           </Paper>
-          <Paper
-            withBorder
-            radius="lg"
-            p={{ base: 'md', sm: 'xl' }}
-            component="section"
-            aria-labelledby="rename"
-          >
-            <Stack gap="md" maw={560}>
-              <Title order={2} size="h3" id="rename">
-                Ordner umbenennen
-              </Title>
+          <PageSection id="rename" title="Ordner umbenennen">
+            <Box maw={560}>
               {changeable ? (
                 <FolderEditForm
                   key={`${folder.data.title}-${folder.data.updated_at}`}
@@ -127,8 +119,8 @@ function FolderUpdate({ id }: { id: number }) {
                   <Text size="sm">{PROTECTED_DISABLED_REASON}</Text>
                 </Alert>
               )}
-            </Stack>
-          </Paper>
+            </Box>
+          </PageSection>
           <AdminAccessAccordion type="folder" id={id} />
         </>
       )}

@@ -8,6 +8,7 @@ import type {
 } from '@gremienportal/contracts/audit';
 import { api } from '../../lib/api-client';
 import { saveBlob } from '../../lib/saved-files';
+import { withRangeAndPage, type TablePage } from '../../lib/paging';
 
 /** The list's and the export's filters as the page holds them (all optional). */
 export interface AuditFilters {
@@ -20,10 +21,7 @@ export interface AuditFilters {
   to?: string;
 }
 
-export interface AuditPage {
-  page: number;
-  perPage: number;
-}
+export type AuditPage = TablePage;
 
 export const auditKeys = {
   all: ['audit'] as const,
@@ -42,13 +40,7 @@ export function auditSearchParams(filters: AuditFilters, page?: AuditPage): URLS
   for (const action of filters.actions ?? []) params.append('action', action);
   if (filters.objectType) params.set('object_type', filters.objectType);
   if (filters.objectId !== undefined) params.set('object_id', String(filters.objectId));
-  if (filters.from) params.set('from', filters.from);
-  if (filters.to) params.set('to', filters.to);
-  if (page) {
-    params.set('page', String(page.page));
-    params.set('per_page', String(page.perPage));
-  }
-  return params;
+  return withRangeAndPage(params, filters, page);
 }
 
 const withQuery = (path: string, params: URLSearchParams) => {

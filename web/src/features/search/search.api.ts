@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { SearchHit, SearchResponse, SearchType, SuggestResponse } from '@gremienportal/contracts/search';
 import { api } from '../../lib/api-client';
 import { normalizeQuery } from './search.rules';
+import { withRangeAndPage, type TablePage } from '../../lib/paging';
 
 export type { SearchHit, SearchType };
 export type SuggestHit = SuggestResponse['data'][number];
@@ -21,10 +22,7 @@ export interface SearchFilters {
   sort: SearchSort;
 }
 
-export interface SearchPage {
-  page: number;
-  perPage: number;
-}
+export type SearchPage = TablePage;
 
 export const searchKeys = {
   all: ['search'] as const,
@@ -39,15 +37,10 @@ export function searchSearchParams(filters: SearchFilters, page?: SearchPage): U
   const params = new URLSearchParams({ q: normalizeQuery(filters.q) });
   if (filters.type) params.set('type', filters.type);
   if (filters.format) params.set('format', filters.format);
-  if (filters.from) params.set('from', filters.from);
-  if (filters.to) params.set('to', filters.to);
+  withRangeAndPage(params, filters);
   if (filters.folderId !== undefined) params.set('folder_id', String(filters.folderId));
   params.set('sort', filters.sort);
-  if (page) {
-    params.set('page', String(page.page));
-    params.set('per_page', String(page.perPage));
-  }
-  return params;
+  return withRangeAndPage(params, {}, page);
 }
 
 /** One page of hits (GET /api/v1/search): only what the member may see. */

@@ -15,6 +15,7 @@ import type {
 } from '@gremienportal/contracts/trash';
 import { api } from '../../lib/api-client';
 import { refreshDocumentArea } from '../../lib/document-area';
+import { withRangeAndPage, type TablePage } from '../../lib/paging';
 
 export type { TrashItem, TrashKind };
 
@@ -28,10 +29,7 @@ export interface TrashFilters {
   to?: string;
 }
 
-export interface TrashPage {
-  page: number;
-  perPage: number;
-}
+export type TrashPage = TablePage;
 
 export const trashKeys = {
   all: ['trash'] as const,
@@ -44,13 +42,7 @@ export function trashSearchParams(filters: TrashFilters, page?: TrashPage): URLS
   const params = new URLSearchParams();
   if (filters.type) params.set('type', filters.type);
   if (filters.deletedBy !== undefined) params.set('deleted_by', String(filters.deletedBy));
-  if (filters.from) params.set('from', filters.from);
-  if (filters.to) params.set('to', filters.to);
-  if (page) {
-    params.set('page', String(page.page));
-    params.set('per_page', String(page.perPage));
-  }
-  return params;
+  return withRangeAndPage(params, filters, page);
 }
 
 /** One page of the Papierkorb, newest deletion first (GET /api/v1/trash; admins only). */

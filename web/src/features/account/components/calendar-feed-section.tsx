@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconCalendarPlus, IconCheck, IconCopy, IconRefresh, IconCalendarOff } from '@tabler/icons-react';
@@ -8,6 +8,7 @@ import { MEETING_MESSAGES } from '@gremienportal/contracts/meetings';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
+import { PageSection } from '../../../components/page-section';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import {
@@ -115,10 +116,7 @@ export function CalendarFeedSection() {
     });
 
   return (
-    <Stack gap="md" component="section" aria-labelledby={headingId}>
-      <Title order={2} size="h3" id={headingId}>
-        Kalender abonnieren
-      </Title>
+    <PageSection id={headingId} title="Kalender abonnieren" framed={false}>
       <Text size="sm">
         Mit einer persönlichen Kalender-Adresse zeigt Ihr Kalender (etwa Outlook, Apple Kalender, Google
         Kalender oder Thunderbird) alle Sitzungen und Events, die Sie im Portal sehen, und übernimmt
@@ -175,6 +173,6 @@ export function CalendarFeedSection() {
           </Group>
         </>
       )}
-    </Stack>
+    </PageSection>
   );
 }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
 import { showSuccessToast } from '../../../components/toasts';
+import { PageSection } from '../../../components/page-section';
 import { errorMessage } from '../../../lib/api-client';
 import { apiKeysQueryOptions, useRevokeApiKey, type ApiKey } from '../api-keys.api';
 import { isExpired, keyCount } from '../api-keys.rules';
@@ -63,10 +64,7 @@ export function ApiKeysOverview() {
     });
 
   return (
-    <Stack gap="md" component="section" aria-labelledby="api-keys-list-heading">
-      <Title order={2} size="h3" id="api-keys-list-heading">
-        {LIST_HEADING}
-      </Title>
+    <PageSection id="api-keys-list-heading" title={LIST_HEADING} framed={false}>
       {list.isPending ? (
         <LoadingState />
       ) : list.isError ? (
@@ -83,6 +81,6 @@ export function ApiKeysOverview() {
           />
         </>
       )}
-    </Stack>
+    </PageSection>
   );
 }

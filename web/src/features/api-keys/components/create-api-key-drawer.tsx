@@ -1,11 +1,6 @@
-import { Drawer, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { SMALL_SCREEN_QUERY } from '../../../components/data-table-defaults';
 import type { CreatedApiKey } from '../api-keys.api';
 import { CreateApiKeyForm } from './create-api-key-form';
-
-/** The drawer's title reads as the heading it is. */
-const DRAWER_STYLES = { title: { fontSize: 'var(--mantine-h3-font-size)', fontWeight: 650 } };
+import { FormDrawer } from '../../../components/form-drawer';
 
 interface CreateApiKeyDrawerProps {
   opened: boolean;
@@ -18,21 +13,14 @@ interface CreateApiKeyDrawerProps {
 
 /** "Neuer API-Schlüssel" beside the list, full screen on phones, as "Nutzer anlegen" on /user. */
 export function CreateApiKeyDrawer({ opened, onClose, onCreated, returnFocus }: CreateApiKeyDrawerProps) {
-  const phone = useMediaQuery(SMALL_SCREEN_QUERY);
   return (
-    <Drawer
+    <FormDrawer
       opened={opened}
       onClose={onClose}
       title="Neuer API-Schlüssel"
-      position="right"
-      size={phone ? '100%' : 'lg'}
-      styles={DRAWER_STYLES}
+      note="Der Schlüssel handelt mit Ihren Rechten, beschränkt auf die gewählten Berechtigungen. Er wird nach dem Anlegen einmal angezeigt."
       returnFocus={returnFocus}
     >
-      <Text size="sm" c="dimmed" mb="md">
-        Der Schlüssel handelt mit Ihren Rechten, beschränkt auf die gewählten Berechtigungen. Er wird nach dem
-        Anlegen einmal angezeigt.
-      </Text>
       <CreateApiKeyForm
         onCancel={onClose}
         onCreated={(key) => {
@@ -40,6 +28,6 @@ export function CreateApiKeyDrawer({ opened, onClose, onCreated, returnFocus }: 
           onClose();
         }}
       />
-    </Drawer>
+    </FormDrawer>
   );
 }

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { Stack, Title } from '@mantine/core';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_MESSAGES, type AccessObjectType, type AuditEntry } from '@gremienportal/contracts/audit';
@@ -10,6 +9,7 @@ import {
 } from '../../../components/data-table-defaults';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
+import { PageSection } from '../../../components/page-section';
 import { accessesQueryOptions } from '../audit.api';
 import {
   actionColumn,
@@ -43,10 +43,7 @@ export function AccessList({ type, id, headingOrder = 2 }: AccessListProps) {
   const headingId = `zugriffe-${type}-${id}`;
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby={headingId}>
-      <Title order={headingOrder} size="h3" id={headingId}>
-        Zugriffe
-      </Title>
+    <PageSection id={headingId} title="Zugriffe" order={headingOrder} gap="sm" framed={false}>
       {accesses.isPending ? (
         <LoadingState />
       ) : accesses.isError ? (
@@ -75,6 +72,6 @@ export function AccessList({ type, id, headingOrder = 2 }: AccessListProps) {
           }}
         />
       )}
-    </Stack>
+    </PageSection>
   );
 }

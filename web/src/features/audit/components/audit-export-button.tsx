@@ -1,9 +1,5 @@
-import { useState } from 'react';
-import { Button } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconFileSpreadsheet } from '@tabler/icons-react';
 import { AUDIT_MESSAGES } from '@gremienportal/contracts/audit';
-import { errorMessage } from '../../../lib/api-client';
+import { CsvExportButton } from '../../../components/csv-export-button';
 import { exportAuditCsv, type AuditFilters } from '../audit.api';
 
 interface AuditExportButtonProps {
@@ -13,32 +9,13 @@ interface AuditExportButtonProps {
 
 /** "CSV exportieren": everything the filters match, as a file for Excel. */
 export function AuditExportButton({ filters, disabled }: AuditExportButtonProps) {
-  const [exporting, setExporting] = useState(false);
-
-  const handleExport = async () => {
-    setExporting(true);
-    try {
-      await exportAuditCsv(filters);
-    } catch (error) {
-      notifications.show({
-        color: 'red',
-        title: AUDIT_MESSAGES.exportFailed,
-        message: errorMessage(error, AUDIT_MESSAGES.exportFailed),
-      });
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
-    <Button
-      variant="default"
-      leftSection={<IconFileSpreadsheet size={18} aria-hidden />}
-      loading={exporting}
+    <CsvExportButton
+      onExport={() => exportAuditCsv(filters)}
+      failureTitle={AUDIT_MESSAGES.exportFailed}
+      failureMessage={AUDIT_MESSAGES.exportFailed}
+      label="CSV exportieren"
       disabled={disabled}
-      onClick={() => void handleExport()}
-    >
-      CSV exportieren
-    </Button>
+    />
   );
 }

@@ -1,9 +1,10 @@
-import { Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Group, List, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconLogin } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_MESSAGES } from '@gremienportal/contracts/audit';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
+import { PageSection } from '../../../components/page-section';
 import { formatDateTime } from '../../../lib/format';
 import { myLoginsQueryOptions } from '../audit.api';
 
@@ -16,10 +17,13 @@ export function MyLogins({ headingOrder = 2 }: { headingOrder?: 2 | 3 | 4 }) {
   const logins = useQuery(myLoginsQueryOptions());
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby="letzte-anmeldungen">
-      <Title order={headingOrder} size="h3" id="letzte-anmeldungen">
-        Letzte Anmeldungen
-      </Title>
+    <PageSection
+      id="letzte-anmeldungen"
+      title="Letzte Anmeldungen"
+      order={headingOrder}
+      gap="sm"
+      framed={false}
+    >
       {logins.isPending ? (
         <LoadingState />
       ) : logins.isError ? (
@@ -66,6 +70,6 @@ export function MyLogins({ headingOrder = 2 }: { headingOrder?: 2 | 3 | 4 }) {
           </Text>
         </>
       )}
-    </Stack>
+    </PageSection>
   );
 }

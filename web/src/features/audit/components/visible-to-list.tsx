@@ -1,6 +1,6 @@
 import { EmailText } from '../../../components/email-text';
 import { useState } from 'react';
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_MESSAGES, type VisibleToType, type VisibleUser } from '@gremienportal/contracts/audit';
@@ -12,6 +12,7 @@ import {
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
 import { RoleBadges } from '../../../components/role-badges';
+import { PageSection } from '../../../components/page-section';
 import { forCount, plural } from '../../../lib/plural';
 import { visibleToQueryOptions } from '../audit.api';
 
@@ -70,10 +71,7 @@ export function VisibleToList({ type, id, headingOrder = 2 }: VisibleToListProps
   const currentPage = Math.min(page, lastPage);
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby={headingId}>
-      <Title order={headingOrder} size="h3" id={headingId}>
-        Sichtbar für
-      </Title>
+    <PageSection id={headingId} title="Sichtbar für" order={headingOrder} gap="sm" framed={false}>
       {readers.isPending ? (
         <LoadingState />
       ) : readers.isError ? (
@@ -111,6 +109,6 @@ export function VisibleToList({ type, id, headingOrder = 2 }: VisibleToListProps
           ) : null}
         </>
       )}
-    </Stack>
+    </PageSection>
   );
 }

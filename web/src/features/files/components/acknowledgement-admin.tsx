@@ -1,18 +1,18 @@
-import { useId, useState } from 'react';
-import { Badge, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Progress, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   ACKNOWLEDGEMENT_MESSAGES,
   type AcknowledgementEntry,
 } from '@gremienportal/contracts/acknowledgements';
-import { CsvExportButton } from '../../../components/csv-export-button';
+import { MemberListActions } from '../../../components/member-list-actions';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
 import { PeopleList } from '../../../components/people-list';
-import { ReminderButton } from '../../../components/reminder-button';
 import { reminderQuestion } from '../../../components/reminder-question';
 import { ShownFilter, type ShownOption } from '../../../components/shown-filter';
 import { useRefetchAt } from '../../../components/use-refetch-at';
+import { PageSection } from '../../../components/page-section';
 import {
   acknowledgementListQueryOptions,
   exportAcknowledgementsCsv,
@@ -36,89 +36,70 @@ const matches = (entry: AcknowledgementEntry, shown: Shown) =>
  * (everyone who can see the document now), the share, CSV export and "Erinnerung senden".
  */
 export function AcknowledgementAdmin({ fileId }: { fileId: number }) {
-  const headingId = useId();
   const list = useQuery(acknowledgementListQueryOptions(fileId));
   const reminder = useSendAcknowledgementReminder(fileId);
   const [shown, setShown] = useState<Shown>('alle');
   useRefetchAt(list.data?.reminder_available_at ?? null, list.refetch);
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby={headingId}
+    <PageSection
+      title={ACKNOWLEDGEMENT_MESSAGES.listTitle}
+      description={`Nur für Admins sichtbar${
+        list.data?.file.acknowledgement_due
+          ? ` · ${ACKNOWLEDGEMENT_MESSAGES.due} ${formatDay(list.data.file.acknowledgement_due)}`
+          : ''
+      }`}
     >
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id={headingId}>
-            {ACKNOWLEDGEMENT_MESSAGES.listTitle}
-          </Title>
-          <Text size="sm" c="dimmed">
-            Nur für Admins sichtbar
-            {list.data?.file.acknowledgement_due
-              ? ` · ${ACKNOWLEDGEMENT_MESSAGES.due} ${formatDay(list.data.file.acknowledgement_due)}`
-              : ''}
-          </Text>
-        </div>
-        {list.isPending ? (
-          <LoadingState />
-        ) : list.isError ? (
-          <ErrorState detail={list.error.message} onRetry={() => void list.refetch()} />
-        ) : list.data.counts.total === 0 ? (
-          <Text>{ACKNOWLEDGEMENT_MESSAGES.nobody}</Text>
-        ) : (
-          <>
-            <Stack gap={6}>
-              <Text fw={600}>
-                {ACKNOWLEDGEMENT_MESSAGES.summary(
-                  list.data.counts.confirmed,
-                  list.data.counts.total,
-                  list.data.percent,
-                )}
-              </Text>
-              <Progress value={list.data.percent} aria-hidden size="lg" />
-            </Stack>
-            <Group gap="sm" align="flex-start">
-              <CsvExportButton
-                onExport={() => exportAcknowledgementsCsv(fileId)}
-                failureMessage="Die Liste konnte nicht exportiert werden."
-              />
-              <ReminderButton
-                reminder={reminder}
-                sentAt={list.data.reminder_sent_at}
-                availableAt={list.data.reminder_available_at}
-                pending={list.data.counts.pending}
-                nobodyNote="Alle haben die Kenntnisnahme bestätigt."
-                question={reminderQuestion(list.data.counts.pending, 'Bestätigung', 'Kenntnisnahme')}
-                failureMessage="Die Erinnerung konnte nicht gesendet werden."
-              />
-            </Group>
-            <ShownFilter options={SHOWN_OPTIONS} value={shown} onChange={setShown} />
-            <PeopleList
-              label="Kenntnisnahme je Person"
-              statusTitle="Status"
-              atLabel="Bestätigt am"
-              rows={list.data.entries
-                .filter((entry) => matches(entry, shown))
-                .map((entry) => ({
-                  ...entry.user,
-                  status: entry.confirmed_at ? (
-                    <Badge variant="light" color="brand">
-                      {ACKNOWLEDGEMENT_MESSAGES.confirmedLabel}
-                    </Badge>
-                  ) : (
-                    <Badge variant="outline" color="gray.7">
-                      {ACKNOWLEDGEMENT_MESSAGES.pendingLabel}
-                    </Badge>
-                  ),
-                  at: entry.confirmed_at,
-                }))}
-            />
-          </>
-        )}
-      </Stack>
-    </Paper>
+      {list.isPending ? (
+        <LoadingState />
+      ) : list.isError ? (
+        <ErrorState detail={list.error.message} onRetry={() => void list.refetch()} />
+      ) : list.data.counts.total === 0 ? (
+        <Text>{ACKNOWLEDGEMENT_MESSAGES.nobody}</Text>
+      ) : (
+        <>
+          <Stack gap={6}>
+            <Text fw={600}>
+              {ACKNOWLEDGEMENT_MESSAGES.summary(
+                list.data.counts.confirmed,
+                list.data.counts.total,
+                list.data.percent,
+              )}
+            </Text>
+            <Progress value={list.data.percent} aria-hidden size="lg" />
+          </Stack>
+          <MemberListActions
+            list={list.data}
+            onExport={() => exportAcknowledgementsCsv(fileId)}
+            exportFailure="Die Liste konnte nicht exportiert werden."
+            reminder={reminder}
+            pending={list.data.counts.pending}
+            nobodyNote="Alle haben die Kenntnisnahme bestätigt."
+            question={reminderQuestion(list.data.counts.pending, 'Bestätigung', 'Kenntnisnahme')}
+          />
+          <ShownFilter options={SHOWN_OPTIONS} value={shown} onChange={setShown} />
+          <PeopleList
+            label="Kenntnisnahme je Person"
+            statusTitle="Status"
+            atLabel="Bestätigt am"
+            rows={list.data.entries
+              .filter((entry) => matches(entry, shown))
+              .map((entry) => ({
+                ...entry.user,
+                status: entry.confirmed_at ? (
+                  <Badge variant="light" color="brand">
+                    {ACKNOWLEDGEMENT_MESSAGES.confirmedLabel}
+                  </Badge>
+                ) : (
+                  <Badge variant="outline" color="gray.7">
+                    {ACKNOWLEDGEMENT_MESSAGES.pendingLabel}
+                  </Badge>
+                ),
+                at: entry.confirmed_at,
+              }))}
+          />
+        </>
+      )}
+    </PageSection>
   );
 }

@@ -4,35 +4,19 @@ import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/acknowledgeme
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
 import { mockApi } from '../../../testing/fetch-mock';
 import { renderWithProviders } from '../../../testing/render';
-import { fileFormData, type StoredFile } from '../files.api';
+import { fileFormData } from '../files.api';
 import { FileEditForm, type EditSubmit } from './file-edit-form';
 import { FileUploadForm, type UploadSubmit } from './file-upload-form';
+import { makeInvitationFile } from '../../../testing/factories';
 
 const ROLES = [
   { id: 3, name: 'Aufsichtsrat' },
   { id: 4, name: 'Vertreter' },
 ];
 
-const FILE: StoredFile = {
-  type: 'file',
-  id: 31,
-  title: 'Einladung',
-  format: 'pdf',
-  date: '2026-11-20T10:00:00.000Z',
-  external: 'abcdefghijklmnopqrstuv',
-  mime_type: 'application/pdf',
-  roles: ['Vertreter'],
-  roles_string: 'Vertreter',
-  folder: { id: 3, title: 'Mitgliedervertreter', breadcrumb: '/Mitgliedervertreter' },
-  folder_id: 3,
-  folder_name: 'Mitgliedervertreter',
-  size: 0.01,
-  size_bytes: 1000,
-  updated_at: '2026-11-20T10:00:00.000Z',
-  acknowledgement_required: true,
-  acknowledgement_due: '2026-12-01',
+const FILE = makeInvitationFile({
   acknowledged_at: null,
-};
+});
 
 const pdf = () => new File(['%PDF-1.4'], 'einladung.pdf', { type: 'application/pdf' });
 

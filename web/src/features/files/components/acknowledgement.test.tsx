@@ -5,34 +5,16 @@ import {
   type AcknowledgementList,
 } from '@gremienportal/contracts/acknowledgements';
 import { json, mockApi } from '../../../testing/fetch-mock';
-import { adminUser, signIn, vertreterUser } from '../../../testing/factories';
+import { adminUser, signIn, vertreterUser, makeInvitationFile } from '../../../testing/factories';
 import { onDesktop } from '../../../testing/media';
 import { renderWithProviders } from '../../../testing/render';
-import type { StoredFile } from '../files.api';
 import { AcknowledgementAdmin } from './acknowledgement-admin';
 import { FileDialog } from './file-dialog';
 
-const FILE: StoredFile = {
-  type: 'file',
-  id: 31,
-  title: 'Einladung',
-  format: 'pdf',
-  date: '2026-11-20T10:00:00.000Z',
-  external: 'abcdefghijklmnopqrstuv',
-  mime_type: 'application/pdf',
-  roles: ['Vertreter'],
-  roles_string: 'Vertreter',
-  folder: { id: 3, title: 'Mitgliedervertreter', breadcrumb: '/Mitgliedervertreter' },
-  folder_id: 3,
-  folder_name: 'Mitgliedervertreter',
-  size: 0.01,
-  size_bytes: 1000,
-  updated_at: '2026-11-20T10:00:00.000Z',
+const FILE = makeInvitationFile({
   text_state: 'done',
   new: true,
-  acknowledgement_required: true,
-  acknowledgement_due: '2026-12-01',
-};
+});
 
 const PDF = () =>
   new Response('%PDF-1.4', {

@@ -2,30 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { VERSION_MESSAGES, type FileVersion } from '@gremienportal/contracts/versions';
 import { json, mockApi } from '../../../testing/fetch-mock';
-import { adminUser, signIn, vertreterUser } from '../../../testing/factories';
+import { adminUser, signIn, vertreterUser, makeStoredFile } from '../../../testing/factories';
 import { onDesktop } from '../../../testing/media';
 import { renderApp } from '../../../testing/render';
-import type { StoredFile } from '../files.api';
 import { restoreQuestion } from './file-versions';
 import { personName } from './version-table';
 
-const FILE: StoredFile = {
-  type: 'file',
-  id: 31,
-  title: 'Protokoll März',
-  format: 'pdf',
-  date: '2026-03-12T10:00:00.000Z',
-  external: 'abcdefghijklmnopqrstuv',
-  mime_type: 'application/pdf',
-  roles: ['Aufsichtsrat'],
-  roles_string: 'Aufsichtsrat',
-  folder: { id: 10, title: 'Sitzungen 2026', breadcrumb: '/Aufsichtsrat/Sitzungen 2026' },
-  folder_id: 10,
-  folder_name: 'Sitzungen 2026',
-  size: 1.25,
-  size_bytes: 1_310_720,
+const FILE = makeStoredFile({
   updated_at: '2026-03-14T10:00:00.000Z',
-};
+});
 
 function version(overrides: Partial<FileVersion> & Pick<FileVersion, 'version'>): FileVersion {
   return {

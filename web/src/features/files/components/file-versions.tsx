@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { VERSION_MESSAGES } from '@gremienportal/contracts/versions';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
 import { showFailureToast, showSuccessToast } from '../../../components/toasts';
+import { PageSection } from '../../../components/page-section';
 import {
   downloadFileVersion,
   fileVersionsQueryOptions,
@@ -65,40 +65,28 @@ export function FileVersions({ file }: { file: StoredFile }) {
   };
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby={headingId}
+    <PageSection
+      id={headingId}
+      title={VERSION_MESSAGES.title}
+      gap="sm"
+      description="Nur für Admins sichtbar. Ein Austausch der Datei behält die bisherige Version; jede Version lässt sich wiederherstellen."
     >
-      <Stack gap="sm">
-        <div>
-          <Title order={2} size="h3" id={headingId}>
-            {VERSION_MESSAGES.title}
-          </Title>
-          <Text size="sm" c="dimmed">
-            Nur für Admins sichtbar. Ein Austausch der Datei behält die bisherige Version; jede Version lässt
-            sich wiederherstellen.
-          </Text>
-        </div>
-        {versions.isPending ? (
-          <LoadingState />
-        ) : versions.isError ? (
-          <ErrorState
-            message={VERSION_MESSAGES.loadFailed}
-            detail={versions.error.message}
-            onRetry={() => void versions.refetch()}
-          />
-        ) : (
-          <VersionTable
-            versions={versions.data}
-            actions={actions}
-            fetching={versions.isFetching || restore.isPending}
-            labelledBy={headingId}
-          />
-        )}
-      </Stack>
-    </Paper>
+      {versions.isPending ? (
+        <LoadingState />
+      ) : versions.isError ? (
+        <ErrorState
+          message={VERSION_MESSAGES.loadFailed}
+          detail={versions.error.message}
+          onRetry={() => void versions.refetch()}
+        />
+      ) : (
+        <VersionTable
+          versions={versions.data}
+          actions={actions}
+          fetching={versions.isFetching || restore.isPending}
+          labelledBy={headingId}
+        />
+      )}
+    </PageSection>
   );
 }

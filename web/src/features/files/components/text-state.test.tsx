@@ -1,29 +1,13 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TEXT_STATE_LABELS } from '@gremienportal/contracts/search';
-import { adminUser, signIn, vertreterUser } from '../../../testing/factories';
+import { adminUser, signIn, vertreterUser, makeStoredFile } from '../../../testing/factories';
 import { renderWithProviders } from '../../../testing/render';
 import type { StoredFile } from '../files.api';
 import { FileDetails } from './file-details';
 import { TEXT_STATE_TEXTS } from './text-state-labels';
 
-const FILE: StoredFile = {
-  type: 'file',
-  id: 31,
-  title: 'Protokoll März',
-  format: 'pdf',
-  date: '2026-03-12T10:00:00.000Z',
-  external: 'abcdefghijklmnopqrstuv',
-  mime_type: 'application/pdf',
-  roles: ['Aufsichtsrat'],
-  roles_string: 'Aufsichtsrat',
-  folder: { id: 10, title: 'Sitzungen 2026', breadcrumb: '/Aufsichtsrat/Sitzungen 2026' },
-  folder_id: 10,
-  folder_name: 'Sitzungen 2026',
-  size: 1.25,
-  size_bytes: 1_310_720,
-  updated_at: '2026-03-12T10:00:00.000Z',
-};
+const FILE = makeStoredFile();
 
 function renderDetails(file: StoredFile, isAdmin: boolean) {
   signIn(isAdmin ? adminUser() : vertreterUser());

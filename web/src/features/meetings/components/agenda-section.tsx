@@ -1,12 +1,12 @@
-import { useId } from 'react';
 import { Link } from 'react-router';
-import { Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Stack, Text, Title } from '@mantine/core';
 import { IconListNumbers, IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { AgendaItem } from '@gremienportal/contracts/meetings';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';
+import { PageSection } from '../../../components/page-section';
 import { plural } from '../../../lib/plural';
 import { agendaQueryOptions } from '../agenda.api';
 import { agendaBranches, documentCount } from '../agenda.rules';
@@ -80,58 +80,48 @@ export function AgendaSection({
   event: Pick<PortalEvent, 'id' | 'agenda_count'>;
   isAdmin: boolean;
 }) {
-  const headingId = useId();
   const hasAgenda = event.agenda_count > 0;
   const agenda = useQuery({ ...agendaQueryOptions(event.id), enabled: hasAgenda });
   if (!hasAgenda && !isAdmin) return null;
   const items = agenda.data ?? [];
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby={headingId}
+    <PageSection
+      title="Tagesordnung"
+      description={
+        hasAgenda && agenda.isSuccess ? (
+          <>
+            {plural(items.length, 'Punkt', 'Punkte')} ·{' '}
+            {plural(documentCount(items), 'Dokument', 'Dokumente')}
+          </>
+        ) : undefined
+      }
+      action={
+        isAdmin ? (
+          <Button
+            component={Link}
+            to={agendaEditorPath(event.id)}
+            variant={hasAgenda ? 'default' : 'filled'}
+            leftSection={
+              hasAgenda ? <IconPencil size={18} aria-hidden /> : <IconListNumbers size={18} aria-hidden />
+            }
+          >
+            {hasAgenda ? 'Tagesordnung bearbeiten' : 'Tagesordnung anlegen'}
+          </Button>
+        ) : undefined
+      }
     >
-      <Stack gap="md">
-        <Group justify="space-between" align="center" gap="sm">
-          <Box>
-            <Title order={2} size="h3" id={headingId}>
-              Tagesordnung
-            </Title>
-            {hasAgenda && agenda.isSuccess ? (
-              <Text size="sm" c="dimmed">
-                {plural(items.length, 'Punkt', 'Punkte')} ·{' '}
-                {plural(documentCount(items), 'Dokument', 'Dokumente')}
-              </Text>
-            ) : null}
-          </Box>
-          {isAdmin ? (
-            <Button
-              component={Link}
-              to={agendaEditorPath(event.id)}
-              variant={hasAgenda ? 'default' : 'filled'}
-              leftSection={
-                hasAgenda ? <IconPencil size={18} aria-hidden /> : <IconListNumbers size={18} aria-hidden />
-              }
-            >
-              {hasAgenda ? 'Tagesordnung bearbeiten' : 'Tagesordnung anlegen'}
-            </Button>
-          ) : null}
-        </Group>
-        {!hasAgenda ? (
-          <Text size="sm" c="dimmed">
-            Noch keine Tagesordnung. Mitglieder sehen diesen Abschnitt, sobald sie Punkte hat.
-          </Text>
-        ) : agenda.isPending ? (
-          <LoadingState label="Tagesordnung wird geladen …" />
-        ) : agenda.isError ? (
-          <ErrorState detail={agenda.error.message} onRetry={() => void agenda.refetch()} />
-        ) : (
-          <AgendaList items={items} />
-        )}
-      </Stack>
-    </Paper>
+      {!hasAgenda ? (
+        <Text size="sm" c="dimmed">
+          Noch keine Tagesordnung. Mitglieder sehen diesen Abschnitt, sobald sie Punkte hat.
+        </Text>
+      ) : agenda.isPending ? (
+        <LoadingState label="Tagesordnung wird geladen …" />
+      ) : agenda.isError ? (
+        <ErrorState detail={agenda.error.message} onRetry={() => void agenda.refetch()} />
+      ) : (
+        <AgendaList items={items} />
+      )}
+    </PageSection>
   );
 }

@@ -1,6 +1,6 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { PortalEvent } from '@gremienportal/contracts/events';
@@ -16,6 +16,7 @@ import { errorMessage, isApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useSaveAttendance } from '../attendance.api';
 import { ATTENDANCE_COLORS, AttendanceBadge, saveQuestion } from './attendance-badge';
+import { PageSection } from '../../../components/page-section';
 
 /** The query parameter of the mail links: `/events/show/{id}?antwort=zugesagt`. */
 export const ANSWER_PARAM = 'antwort';
@@ -31,7 +32,6 @@ export function answerFromLink(value: string | null): AttendanceStatus | null {
  * 130: no action on a GET).
  */
 export function AttendanceAnswer({ event }: { event: PortalEvent }) {
-  const headingId = useId();
   const [searchParams, setSearchParams] = useSearchParams();
   const saved = event.my_attendance;
   const linkAnswer = answerFromLink(searchParams.get(ANSWER_PARAM));
@@ -91,98 +91,87 @@ export function AttendanceAnswer({ event }: { event: PortalEvent }) {
   const saveLabel = asking && status ? saveQuestion(status).replace(/\?$/, '') : 'Antwort speichern';
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby={headingId}
-    >
-      <Stack gap="md">
-        <Title order={2} size="h3" id={headingId}>
-          Ihre Antwort
-        </Title>
-        {over ? (
-          <Text size="sm" c="dimmed">
-            Die Sitzung ist bereits vorbei. Sie können Ihre Antwort trotzdem noch speichern oder ändern.
-          </Text>
-        ) : null}
-        {saved ? (
-          <Stack gap={4}>
-            <Group gap="xs">
-              <Text>Gespeichert:</Text>
-              <AttendanceBadge status={saved.status} />
-              <Text size="sm" c="dimmed">
-                am {formatDateTime(saved.answered_at)} Uhr
-              </Text>
-            </Group>
-            {saved.comment ? (
-              <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                Ihr Kommentar: {saved.comment}
-              </Text>
-            ) : null}
-          </Stack>
-        ) : (
-          <Text>Sie haben noch nicht geantwortet.</Text>
-        )}
-        {asking && linkAnswer ? (
-          <Alert
-            color="blue"
-            variant="light"
-            icon={<IconInfoCircle aria-hidden />}
-            title={saveQuestion(linkAnswer)}
-          >
-            Sie haben in der E-Mail „{ATTENDANCE_LABELS[linkAnswer]}“ gewählt. Gespeichert wird erst mit einem
-            Klick auf „{saveLabel}“.
-          </Alert>
-        ) : null}
+    <PageSection title="Ihre Antwort">
+      {over ? (
+        <Text size="sm" c="dimmed">
+          Die Sitzung ist bereits vorbei. Sie können Ihre Antwort trotzdem noch speichern oder ändern.
+        </Text>
+      ) : null}
+      {saved ? (
         <Stack gap={4}>
-          <SimpleGrid cols={3} spacing="xs" maw={420} role="group" aria-label="Antwort wählen">
-            {ATTENDANCE_STATUSES.map((option) => (
-              <Button
-                key={option}
-                variant={status === option ? 'filled' : 'default'}
-                color={ATTENDANCE_COLORS[option]}
-                aria-pressed={status === option}
-                onClick={() => choose(option)}
-                disabled={save.isPending}
-                px={8}
-              >
-                {ATTENDANCE_LABELS[option]}
-              </Button>
-            ))}
-          </SimpleGrid>
-          {errors.status ? (
-            <Text size="sm" c="red.8" role="alert">
-              {errors.status}
+          <Group gap="xs">
+            <Text>Gespeichert:</Text>
+            <AttendanceBadge status={saved.status} />
+            <Text size="sm" c="dimmed">
+              am {formatDateTime(saved.answered_at)} Uhr
+            </Text>
+          </Group>
+          {saved.comment ? (
+            <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              Ihr Kommentar: {saved.comment}
             </Text>
           ) : null}
         </Stack>
-        <Textarea
-          label="Kommentar"
-          description={`Optional, höchstens ${ATTENDANCE_COMMENT_MAX} Zeichen`}
-          minRows={2}
-          resize="vertical"
-          value={comment}
-          onChange={(e) => setComment(e.currentTarget.value)}
-          error={errors.comment}
-          disabled={save.isPending}
-        />
-        {errors.general ? (
-          <Alert color="red" variant="light" role="alert">
-            {errors.general}
-          </Alert>
+      ) : (
+        <Text>Sie haben noch nicht geantwortet.</Text>
+      )}
+      {asking && linkAnswer ? (
+        <Alert
+          color="blue"
+          variant="light"
+          icon={<IconInfoCircle aria-hidden />}
+          title={saveQuestion(linkAnswer)}
+        >
+          Sie haben in der E-Mail „{ATTENDANCE_LABELS[linkAnswer]}“ gewählt. Gespeichert wird erst mit einem
+          Klick auf „{saveLabel}“.
+        </Alert>
+      ) : null}
+      <Stack gap={4}>
+        <SimpleGrid cols={3} spacing="xs" maw={420} role="group" aria-label="Antwort wählen">
+          {ATTENDANCE_STATUSES.map((option) => (
+            <Button
+              key={option}
+              variant={status === option ? 'filled' : 'default'}
+              color={ATTENDANCE_COLORS[option]}
+              aria-pressed={status === option}
+              onClick={() => choose(option)}
+              disabled={save.isPending}
+              px={8}
+            >
+              {ATTENDANCE_LABELS[option]}
+            </Button>
+          ))}
+        </SimpleGrid>
+        {errors.status ? (
+          <Text size="sm" c="red.8" role="alert">
+            {errors.status}
+          </Text>
         ) : null}
-        <Group>
-          <Button
-            onClick={handleSave}
-            loading={save.isPending}
-            variant={changed || asking ? 'filled' : 'light'}
-          >
-            {saveLabel}
-          </Button>
-        </Group>
       </Stack>
-    </Paper>
+      <Textarea
+        label="Kommentar"
+        description={`Optional, höchstens ${ATTENDANCE_COMMENT_MAX} Zeichen`}
+        minRows={2}
+        resize="vertical"
+        value={comment}
+        onChange={(e) => setComment(e.currentTarget.value)}
+        error={errors.comment}
+        disabled={save.isPending}
+      />
+      {errors.general ? (
+        <Alert color="red" variant="light" role="alert">
+          {errors.general}
+        </Alert>
+      ) : null}
+      <Group>
+        <Button
+          onClick={handleSave}
+          loading={save.isPending}
+          variant={changed || asking ? 'filled' : 'light'}
+        >
+          {saveLabel}
+        </Button>
+      </Group>
+    </PageSection>
   );
 }

@@ -1,11 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Box, Button, Group, Loader, Text } from '@mantine/core';
 import { IconBook2 } from '@tabler/icons-react';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import { MEETING_MESSAGES } from '@gremienportal/contracts/meetings';
 import { isApiError, TRANSPORT_MESSAGES } from '../../../lib/api-client';
 import { formatSizeMb } from '../../../lib/format';
 import { downloadMeetingBook, type DownloadProgress } from '../meetings.api';
+import { PageSection } from '../../../components/page-section';
 
 /** Before this long the button's own spinner is enough; after it the page says what is going on. */
 export const SLOW_AFTER_MS = 1000;
@@ -34,7 +35,6 @@ function progressText(progress: DownloadProgress | null): string {
  * bytes as they arrive.
  */
 export function BookDownload({ event }: { event: Pick<PortalEvent, 'id' | 'agenda_count'> }) {
-  const headingId = useId();
   const [running, setRunning] = useState(false);
   const [slow, setSlow] = useState(false);
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
@@ -68,47 +68,41 @@ export function BookDownload({ event }: { event: Pick<PortalEvent, 'id' | 'agend
   };
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby={headingId}
-    >
-      <Stack gap="sm">
-        <Title order={2} size="h3" id={headingId}>
-          Sitzungsmappe
-        </Title>
-        <Text size="sm">
-          Alle Unterlagen der Tagesordnung, die Sie sehen dürfen, in einer PDF-Datei: mit Deckblatt und
-          Inhaltsverzeichnis, zum Lesen unterwegs oder zum Drucken.
-        </Text>
-        <Group>
-          <Button
-            leftSection={<IconBook2 size={18} aria-hidden />}
-            loading={running}
-            onClick={() => void handleDownload()}
-          >
-            Sitzungsmappe herunterladen
-          </Button>
-        </Group>
-      </Stack>
-      {/* Outside the stack: the live region is always there (to be announced), but empty takes no room. */}
-      <Box mt={(running && slow) || error ? 'sm' : 0}>
-        <div role="status" aria-live="polite">
-          {running && slow ? (
-            <Group gap="xs" wrap="nowrap">
-              <Loader size="sm" aria-hidden />
-              <Text size="sm">{progressText(progress)}</Text>
-            </Group>
+    <PageSection
+      title="Sitzungsmappe"
+      gap="sm"
+      footer={
+        // After the stack: the live region is always there (to be announced), but empty takes no room.
+        <Box mt={(running && slow) || error ? 'sm' : 0}>
+          <div role="status" aria-live="polite">
+            {running && slow ? (
+              <Group gap="xs" wrap="nowrap">
+                <Loader size="sm" aria-hidden />
+                <Text size="sm">{progressText(progress)}</Text>
+              </Group>
+            ) : null}
+          </div>
+          {error ? (
+            <Text size="sm" c="red.8" role="alert">
+              {error}
+            </Text>
           ) : null}
-        </div>
-        {error ? (
-          <Text size="sm" c="red.8" role="alert">
-            {error}
-          </Text>
-        ) : null}
-      </Box>
-    </Paper>
+        </Box>
+      }
+    >
+      <Text size="sm">
+        Alle Unterlagen der Tagesordnung, die Sie sehen dürfen, in einer PDF-Datei: mit Deckblatt und
+        Inhaltsverzeichnis, zum Lesen unterwegs oder zum Drucken.
+      </Text>
+      <Group>
+        <Button
+          leftSection={<IconBook2 size={18} aria-hidden />}
+          loading={running}
+          onClick={() => void handleDownload()}
+        >
+          Sitzungsmappe herunterladen
+        </Button>
+      </Group>
+    </PageSection>
   );
 }

@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
-import { Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEye } from '@tabler/icons-react';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { Minutes } from '@gremienportal/contracts/meetings';
 import { FileIcon, fileKindOf } from '../../../components/file-icon';
+import { PageSection } from '../../../components/page-section';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import { downloadMinutes, viewMinutes } from '../meetings.api';
@@ -68,35 +69,22 @@ export function MinutesSection({
   event: Pick<PortalEvent, 'id' | 'minutes'>;
   isAdmin: boolean;
 }) {
-  const headingId = useId();
   if (!event.minutes && !isAdmin) return null;
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby={headingId}
-    >
-      <Stack gap="md">
-        <Title order={2} size="h3" id={headingId}>
-          Protokoll der Sitzung
-        </Title>
-        {event.minutes ? (
-          <PublishedMinutes minutes={event.minutes} />
-        ) : (
-          <Text size="sm" c="dimmed">
-            Noch kein Protokoll veröffentlicht. Wer zugesagt hat, erhält eine E-Mail, sobald es hochgeladen
-            ist.
-          </Text>
-        )}
-        {isAdmin ? (
-          <>
-            <Divider label="Nur für Admins" labelPosition="left" />
-            <MinutesUpload event={event} />
-          </>
-        ) : null}
-      </Stack>
-    </Paper>
+    <PageSection title="Protokoll der Sitzung">
+      {event.minutes ? (
+        <PublishedMinutes minutes={event.minutes} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          Noch kein Protokoll veröffentlicht. Wer zugesagt hat, erhält eine E-Mail, sobald es hochgeladen ist.
+        </Text>
+      )}
+      {isAdmin ? (
+        <>
+          <Divider label="Nur für Admins" labelPosition="left" />
+          <MinutesUpload event={event} />
+        </>
+      ) : null}
+    </PageSection>
   );
 }

@@ -1,6 +1,6 @@
 import { useId, useMemo } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import {
@@ -12,6 +12,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { TIME_ZONE } from '../../../lib/format';
 import { useSaveAttendance } from '../attendance.api';
 import { ATTENDANCE_COLORS, AttendanceBadge } from './attendance-badge';
+import { PageSection } from '../../../components/page-section';
 
 /** How many meetings the section lists at most. */
 export const UPCOMING_LIMIT = 5;
@@ -117,15 +118,12 @@ export function UpcomingMeetings({ events }: { events: readonly PortalEvent[] })
   const upcoming = useMemo(() => upcomingEvents(events), [events]);
   if (upcoming.length === 0) return null;
   return (
-    <Stack gap="sm" component="section" aria-labelledby={headingId}>
-      <Title order={2} size="h3" id={headingId}>
-        Kommende Sitzungen
-      </Title>
+    <PageSection id={headingId} title="Kommende Sitzungen" gap="sm" framed={false}>
       <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
         {upcoming.map((event) => (
           <UpcomingMeeting key={event.id} event={event} />
         ))}
       </Stack>
-    </Stack>
+    </PageSection>
   );
 }

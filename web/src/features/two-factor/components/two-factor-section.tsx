@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconShieldCheck, IconShieldOff, IconAlertTriangle } from '@tabler/icons-react';
 import { RECOVERY_CODE_COUNT } from '@gremienportal/contracts/two-factor-rules';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { FormError } from '../../../components/form-error';
+import { PageSection } from '../../../components/page-section';
 import { errorMessage } from '../../../lib/api-client';
 import { passkeysSupported } from '../../../lib/passkeys';
 import { plural } from '../../../lib/plural';
@@ -60,10 +61,7 @@ export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {
     });
 
   return (
-    <Stack gap="md" component="section" aria-labelledby="zwei-faktor">
-      <Title order={2} size="h3" id="zwei-faktor">
-        Zwei-Faktor-Anmeldung
-      </Title>
+    <PageSection id="zwei-faktor" title="Zwei-Faktor-Anmeldung" framed={false}>
       <Group gap="sm" wrap="nowrap" align="flex-start">
         <ThemeIcon size="lg" radius="xl" variant="light" color={active ? 'green' : 'gray'} aria-hidden>
           {active ? <IconShieldCheck size={20} /> : <IconShieldOff size={20} />}
@@ -143,6 +141,6 @@ export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {
       >
         <RecoveryCodesPanel codes={renewedCodes ?? []} onDone={() => setRenewedCodes(null)} />
       </Modal>
-    </Stack>
+    </PageSection>
   );
 }

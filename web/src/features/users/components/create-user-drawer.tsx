@@ -1,11 +1,6 @@
-import { Drawer, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import type { User } from '@gremienportal/contracts/users';
 import { CreateUserForm } from './create-user-form';
-import { SMALL_SCREEN_QUERY } from '../../../components/data-table-defaults';
-
-/** The drawer's title reads as the heading it is. */
-const DRAWER_STYLES = { title: { fontSize: 'var(--mantine-h3-font-size)', fontWeight: 650 } };
+import { FormDrawer } from '../../../components/form-drawer';
 
 interface CreateUserDrawerProps {
   opened: boolean;
@@ -16,25 +11,19 @@ interface CreateUserDrawerProps {
 
 /** "Nutzer anlegen" beside the table, full screen on phones, so the list comes first on /user. */
 export function CreateUserDrawer({ opened, onClose, onCreated }: CreateUserDrawerProps) {
-  const phone = useMediaQuery(SMALL_SCREEN_QUERY);
   return (
-    <Drawer
+    <FormDrawer
       opened={opened}
       onClose={onClose}
       title="Nutzer anlegen"
-      position="right"
-      size={phone ? '100%' : 'lg'}
-      styles={DRAWER_STYLES}
+      note="Der neue Nutzer erhält eine Einladung per E-Mail und legt sein Passwort selbst fest."
     >
-      <Text size="sm" c="dimmed" mb="md">
-        Der neue Nutzer erhält eine Einladung per E-Mail und legt sein Passwort selbst fest.
-      </Text>
       <CreateUserForm
         onCreated={(user) => {
           onCreated(user);
           onClose();
         }}
       />
-    </Drawer>
+    </FormDrawer>
   );
 }
