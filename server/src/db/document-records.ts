@@ -4,15 +4,22 @@
  * takes. The folders and files features write them in their repositories; the read model
  * (features/explorer/) caches them.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
 import type { Database, FileRow } from './schema.ts';
 import type { Dialect } from './dialect.ts';
-import type { FileRowFilter } from '../policies/files.policy.ts';
-import { FolderTree } from '../policies/folders.policy.ts';
-import type { Viewer } from '../policies/principal.ts';
 import { groupRoles } from './role-links.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A rule from policies/ over document rows (`fileFilter`, `fileRoleFilter`). */
+type FileRowFilter = (eb: ExpressionBuilder<Database, 'files'>) => Expression<SqlBool>;
 
 export interface RoleRow {
   id: number;
@@ -148,16 +155,6 @@ export async function loadFiles(db: Executor, filter: FileFilter = {}): Promise<
  */
 export async function lockFolderTree(trx: Transaction<Database>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(7301)`.execute(trx);
-}
-
-/** Takes the tree lock and reads the tree fresh, as the viewer sees it: how every tree write starts. */
-export async function lockedTree(
-  trx: Transaction<Database>,
-  dialect: Dialect,
-  viewer: Viewer,
-): Promise<FolderTree<FolderRecord>> {
-  await lockFolderTree(trx, dialect);
-  return new FolderTree(await loadFolders(trx), viewer);
 }
 
 /** Raised by the database on every change to folders, files and their roles (migration 0002). */

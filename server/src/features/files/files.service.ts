@@ -33,7 +33,8 @@ import * as repo from './files.repository.ts';
 import { keepAsVersion, nextContentColumns } from './versions.repository.ts';
 import { trashFile } from '../trash/move-to-trash.service.ts';
 import { visibleFile } from './visible-file.ts';
-import { loadFolders, loadFiles, lockedTree, type FileRecord } from '../../db/document-records.ts';
+import { loadFolders, loadFiles, type FileRecord } from '../../db/document-records.ts';
+import { lockedTree } from '../folders/folders.service.ts';
 import { namesOfRoles, resolveRoles } from '../roles/roles.service.ts';
 import {
   readStateService,

@@ -35,7 +35,14 @@ import {
 } from '../explorer/explorer.service.ts';
 import { allRoles, namesOfRoles, resolveRoles } from '../roles/roles.service.ts';
 import * as repo from './folders.repository.ts';
-import { loadFiles, lockedTree, type FileRecord, type FolderRecord } from '../../db/document-records.ts';
+import {
+  loadFiles,
+  loadFolders,
+  lockFolderTree,
+  type FileRecord,
+  type FolderRecord,
+} from '../../db/document-records.ts';
+import type { Dialect } from '../../db/dialect.ts';
 import { trashFolder } from '../trash/move-to-trash.service.ts';
 import { countSlot, flagSlot } from '../../http/spliced-json.ts';
 
@@ -50,6 +57,16 @@ function assertUniqueTitle(tree: FolderTree, parentId: number, title: string, ex
     .allChildren(parentId)
     .some((child) => child.id !== exceptId && sameTitle(child.title, title));
   if (clash) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
+}
+
+/** Takes the tree lock and reads the tree fresh, as the viewer sees it: how every tree write starts. */
+export async function lockedTree(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  viewer: Viewer,
+): Promise<FolderTree<FolderRecord>> {
+  await lockFolderTree(trx, dialect);
+  return new FolderTree(await loadFolders(trx), viewer);
 }
 
 /**
