@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type ReactNode, type Ref } from 'react';
 import { Box, Group, Paper, Stack, Text, Title, type MantineSpacing, type TitleOrder } from '@mantine/core';
 
 interface PageSectionProps {
@@ -16,6 +16,9 @@ interface PageSectionProps {
   framed?: boolean;
   /** Inside the frame after the section's stack, without its gap (a live region that may be empty). */
   footer?: ReactNode;
+  /** The section's own id, where a link leads to it (`/account#benachrichtigungen`). */
+  anchor?: string;
+  ref?: Ref<HTMLDivElement>;
   children: ReactNode;
 }
 
@@ -32,6 +35,8 @@ export function PageSection({
   gap = 'md',
   framed = true,
   footer,
+  anchor,
+  ref,
   children,
 }: PageSectionProps) {
   const madeId = useId();
@@ -61,7 +66,7 @@ export function PageSection({
   );
   if (!framed) {
     return (
-      <Stack gap={gap} component="section" aria-labelledby={headingId}>
+      <Stack gap={gap} component="section" aria-labelledby={headingId} id={anchor} ref={ref}>
         {top}
         {children}
       </Stack>

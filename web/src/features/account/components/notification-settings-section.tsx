@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { Alert, Button, Group, Radio, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Group, Radio, SimpleGrid, Stack } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -11,6 +11,7 @@ import {
 import { ErrorState } from '../../../components/error-state';
 import touch from '../../../components/touch-choice.module.css';
 import { LoadingState } from '../../../components/loading-state';
+import { PageSection } from '../../../components/page-section';
 import { errorMessage } from '../../../lib/api-client';
 import {
   notificationSettingsQueryOptions,
@@ -96,7 +97,6 @@ const SETTINGS_ANCHOR = 'benachrichtigungen';
  * sofort, täglich, wöchentlich or nie. Who is notified at all stays the admins' choice.
  */
 export function NotificationSettingsSection() {
-  const headingId = useId();
   const settings = useQuery(notificationSettingsQueryOptions());
   const section = useRef<HTMLDivElement>(null);
   // Every notification mail links here (`/account#benachrichtigungen`, also List-Unsubscribe).
@@ -105,15 +105,13 @@ export function NotificationSettingsSection() {
     if (loaded && window.location.hash === `#${SETTINGS_ANCHOR}`) section.current?.scrollIntoView();
   }, [loaded]);
   return (
-    <Stack gap="md" component="section" aria-labelledby={headingId} id={SETTINGS_ANCHOR} ref={section}>
-      <div>
-        <Title order={2} size="h3" id={headingId}>
-          {NOTIFICATION_MESSAGES.title}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {NOTIFICATION_MESSAGES.intro}
-        </Text>
-      </div>
+    <PageSection
+      title={NOTIFICATION_MESSAGES.title}
+      description={NOTIFICATION_MESSAGES.intro}
+      framed={false}
+      anchor={SETTINGS_ANCHOR}
+      ref={section}
+    >
       {settings.data ? (
         <NotificationForm saved={settings.data} />
       ) : settings.isError ? (
@@ -121,6 +119,6 @@ export function NotificationSettingsSection() {
       ) : (
         <LoadingState />
       )}
-    </Stack>
+    </PageSection>
   );
 }
