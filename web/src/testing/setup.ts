@@ -5,7 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { queryClient } from '../lib/query-client';
 
 // A page's first render loads its lazy modules; on a busy two-core machine that can take longer
-// than Testing Library's default of one second (the signed-in shell took over 7 s in a CI run).
+// than Testing Library's default of one second, and longer still while CI runs beside it.
 // Waiting longer changes no assertion; the test's own limit (15 s) stays above it.
 configure({ asyncUtilTimeout: 10_000 });
 

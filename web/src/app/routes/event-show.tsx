@@ -27,6 +27,8 @@ function EventShow({ id }: { id: number }) {
     navigate('/events'),
   );
   const title = event.data?.title ?? 'Event';
+  // Hidden and missing events answer the same 404 (product.md P5): both show the 404 page, as documents do.
+  if (event.isError && isApiError(event.error) && event.error.status === 404) return <NotFoundPage />;
 
   return (
     <Stack gap="lg" maw={960}>
@@ -44,20 +46,15 @@ function EventShow({ id }: { id: number }) {
       {event.isPending ? (
         <LoadingState />
       ) : event.isError ? (
-        <ErrorState
-          detail={event.error.message}
-          // A hidden or deleted event stays so: trying again would not help.
-          onRetry={
-            isApiError(event.error) && event.error.status === 404 ? undefined : () => void event.refetch()
-          }
-        />
+        <ErrorState detail={event.error.message} onRetry={() => void event.refetch()} />
       ) : (
         <>
-          <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
-          {/* Decision 130: the member's answer, the Tagesordnung, the Sitzungsmappe, the Protokoll, the attendance list. */}
+          {/* The member's answer first (the mail's Zusage is saved here), then the facts with the
+              Sitzungsmappe beside them, the Tagesordnung, the Protokoll, the attendance list (decision 179). */}
           <AttendanceAnswer event={event.data} />
-          <AgendaSection event={event.data} isAdmin={isAdmin} />
+          <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
           <BookDownload event={event.data} />
+          <AgendaSection event={event.data} isAdmin={isAdmin} />
           <MinutesSection event={event.data} isAdmin={isAdmin} />
           {isAdmin ? <AttendanceAdmin event={event.data} /> : null}
           {isAdmin ? <AdminAccessSection type="event" id={event.data.id} /> : null}

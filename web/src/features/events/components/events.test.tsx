@@ -421,12 +421,33 @@ describe('/events/show/{id}', () => {
     expect(await screen.findByText(EVENT_MESSAGES.deleteFailed)).toBeInTheDocument();
   });
 
-  it('answers a hidden or unknown event with the German message', async () => {
+  it('answers a hidden or unknown event with the 404 page, as documents do', async () => {
     signIn(vertreterUser());
     eventsApi({ 'GET /api/v1/events/6': json(404, { message: EVENT_MESSAGES.notFound }) });
     renderApp('/events/show/6');
-    expect(await screen.findByText(EVENT_MESSAGES.notFound, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Seite wurde nicht gefunden' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Zur Startseite' })).toHaveAttribute('href', '/');
+    expect(screen.queryByText('Daten konnten nicht geladen werden')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Erneut versuchen' })).not.toBeInTheDocument();
+  });
+
+  it("shows the member's answer above the facts and the Sitzungsmappe right after them", async () => {
+    signIn(vertreterUser());
+    eventsApi({
+      'GET /api/v1/events/6': json(200, { data: makeEvent({ id: 6, agenda_count: 2 }) }),
+      'GET /api/v1/events/6/agenda': json(200, { data: [] }),
+    });
+    renderApp('/events/show/6');
+    const answer = await screen.findByRole('heading', { name: 'Ihre Antwort' });
+    const sections = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    // The facts (with their "Beschreibung") stand between the answer and the Sitzungsmappe.
+    expect(sections.slice(0, 4)).toEqual(['Ihre Antwort', 'Beschreibung', 'Sitzungsmappe', 'Tagesordnung']);
+    const place = screen.getByText('Ort');
+    expect(answer.compareDocumentPosition(place) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      place.compareDocumentPosition(screen.getByRole('heading', { name: 'Sitzungsmappe' })) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
   });
 });
 

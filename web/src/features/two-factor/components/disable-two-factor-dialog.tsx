@@ -11,6 +11,26 @@ import { useDisableTwoFactor, type TwoFactorStatus } from '../two-factor.api';
 
 export const TWO_FACTOR_DISABLED_MESSAGE = 'Die Zwei-Faktor-Anmeldung ist ausgeschaltet.';
 
+/**
+ * The same step where the member's role requires a second factor: the old one ends and the new one
+ * is set up at once (after a new phone, say); the portal lets nobody in that role go on without.
+ */
+export const TWO_FACTOR_RENEW = {
+  title: 'Zwei-Faktor-Anmeldung neu einrichten',
+  intro:
+    'Für Ihre Rolle ist die Zwei-Faktor-Anmeldung vorgeschrieben, sie lässt sich nicht ausschalten. Hier beenden Sie die bisherige, etwa nach einem Wechsel des Telefons, und richten gleich danach eine neue ein. Die Wiederherstellungscodes und alle vertrauenswürdigen Geräte verlieren ihre Gültigkeit.',
+  submit: 'Bisherige beenden',
+  done: 'Die bisherige Zwei-Faktor-Anmeldung ist beendet. Richten Sie jetzt die neue ein.',
+} as const;
+
+const TURN_OFF = {
+  title: 'Zwei-Faktor-Anmeldung ausschalten',
+  intro:
+    'Danach genügt wieder Ihr Passwort zur Anmeldung. Die Wiederherstellungscodes und alle vertrauenswürdigen Geräte verlieren ihre Gültigkeit.',
+  submit: 'Ausschalten',
+  done: TWO_FACTOR_DISABLED_MESSAGE,
+} as const;
+
 type Mode = TwoFactorMethod;
 /** The API's field for each way to confirm. */
 const FIELD = { totp: 'code', recovery: 'recovery_code', webauthn: 'webauthn' } as const;
@@ -37,12 +57,15 @@ const methodsOf = (status: Pick<TwoFactorStatus, 'totp' | 'webauthn'>): Mode[] =
 
 interface DisableTwoFactorDialogProps {
   opened: boolean;
-  status: Pick<TwoFactorStatus, 'totp' | 'webauthn'>;
+  status: Pick<TwoFactorStatus, 'totp' | 'webauthn' | 'required'>;
   onClose: () => void;
+  /** After the factor ended: where it is required, the section opens the new set-up. */
+  onDisabled?: () => void;
 }
 
 /** Turning the second factor off asks for the password and a current code, a passkey or a recovery code. */
-export function DisableTwoFactorDialog({ opened, status, onClose }: DisableTwoFactorDialogProps) {
+export function DisableTwoFactorDialog({ opened, status, onClose, onDisabled }: DisableTwoFactorDialogProps) {
+  const texts = status.required ? TWO_FACTOR_RENEW : TURN_OFF;
   const disable = useDisableTwoFactor();
   const methods = methodsOf(status);
   const [password, setPassword] = useState('');
@@ -77,8 +100,9 @@ export function DisableTwoFactorDialog({ opened, status, onClose }: DisableTwoFa
       { password, ...proof },
       {
         onSuccess: () => {
-          showSuccessToast(TWO_FACTOR_DISABLED_MESSAGE);
+          showSuccessToast(texts.done);
           handleClose();
+          onDisabled?.();
         },
         onError: (error) => {
           const fields = isApiError(error) ? (error.errors ?? {}) : {};
@@ -101,13 +125,10 @@ export function DisableTwoFactorDialog({ opened, status, onClose }: DisableTwoFa
 
   const busy = disable.isPending;
   return (
-    <Modal opened={opened} onClose={handleClose} title="Zwei-Faktor-Anmeldung ausschalten" size="md" centered>
+    <Modal opened={opened} onClose={handleClose} title={texts.title} size="md" centered>
       <form onSubmit={handleSubmit} noValidate>
         <Stack gap="md">
-          <Text>
-            Danach genügt wieder Ihr Passwort zur Anmeldung. Die Wiederherstellungscodes und alle
-            vertrauenswürdigen Geräte verlieren ihre Gültigkeit.
-          </Text>
+          <Text>{texts.intro}</Text>
           <FormError message={generalError} />
           <PasswordInput
             label="Passwort"
@@ -122,7 +143,7 @@ export function DisableTwoFactorDialog({ opened, status, onClose }: DisableTwoFa
           />
           {mode === 'webauthn' ? (
             <Text>
-              Nach „Ausschalten“ bestätigen Sie mit Ihrem Passkey (Fingerabdruck, Gesicht, PIN oder
+              Nach „{texts.submit}“ bestätigen Sie mit Ihrem Passkey (Fingerabdruck, Gesicht, PIN oder
               Schlüssel).
             </Text>
           ) : (
@@ -149,7 +170,7 @@ export function DisableTwoFactorDialog({ opened, status, onClose }: DisableTwoFa
               Abbrechen
             </Button>
             <Button data-wrap type="submit" color="red" size="md" loading={busy}>
-              Ausschalten
+              {texts.submit}
             </Button>
           </Group>
         </Stack>

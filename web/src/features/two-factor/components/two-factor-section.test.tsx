@@ -285,4 +285,42 @@ describe('account page: Zwei-Faktor-Anmeldung', () => {
       { password: 'richtig-123', recovery_code: 'ABCD-EF01' },
     ]);
   });
+
+  it('offers a role that must keep it "neu einrichten" instead of "ausschalten", and the new set-up at once', async () => {
+    let active = true;
+    const app = await openAccount(status({ totp: true, recovery_codes_left: 10, required: true }), {
+      'GET /api/v1/account': () =>
+        json(200, {
+          data: account(status({ required: true, totp: active, recovery_codes_left: active ? 10 : 0 })),
+        }),
+      'DELETE /api/v1/account/two-factor': () => {
+        active = false;
+        return json(204);
+      },
+      'POST /api/v1/account/two-factor/totp': json(200, {
+        secret: SECRET,
+        otpauth_url: 'otpauth://x',
+        qr_svg: QR,
+      }),
+    });
+    expect(
+      screen.queryByRole('button', { name: 'Zwei-Faktor-Anmeldung ausschalten' }),
+    ).not.toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Zwei-Faktor-Anmeldung neu einrichten' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Zwei-Faktor-Anmeldung neu einrichten' });
+    expect(within(dialog).getByText(/vorgeschrieben, sie lässt sich nicht ausschalten/)).toBeInTheDocument();
+    await app.user.type(within(dialog).getByLabelText(/^Passwort/, { selector: 'input' }), 'richtig-123');
+    await app.user.type(within(dialog).getByLabelText(/^6-stelliger Code/), '123456');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Bisherige beenden' }));
+
+    expect(
+      await screen.findByText(
+        'Die bisherige Zwei-Faktor-Anmeldung ist beendet. Richten Sie jetzt die neue ein.',
+      ),
+    ).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: /Authenticator-App einrichten/ })).toBeInTheDocument();
+    expect(bodiesOf(app.requests, 'DELETE', '/api/v1/account/two-factor')).toEqual([
+      { password: 'richtig-123', code: '123456' },
+    ]);
+  });
 });

@@ -9,7 +9,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { passkeysSupported } from '../../../lib/passkeys';
 import { plural } from '../../../lib/plural';
 import { useRenewRecoveryCodes, type TwoFactorStatus } from '../two-factor.api';
-import { DisableTwoFactorDialog } from './disable-two-factor-dialog';
+import { DisableTwoFactorDialog, TWO_FACTOR_RENEW } from './disable-two-factor-dialog';
 import { AddPasskeyDialog, PasskeyList } from './passkeys-panel';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 import { TotpSetupDialog } from './totp-setup-dialog';
@@ -112,7 +112,7 @@ export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {
               Neue Wiederherstellungscodes erzeugen
             </Button>
             <Button data-wrap variant="outline" color="red" size="md" onClick={() => setDialog('disable')}>
-              Zwei-Faktor-Anmeldung ausschalten
+              {status.required ? TWO_FACTOR_RENEW.title : 'Zwei-Faktor-Anmeldung ausschalten'}
             </Button>
           </>
         ) : null}
@@ -128,7 +128,12 @@ export function TwoFactorSection({ status }: { status: TwoFactorStatus }) {
 
       <TotpSetupDialog opened={dialog === 'setup'} onClose={() => setDialog(null)} />
       <AddPasskeyDialog opened={dialog === 'passkey'} onClose={() => setDialog(null)} />
-      <DisableTwoFactorDialog opened={dialog === 'disable'} status={status} onClose={() => setDialog(null)} />
+      <DisableTwoFactorDialog
+        opened={dialog === 'disable'}
+        status={status}
+        onClose={() => setDialog(null)}
+        onDisabled={() => status.required && setDialog('setup')}
+      />
       <Modal
         opened={renewedCodes !== null}
         onClose={() => setRenewedCodes(null)}
