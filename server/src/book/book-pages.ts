@@ -1,7 +1,7 @@
 import { grayscale, type PDFPage } from 'pdf-lib';
 import { formatBytes } from '@gremienportal/contracts/sizes';
 import { BOOK_TEXT, formatClock, formatShortDate, eventWhen } from './book-text.ts';
-import { entry, LEFT, RIGHT, TOP, type Entry } from './flow.ts';
+import { entry, LEFT, RIGHT, textEntries, TOP, type Entry } from './flow.ts';
 import type { Fonts } from './text-layout.ts';
 import { wrap } from './text-layout.ts';
 import type { BookPlan } from './types.ts';
@@ -12,7 +12,8 @@ import type { BookPlan } from './types.ts';
 export type ContentsTarget = { item: number } | { document: number };
 
 export interface ContentsEntry extends Entry {
-  target: ContentsTarget;
+  /** What the entry's page number points to; an item's description has none. */
+  target?: ContentsTarget;
 }
 
 const ITEM_SIZE = 11;
@@ -20,7 +21,10 @@ const DOCUMENT_SIZE = 9.5;
 const NUMBER_WIDTH = 34;
 const SUB_INDENT = 20;
 
-/** One entry per item (number, title, presenter) and one per linked document under it. */
+/**
+ * One entry per item (number, title, presenter), its description as the agenda has it, and one
+ * entry per linked document under it.
+ */
 export function contentsEntries(plan: BookPlan, fonts: Fonts): ContentsEntry[] {
   return plan.items.flatMap((item, itemIndex) => {
     const x = LEFT + (item.sub ? SUB_INDENT : 0);
@@ -40,6 +44,17 @@ export function contentsEntries(plan: BookPlan, fonts: Fonts): ContentsEntry[] {
       }),
       target: { item: itemIndex },
     };
+    const description = item.description.trim()
+      ? textEntries(fonts, {
+          x: textX,
+          textX,
+          text: item.description,
+          font: fonts.regular,
+          size: DOCUMENT_SIZE,
+          color: grayscale(0.25),
+          gap: 3,
+        })
+      : [];
     const documents = item.documents.map((documentIndex): ContentsEntry => {
       const document = plan.documents[documentIndex]!;
       const kind = document.format === 'pdf' ? '' : ` (${document.format.toUpperCase()})`;
@@ -58,7 +73,7 @@ export function contentsEntries(plan: BookPlan, fonts: Fonts): ContentsEntry[] {
         target: { document: documentIndex },
       };
     });
-    return [head, ...documents];
+    return [head, ...description, ...documents];
   });
 }
 

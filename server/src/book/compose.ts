@@ -113,7 +113,11 @@ export async function composeBook(
     contentsPages[0]!.drawText(BOOK_TEXT.noAgenda, { x: LEFT, y: TOP - 60, size: 11, font: fonts.regular });
   }
   for (const line of contents) {
-    const page = 'item' in line.target ? itemPage(line.target.item) : documentPage(line.target.document);
+    const page = !line.target
+      ? undefined
+      : 'item' in line.target
+        ? itemPage(line.target.item)
+        : documentPage(line.target.document);
     drawEntry(doc, contentsPages[line.page]!, fonts, line, target(page));
   }
   furtherPages.forEach((page, index) =>
@@ -151,7 +155,7 @@ function bookmarks(
   const ref = (index: number) => pages[index]!.ref;
   // An item without documents points to its line in the contents.
   const contentsPageOf = (index: number) =>
-    1 + at.contents.find((line) => 'item' in line.target && line.target.item === index)!.page;
+    1 + at.contents.find((line) => line.target && 'item' in line.target && line.target.item === index)!.page;
   const documentMarks = (indexes: readonly number[]): Bookmark[] =>
     indexes.map((d) => ({ title: plan.documents[d]!.title, page: ref(at.documentPage(d)), children: [] }));
   const itemMark = (index: number, children: Bookmark[]): Bookmark => {

@@ -65,6 +65,36 @@ export function entry(
   };
 }
 
+/** Lines of a longer text in one entry at most: a page may break between such pieces. */
+const LINES_PER_PIECE = 6;
+
+/**
+ * A longer text (an item's description, with its line breaks) as entries of a few lines each, so
+ * that a long one continues on the next page instead of running off this one.
+ */
+export function textEntries(
+  fonts: Fonts,
+  options: Omit<Entry, 'lines' | 'page' | 'top' | 'note' | 'number'> & { text: string },
+): Entry[] {
+  const { text, ...rest } = options;
+  const width = textWidth(rest.textX, false);
+  const lines = text
+    .trim()
+    .split(/\r?\n/)
+    .flatMap((paragraph) => wrap(fonts.clean(paragraph.trim()), rest.font, rest.size, width));
+  const pieces: Entry[] = [];
+  for (let start = 0; start < lines.length; start += LINES_PER_PIECE) {
+    pieces.push({
+      ...rest,
+      lines: lines.slice(start, start + LINES_PER_PIECE),
+      gap: start === 0 ? rest.gap : 0,
+      page: 0,
+      top: 0,
+    });
+  }
+  return pieces;
+}
+
 /** Gives every entry its page and position; answers the number of pages (at least one). */
 export function paginate(entries: readonly Entry[]): number {
   let page = 0;

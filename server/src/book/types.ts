@@ -24,6 +24,8 @@ export interface BookItem {
   number: string;
   title: string;
   presenter: string;
+  /** What the agenda says of the item (often the Beschlussvorschlag); may be empty. */
+  description: string;
   /** A sub-item (2.1) rather than a main item. */
   sub: boolean;
   /** Indexes into `BookPlan.documents`, in the item's order. */

@@ -20,7 +20,9 @@ const plan: BookPlan = {
   reader: 'Erika Muster',
   createdAt: '2026-11-29T10:00:00.000Z',
   timeZone: 'Europe/Berlin',
-  items: [{ number: '1', title: 'Bericht', presenter: 'Vorstand', sub: false, documents: [0, 1] }],
+  items: [
+    { number: '1', title: 'Bericht', presenter: 'Vorstand', description: '', sub: false, documents: [0, 1] },
+  ],
   documents: [
     { title: 'Bericht', format: 'pdf', sizeBytes: 0 },
     { title: 'Anlage', format: 'pdf', sizeBytes: 0 },

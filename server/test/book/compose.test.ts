@@ -75,6 +75,7 @@ describe('composeBook', () => {
       number: String(index + 1),
       title: `Punkt ${index + 1} mit einem Titel, der etwas länger ist und deshalb auf eine zweite Zeile umbricht`,
       presenter: index % 2 ? 'Vorstand' : '',
+      description: '',
       sub: false,
       documents: [index],
     }));
@@ -109,7 +110,9 @@ describe('composeBook', () => {
       { title: 'Übersprungen', format: 'pdf', sizeBytes: 1 },
       { title: 'Fehlt', format: 'pdf', sizeBytes: 1 },
     ];
-    const items = [{ number: '1', title: 'Alles', presenter: '', sub: false, documents: [0, 1, 2, 3] }];
+    const items = [
+      { number: '1', title: 'Alles', presenter: '', description: '', sub: false, documents: [0, 1, 2, 3] },
+    ];
     const sources = {
       0: await pdfWithPages(['KURZ 1', 'KURZ 2']),
       1: await pdfWithPages(['LANG 1', 'LANG 2', 'LANG 3']),
@@ -136,6 +139,7 @@ describe('composeBook', () => {
       number: String(index + 1),
       title: `Bericht von ${presenter}`,
       presenter,
+      description: `Beschlussvorschlag:\nDie Versammlung dankt ${presenter} für den Bericht.`,
       sub: false,
       documents: [index],
     }));
@@ -156,6 +160,7 @@ describe('composeBook', () => {
     expect(pages[0]).toContain('Sitzung in Łódź – Tiếng Việt, Čeština, Türkçe');
     for (const name of names) {
       expect(pages[1]).toContain(`Bericht von ${name}`);
+      expect(pages[1]).toContain(`Beschlussvorschlag: Die Versammlung dankt ${name} für den Bericht.`);
       expect(pages.at(-1)).toContain(`Stellungnahme ${name}`);
     }
     for (const page of pages) expect(page).toContain('Vertraulich – Łucja Dvořák-Şahin – 21.11.2026');
@@ -166,6 +171,30 @@ describe('composeBook', () => {
       .filter((row) => row.trim() !== '');
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row).toMatch(/^[A-Z]{6}\+NotoSans-\S+\s.*\syes\s+yes\s+yes\s/);
+  });
+
+  it("prints an item's long description whole, continued on the next contents page", async () => {
+    const sentences = Array.from({ length: 60 }, (_, i) => `Satz ${i + 1} des Beschlussvorschlags.`);
+    const items = [
+      {
+        number: '1',
+        title: 'Jahresabschluss',
+        presenter: 'Vorstand',
+        description: sentences.join('\n'),
+        sub: false,
+        documents: [],
+      },
+      { number: '2', title: 'Verschiedenes', presenter: '', description: '', sub: false, documents: [] },
+    ];
+    const { bytes } = await compose(plan({ items, documents: [] }));
+    const pages = (await poppler(bytes)).text.split('\f').map((page) => page.replace(/\s+/g, ' '));
+    expect(pages[1]).toContain('1 Jahresabschluss');
+    expect(pages[1]).toContain('Satz 1 des Beschlussvorschlags.');
+    expect(pages[1]).not.toContain('Satz 60 des Beschlussvorschlags.');
+    expect(pages[2]).toContain('Tagesordnung (Fortsetzung)');
+    const all = pages.join(' ');
+    for (const sentence of sentences) expect(all).toContain(sentence);
+    expect(pages[2]).toContain('2 Verschiedenes');
   });
 
   it('marks pages of any size, crop box and rotation with footer and divider', async () => {
@@ -179,7 +208,9 @@ describe('composeBook', () => {
     const tiny = donor.addPage([200, 150]);
     tiny.setCropBox(20, 20, 160, 110);
     tiny.drawText('KLEIN', { x: 40, y: 60, size: 12, font });
-    const items = [{ number: '4', title: 'Formate', presenter: '', sub: false, documents: [0] }];
+    const items = [
+      { number: '4', title: 'Formate', presenter: '', description: '', sub: false, documents: [0] },
+    ];
     const documents = [{ title: 'Gemischt', format: 'pdf', sizeBytes: 1 }];
     const { book, read } = await compose(plan({ items, documents }), { 0: await donor.save() });
     expect(book.pages).toBe(1 + 1 + 5);

@@ -63,6 +63,7 @@ function planOf(event: EventRecord, agenda: AgendaEntry[], principal: Principal,
     number: entry.number,
     title: entry.title,
     presenter: entry.presenter,
+    description: entry.description,
     sub: entry.parent_id !== null,
     documents: entry.documents.map((document) => {
       let index = indexOf.get(document.id);
