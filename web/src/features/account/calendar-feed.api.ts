@@ -48,3 +48,10 @@ export function useRevokeCalendarFeed() {
     },
   });
 }
+
+/** The feed's address for a tap: `webcal://` opens the calendar app's "Abonnieren" (iPhone, Mac, Outlook). */
+export const webcalUrl = (url: string) => url.replace(/^https?:\/\//, 'webcal://');
+
+/** Google Kalender adds a subscription from its own page, given the address. */
+export const googleCalendarUrl = (url: string) =>
+  `https://calendar.google.com/calendar/r?cid=${encodeURIComponent(webcalUrl(url))}`;

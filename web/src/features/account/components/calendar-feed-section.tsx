@@ -1,8 +1,15 @@
 import { useId, useState } from 'react';
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, List, Stack, Text, TextInput } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconCalendarPlus, IconCheck, IconCopy, IconRefresh, IconCalendarOff } from '@tabler/icons-react';
+import {
+  IconBrandGoogle,
+  IconCalendarOff,
+  IconCalendarPlus,
+  IconCheck,
+  IconCopy,
+  IconRefresh,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { MEETING_MESSAGES } from '@gremienportal/contracts/meetings';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
@@ -13,8 +20,10 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import {
   calendarFeedQueryOptions,
+  googleCalendarUrl,
   useCreateCalendarFeed,
   useRevokeCalendarFeed,
+  webcalUrl,
   type CalendarFeed,
 } from '../calendar-feed.api';
 
@@ -25,8 +34,8 @@ function NewFeedAddress({ url }: { url: string }) {
     <Alert color="blue" variant="light" title="Nur jetzt sichtbar">
       <Stack gap="sm">
         <Text size="sm">
-          Kopieren Sie die Adresse jetzt und fügen Sie sie in Ihrem Kalender als Abonnement (Internetkalender)
-          hinzu. Sie wird nur dieses eine Mal angezeigt.
+          Abonnieren Sie die Adresse jetzt mit einem Tipp, oder kopieren Sie sie und fügen Sie sie in Ihrem
+          Kalender als Abonnement (Internetkalender) hinzu. Sie wird nur dieses eine Mal angezeigt.
         </Text>
         <TextInput
           label="Ihre Kalender-Adresse"
@@ -35,7 +44,24 @@ function NewFeedAddress({ url }: { url: string }) {
           onFocus={(e) => e.currentTarget.select()}
           styles={{ input: { fontFamily: 'monospace' } }}
         />
-        <Group>
+        <Group gap="sm">
+          <Button
+            component="a"
+            href={webcalUrl(url)}
+            leftSection={<IconCalendarPlus size={18} aria-hidden />}
+          >
+            Im Kalender abonnieren
+          </Button>
+          <Button
+            component="a"
+            href={googleCalendarUrl(url)}
+            target="_blank"
+            rel="noopener noreferrer"
+            variant="default"
+            leftSection={<IconBrandGoogle size={18} aria-hidden />}
+          >
+            In Google Kalender hinzufügen
+          </Button>
           <Button
             variant="default"
             leftSection={
@@ -46,6 +72,19 @@ function NewFeedAddress({ url }: { url: string }) {
             {clipboard.copied ? 'Adresse kopiert' : 'Adresse kopieren'}
           </Button>
         </Group>
+        <List size="sm" spacing={4} aria-label="So geht es">
+          <List.Item>
+            <b>iPhone und iPad:</b> „Im Kalender abonnieren“ tippen und „Abonnieren“ bestätigen.
+          </List.Item>
+          <List.Item>
+            <b>Android:</b> „In Google Kalender hinzufügen“ öffnen und „Hinzufügen“ wählen; die Termine
+            erscheinen nach dem nächsten Abgleich in der Kalender-App.
+          </List.Item>
+          <List.Item>
+            <b>Outlook:</b> „Im Kalender abonnieren“ wählen, oder unter „Kalender hinzufügen“ → „Aus dem
+            Internet abonnieren“ die kopierte Adresse einfügen.
+          </List.Item>
+        </List>
       </Stack>
     </Alert>
   );

@@ -37,6 +37,18 @@ describe('Kalender abonnieren', () => {
     );
     expect(within(section()).getByText(/Sie wird nur dieses eine Mal angezeigt/)).toBeInTheDocument();
     expect(within(section()).getByRole('button', { name: 'Adresse kopieren' })).toBeInTheDocument();
+    // One tap: the calendar app's own subscription, or Google Kalender's page for it.
+    expect(within(section()).getByRole('link', { name: 'Im Kalender abonnieren' })).toHaveAttribute(
+      'href',
+      'webcal://portal.example.org/api/v1/calendar/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd.ics',
+    );
+    expect(within(section()).getByRole('link', { name: 'In Google Kalender hinzufügen' })).toHaveAttribute(
+      'href',
+      `https://calendar.google.com/calendar/r?cid=${encodeURIComponent(FEED_URL.replace('https://', 'webcal://'))}`,
+    );
+    const help = within(section()).getByRole('list', { name: 'So geht es' });
+    for (const device of ['iPhone und iPad:', 'Android:', 'Outlook:'])
+      expect(within(help).getByText(device)).toBeInTheDocument();
     expect(within(section()).getByText(/Eingerichtet am 25\.11\.2026, 09:00 Uhr\./)).toBeInTheDocument();
     expect(within(section()).getByText(/Noch von keinem Kalender abgerufen/)).toBeInTheDocument();
     expect(requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual([
