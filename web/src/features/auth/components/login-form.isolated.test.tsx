@@ -28,6 +28,7 @@ describe('login page', () => {
       '/forgot-password',
     );
     expect(document.title).toBe('Einloggen – Gremienportal');
+    expect(emailField()).toHaveFocus();
   });
 
   describe('validation timing (product.md P11)', () => {

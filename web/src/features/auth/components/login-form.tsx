@@ -16,7 +16,8 @@ interface LoginValues {
 
 const LOGIN_FIELDS = ['email', 'password'] as const;
 
-// The contract schema and zod load when the form first gets the focus, not with the page (024).
+// The contract schema and zod load when the member first types or leaves a field, not with the page
+// (024): the e-mail field has the focus from the start, so the focus itself cannot be the signal.
 const resolver = lazyResolver<LoginValues, unknown, LoginBody>(() =>
   import('../login-validation').then((module) => module.loginResolver),
 );
@@ -93,7 +94,13 @@ export function LoginForm({ secondStep: { load, Step } }: { secondStep: SecondSt
   }
 
   return (
-    <form onSubmit={handleSubmit} onFocus={resolver.preload} noValidate aria-label="Einloggen">
+    <form
+      onSubmit={handleSubmit}
+      onInput={resolver.preload}
+      onBlur={resolver.preload}
+      noValidate
+      aria-label="Einloggen"
+    >
       <Stack gap="md">
         <FormError message={generalError} />
         <TextInput
@@ -101,6 +108,8 @@ export function LoginForm({ secondStep: { load, Step } }: { secondStep: SecondSt
           type="email"
           autoComplete="username"
           required
+          // The one thing to do on this page: type the address (a keyboard user starts right there).
+          autoFocus
           {...form.field('email')}
         />
         <PasswordInput
