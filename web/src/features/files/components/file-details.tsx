@@ -105,9 +105,10 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
           ) : null}
         </Group>
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
+          {/* The folder opens in the explorer, with its tree (the explorer's address, decision 070). */}
           <Detail label="Ordner">
             {file.folder ? (
-              <Anchor component={Link} to={`/folders/show/${file.folder.id}`}>
+              <Anchor component={Link} to={`/files?folder=${file.folder.id}`}>
                 <PathText text={file.folder.breadcrumb} />
               </Anchor>
             ) : (
