@@ -67,7 +67,7 @@ const tree = () => screen.getByRole('navigation', { name: 'Ordnerbaum' });
 
 async function openExplorer(path: string) {
   const app = renderApp(path);
-  await screen.findByRole('navigation', { name: 'Ordnerbaum' }, { timeout: 5000 });
+  await screen.findByRole('navigation', { name: 'Ordnerbaum' });
   return app;
 }
 
@@ -143,11 +143,7 @@ describe('file explorer', () => {
     explorerApi({ 'GET /api/v1/tree': json(500, { message: 'Serverfehler' }) });
     renderApp('/files');
     expect(
-      await screen.findByText(
-        FOLDER_MESSAGES.loadFailed,
-        { selector: '.mantine-Notification-description' },
-        { timeout: 5000 },
-      ),
+      await screen.findByText(FOLDER_MESSAGES.loadFailed, { selector: '.mantine-Notification-description' }),
     ).toBeInTheDocument();
   });
 
@@ -234,9 +230,7 @@ describe('file explorer', () => {
     });
     renderApp('/files?folder=6');
 
-    expect(
-      await screen.findByRole('status', { name: 'Inhalt wird geladen' }, { timeout: 5000 }),
-    ).toBeVisible();
+    expect(await screen.findByRole('status', { name: 'Inhalt wird geladen' })).toBeVisible();
     expect(screen.queryByRole('heading', { level: 2 })).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Aktueller Pfad' })).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Kontakt' })).not.toBeInTheDocument();

@@ -41,7 +41,7 @@ async function openAuditPage(routes: Record<string, MockHandler | ReturnType<typ
   signIn(adminUser(), 'admin-token');
   const api = mockApi({ 'GET /api/v1/audit': json(200, page([entry()], 42)), ...routes });
   const app = renderApp('/audit');
-  await screen.findByRole('heading', { name: 'Protokoll', level: 1 }, { timeout: 5000 });
+  await screen.findByRole('heading', { name: 'Protokoll', level: 1 });
   return { ...app, ...api };
 }
 
@@ -124,7 +124,7 @@ describe('/audit: the "Protokoll" page', () => {
     signIn(adminUser());
     const { requests } = mockApi({ 'GET /api/v1/audit': json(200, page([], 0)) });
     renderApp('/audit?action=file.viewed&object_type=file&object_id=9&from=2026-11-01&to=2026-11-21');
-    await screen.findByRole('heading', { name: 'Protokoll', level: 1 }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'Protokoll', level: 1 });
     await waitFor(() =>
       expect(auditRequests(requests)[0]!.url).toBe(
         '/api/v1/audit?action=file.viewed&object_type=file&object_id=9&from=2026-11-01&to=2026-11-21&page=1&per_page=10',
@@ -142,9 +142,7 @@ describe('/audit: the "Protokoll" page', () => {
       'GET /api/v1/audit/visible-to/folder/2': json(200, { data: [] }),
     });
     renderApp('/audit?object_type=folder&object_id=2');
-    expect(
-      await screen.findByRole('heading', { name: 'Sichtbar für' }, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Sichtbar für' })).toBeInTheDocument();
     expect(requests.some((r) => r.url === '/api/v1/audit/visible-to/folder/2')).toBe(true);
   });
 
@@ -152,7 +150,7 @@ describe('/audit: the "Protokoll" page', () => {
     signIn(adminUser());
     const { requests } = mockApi({ 'GET /api/v1/audit': json(200, page([], 0)) });
     renderApp('/audit?object_type=user&object_id=2');
-    await screen.findByText('0 Einträge', {}, { timeout: 5000 });
+    await screen.findByText('0 Einträge');
     expect(screen.queryByRole('heading', { name: 'Sichtbar für' })).not.toBeInTheDocument();
     expect(requests.some((r) => r.url.includes('visible-to'))).toBe(false);
   });
@@ -236,9 +234,7 @@ describe('/audit: the "Protokoll" page', () => {
     signIn(vertreterUser());
     const { requests } = mockApi({});
     renderApp('/audit');
-    expect(
-      await screen.findByRole('heading', { name: /Seite wurde nicht gefunden/ }, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: /Seite wurde nicht gefunden/ })).toBeInTheDocument();
     expect(auditRequests(requests)).toHaveLength(0);
   });
 });

@@ -141,8 +141,8 @@ function eventsApi(overrides: Record<string, MockHandler | ReturnType<typeof jso
 /** Opens /events and the create drawer ("Event erstellen" above the list). */
 async function openEventsPage() {
   const app = renderApp('/events');
-  await app.user.click(await screen.findByRole('button', { name: 'Event erstellen' }, { timeout: 5000 }));
-  await screen.findByRole('form', { name: 'Event erstellen' }, { timeout: 5000 });
+  await app.user.click(await screen.findByRole('button', { name: 'Event erstellen' }));
+  await screen.findByRole('form', { name: 'Event erstellen' });
   return app;
 }
 
@@ -322,9 +322,7 @@ describe('/events for members', () => {
     signIn(vertreterUser());
     const { requests } = eventsApi();
     renderApp('/events');
-    expect(
-      await screen.findByRole('heading', { name: 'Übersicht Bereich Events' }, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Übersicht Bereich Events' })).toBeInTheDocument();
     expect(await screen.findByRole('textbox', { name: 'Titel enthält' })).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Event erstellen' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Event erstellen' })).not.toBeInTheDocument();
@@ -336,7 +334,7 @@ describe('/events for members', () => {
     signIn(vertreterUser());
     eventsApi({ 'GET /api/v1/events': json(500, { message: 'Ein interner Fehler ist aufgetreten.' }) });
     renderApp('/events');
-    expect(await screen.findByText(EVENT_MESSAGES.loadFailed, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(EVENT_MESSAGES.loadFailed)).toBeInTheDocument();
   });
 });
 
@@ -359,7 +357,7 @@ describe('/events/show/{id}', () => {
     });
     const { user } = renderApp('/events/show/5');
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Vertreterversammlung' }, { timeout: 5000 }),
+      await screen.findByRole('heading', { level: 1, name: 'Vertreterversammlung' }),
     ).toBeInTheDocument();
     const entry = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
     expect(entry('Ort')).toHaveTextContent('Stadthalle');
@@ -388,7 +386,7 @@ describe('/events/show/{id}', () => {
       'DELETE /api/v1/events/5': new Response(null, { status: 204 }),
     });
     const { user, router } = renderApp('/events/show/5');
-    await screen.findByRole('heading', { level: 1, name: 'Vertreterversammlung' }, { timeout: 5000 });
+    await screen.findByRole('heading', { level: 1, name: 'Vertreterversammlung' });
     expect(screen.getByText('Rollen', { selector: 'dt' }).nextElementSibling).toHaveTextContent(
       'Aufsichtsrat, Vertreter',
     );
@@ -415,7 +413,7 @@ describe('/events/show/{id}', () => {
       'DELETE /api/v1/events/5': json(500, { message: 'Ein interner Fehler ist aufgetreten.' }),
     });
     const { user } = renderApp('/events/show/5');
-    await screen.findByRole('heading', { level: 1, name: 'Vertreterversammlung' }, { timeout: 5000 });
+    await screen.findByRole('heading', { level: 1, name: 'Vertreterversammlung' });
     await user.click(screen.getByRole('button', { name: 'Löschen' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Löschen' }));
     expect(await screen.findByText(EVENT_MESSAGES.deleteFailed)).toBeInTheDocument();
@@ -457,7 +455,7 @@ describe('/events/update/{id}', () => {
     eventsApi({ 'GET /api/v1/events/5': json(200, { data: makeEvent({ roles: ['Aufsichtsrat'] }) }) });
     const uploads = mockUploads(() => ({ status: 200, body: { event: makeEvent({ title: 'Neu' }) } }));
     const { user, router } = renderApp('/events/update/5');
-    const scope = await screen.findByRole('form', { name: 'Event bearbeiten' }, { timeout: 5000 });
+    const scope = await screen.findByRole('form', { name: 'Event bearbeiten' });
     expect(field(scope, 'Titel')).toHaveValue('Vertreterversammlung');
     expect(within(scope).getByRole('button', { name: labelled('Beginn') })).toHaveTextContent(
       '15.07.2026 18:00',
@@ -498,7 +496,7 @@ describe('/events/update/{id}', () => {
       body: { message: 'Die Datei ist zu groß. Erlaubt sind höchstens 1 MB.' },
     }));
     const { user } = renderApp('/events/update/5');
-    const scope = await screen.findByRole('form', { name: 'Event bearbeiten' }, { timeout: 5000 });
+    const scope = await screen.findByRole('form', { name: 'Event bearbeiten' });
     await user.click(within(scope).getByRole('button', { name: 'Aktualisieren' }));
     expect(await screen.findByText(EVENT_MESSAGES.updateFailed)).toBeInTheDocument();
     expect(screen.getByText('Die Datei ist zu groß. Erlaubt sind höchstens 1 MB.')).toBeInTheDocument();
@@ -508,7 +506,7 @@ describe('/events/update/{id}', () => {
     signIn(vertreterUser());
     eventsApi();
     renderApp('/events/update/5');
-    expect(await screen.findByText(/Seite wurde nicht gefunden/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/Seite wurde nicht gefunden/)).toBeInTheDocument();
   });
 });
 

@@ -11,7 +11,7 @@ beforeEach(() => {
   URL.revokeObjectURL = vi.fn();
 });
 
-const agendaSection = () => screen.findByRole('region', { name: 'Tagesordnung' }, { timeout: 5000 });
+const agendaSection = () => screen.findByRole('region', { name: 'Tagesordnung' });
 const entries = (section: HTMLElement) => within(section).getAllByRole('heading', { level: 3 });
 
 describe('Tagesordnung on the event page', () => {
@@ -82,7 +82,7 @@ describe('Tagesordnung on the event page', () => {
     signIn(vertreterUser());
     const { requests } = mockApi({ 'GET /api/v1/events/5': json(200, { data: makeMeeting() }) });
     renderApp('/events/show/5');
-    await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(screen.queryByRole('region', { name: 'Tagesordnung' })).not.toBeInTheDocument();
     expect(requests.some((r) => r.url.endsWith('/agenda'))).toBe(false);
   });

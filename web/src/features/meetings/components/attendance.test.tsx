@@ -32,7 +32,7 @@ describe('Ihre Antwort on the event page', () => {
     signIn(vertreterUser());
     const { requests } = eventApi();
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(within(section).getByText('Sie haben noch nicht geantwortet.')).toBeInTheDocument();
     for (const name of ['Zusage', 'Absage', 'Vielleicht']) {
       expect(within(section).getByRole('button', { name })).toHaveAttribute('aria-pressed', 'false');
@@ -67,7 +67,7 @@ describe('Ihre Antwort on the event page', () => {
     signIn(vertreterUser());
     const { requests } = eventApi();
     const { user, router } = renderApp('/events/show/5?antwort=zugesagt');
-    const section = await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(within(section).getByRole('button', { name: 'Zusage' })).toHaveAttribute('aria-pressed', 'true');
     expect(within(section).getByText('Zusage speichern?')).toBeInTheDocument();
     // Opening the link saved nothing (no action on a GET).
@@ -91,7 +91,7 @@ describe('Ihre Antwort on the event page', () => {
       }),
     });
     renderApp('/events/show/5?antwort=zugesagt');
-    const section = await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(within(section).queryByText('Zusage speichern?')).not.toBeInTheDocument();
     expect(within(section).getByText('Gespeichert:')).toBeInTheDocument();
     expect(within(section).getByRole('button', { name: 'Zusage' })).toHaveAttribute('aria-pressed', 'true');
@@ -101,7 +101,7 @@ describe('Ihre Antwort on the event page', () => {
     signIn(vertreterUser());
     eventApi();
     renderApp('/events/show/5?antwort=%3Cscript%3E');
-    const section = await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(within(section).getByText('Sie haben noch nicht geantwortet.')).toBeInTheDocument();
     expect(within(section).queryByText(/speichern\?$/)).not.toBeInTheDocument();
     for (const name of ['Zusage', 'Absage', 'Vielleicht']) {
@@ -117,7 +117,7 @@ describe('Ihre Antwort on the event page', () => {
       }),
     });
     const { user } = renderApp('/events/show/5');
-    await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(within(answerSection()).getByText(/Die Sitzung ist bereits vorbei/)).toBeInTheDocument();
     await user.click(within(answerSection()).getByRole('button', { name: 'Absage' }));
     await user.click(within(answerSection()).getByRole('button', { name: 'Antwort speichern' }));
@@ -133,7 +133,7 @@ describe('Ihre Antwort on the event page', () => {
       }),
     });
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Ihre Antwort' });
     await user.click(within(section).getByRole('button', { name: 'Zusage' }));
     await user.click(within(section).getByRole('button', { name: 'Antwort speichern' }));
     expect(
@@ -145,7 +145,7 @@ describe('Ihre Antwort on the event page', () => {
     signIn(vertreterUser());
     const { requests } = eventApi();
     renderApp('/events/show/5');
-    await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(screen.queryByRole('region', { name: 'Teilnahme' })).not.toBeInTheDocument();
     expect(requests.some((r) => r.url.startsWith('/api/v1/events/5/attendance'))).toBe(false);
   });
@@ -173,7 +173,7 @@ describe('Teilnahme for admins', () => {
     signIn(adminUser());
     eventApi({ 'GET /api/v1/events/5/attendance': json(200, { data: attendanceList() }) });
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Teilnahme' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Teilnahme' });
     const counts = await within(section).findByRole('list', { name: 'Antworten gezählt' });
     expect(
       within(counts)
@@ -229,7 +229,7 @@ describe('Teilnahme for admins', () => {
       'POST /api/v1/events/5/attendance/reminder': json(409, { message: tooSoon }),
     });
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Teilnahme' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Teilnahme' });
     await user.click(await within(section).findByRole('button', { name: 'Erinnerung senden' }));
     const dialog = await screen.findByRole('dialog', { name: 'Erinnerung senden?' });
     expect(within(dialog).getByText(/3 Personen ohne Antwort erhalten eine E-Mail/)).toBeInTheDocument();
@@ -252,7 +252,7 @@ describe('Teilnahme for admins', () => {
       }),
     });
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Teilnahme' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Teilnahme' });
     await user.click(await within(section).findByRole('button', { name: 'Erinnerung senden' }));
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Erinnerung senden?' })).getByRole('button', {
@@ -271,7 +271,7 @@ describe('Teilnahme for admins', () => {
       }),
     });
     renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Teilnahme' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Teilnahme' });
     const button = await within(section).findByRole('button', { name: 'Erinnerung senden' });
     expect(button).toBeDisabled();
     expect(button).toHaveAccessibleDescription(
@@ -290,7 +290,7 @@ describe('Teilnahme for admins', () => {
       }),
     });
     renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Teilnahme' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Teilnahme' });
     const button = await within(section).findByRole('button', { name: 'Erinnerung senden' });
     expect(button).toBeDisabled();
     expect(button).toHaveAccessibleDescription('Alle haben geantwortet.');
@@ -309,7 +309,7 @@ describe('Teilnahme for admins', () => {
     });
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Teilnahme' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Teilnahme' });
     await user.click(await within(section).findByRole('button', { name: 'Als CSV exportieren' }));
     await waitFor(() => expect(click).toHaveBeenCalled());
     const link = click.mock.contexts[0] as HTMLAnchorElement;

@@ -46,7 +46,7 @@ describe('Kommende Sitzungen on /events', () => {
         json(200, { data: { ...(body as object), answered_at: SAVED_AT } }),
     });
     const { user } = renderApp('/events');
-    const section = await screen.findByRole('region', { name: 'Kommende Sitzungen' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Kommende Sitzungen' });
     const items = within(section).getAllByRole('listitem');
     expect(items.map((item) => within(item).getByRole('link').textContent)).toEqual([
       'Läuft gerade',
@@ -86,7 +86,7 @@ describe('Kommende Sitzungen on /events', () => {
     signIn(vertreterUser());
     mockApi({ 'GET /api/v1/events': json(200, { data: events.slice(0, 1) }) });
     renderApp('/events');
-    await screen.findByRole('heading', { level: 2, name: 'Alle Events' }, { timeout: 5000 });
+    await screen.findByRole('heading', { level: 2, name: 'Alle Events' });
     // The table's filters show once the events have loaded, and with them the section would.
     expect(await screen.findByRole('textbox', { name: 'Titel enthält' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Kommende Sitzungen' })).not.toBeInTheDocument();
@@ -142,7 +142,7 @@ describe('Sitzungsmappe', () => {
     const { requests } = showApi({ 'GET /api/v1/events/5/book.pdf': book.handler });
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Sitzungsmappe' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Sitzungsmappe' });
     await user.click(within(section).getByRole('button', { name: 'Sitzungsmappe herunterladen' }));
     const status = within(section).getByRole('status');
     // Within the first second the button's spinner is all.
@@ -167,7 +167,7 @@ describe('Sitzungsmappe', () => {
     signIn(vertreterUser());
     showApi({ 'GET /api/v1/events/5/book.pdf': json(503, { message: MEETING_MESSAGES.bookBusy }) });
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Sitzungsmappe' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Sitzungsmappe' });
     await user.click(within(section).getByRole('button', { name: 'Sitzungsmappe herunterladen' }));
     expect(await within(section).findByRole('alert')).toHaveTextContent(MEETING_MESSAGES.bookBusy);
   });
@@ -178,7 +178,7 @@ describe('Sitzungsmappe', () => {
       'GET /api/v1/events/5/book.pdf': json(500, { message: 'Ein interner Fehler ist aufgetreten.' }),
     });
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Sitzungsmappe' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Sitzungsmappe' });
     await user.click(within(section).getByRole('button', { name: 'Sitzungsmappe herunterladen' }));
     expect(await within(section).findByRole('alert')).toHaveTextContent(MEETING_MESSAGES.bookFailed);
   });
@@ -187,7 +187,7 @@ describe('Sitzungsmappe', () => {
     signIn(vertreterUser());
     mockApi({ 'GET /api/v1/events/5': json(200, { data: makeMeeting({ agenda_count: 0 }) }) });
     renderApp('/events/show/5');
-    await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(screen.queryByRole('button', { name: 'Sitzungsmappe herunterladen' })).not.toBeInTheDocument();
   });
 });
@@ -246,7 +246,7 @@ describe('Protokoll der Sitzung', () => {
     });
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Protokoll der Sitzung' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Protokoll der Sitzung' });
     expect(section).toHaveTextContent('PDF-Dokument, 1,25 MB – veröffentlicht am 25.11.2026, 09:30 Uhr');
     expect(within(section).queryByRole('button', { name: 'Protokoll ersetzen' })).not.toBeInTheDocument();
     expect(within(section).queryByRole('button', { name: 'Protokoll entfernen' })).not.toBeInTheDocument();
@@ -260,7 +260,7 @@ describe('Protokoll der Sitzung', () => {
     signIn(vertreterUser());
     mockApi({ 'GET /api/v1/events/5': json(200, { data: makeMeeting() }) });
     renderApp('/events/show/5');
-    await screen.findByRole('region', { name: 'Ihre Antwort' }, { timeout: 5000 });
+    await screen.findByRole('region', { name: 'Ihre Antwort' });
     expect(screen.queryByRole('region', { name: 'Protokoll der Sitzung' })).not.toBeInTheDocument();
   });
 
@@ -272,7 +272,7 @@ describe('Protokoll der Sitzung', () => {
     });
     const uploads = mockUploads(201, { data: MINUTES });
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Protokoll der Sitzung' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Protokoll der Sitzung' });
     expect(within(section).getByText(/Noch kein Protokoll veröffentlicht/)).toBeInTheDocument();
     await user.click(within(section).getByRole('button', { name: 'Protokoll hochladen' }));
     expect(await within(section).findByText(MEETING_MESSAGES.minutesRequired)).toBeInTheDocument();
@@ -297,7 +297,7 @@ describe('Protokoll der Sitzung', () => {
       'DELETE /api/v1/events/5/minutes': new Response(null, { status: 204 }),
     });
     const { user } = renderApp('/events/show/5');
-    const section = await screen.findByRole('region', { name: 'Protokoll der Sitzung' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Protokoll der Sitzung' });
     await user.click(within(section).getByRole('button', { name: 'Protokoll entfernen' }));
     const dialog = await screen.findByRole('dialog', { name: 'Protokoll entfernen?' });
     expect(requests.some((r) => r.method === 'DELETE')).toBe(false);

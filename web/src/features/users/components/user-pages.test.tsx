@@ -55,8 +55,8 @@ async function choose(user: ReturnType<typeof renderApp>['user'], box: string, o
 async function openUsersPage() {
   const app = renderApp('/user');
   // The first render loads the page's chunk, which takes a moment on a cold start.
-  await app.user.click(await screen.findByRole('button', { name: 'Nutzer anlegen' }, { timeout: 5000 }));
-  await screen.findByRole('combobox', { name: /^Anrede/ }, { timeout: 5000 });
+  await app.user.click(await screen.findByRole('button', { name: 'Nutzer anlegen' }));
+  await screen.findByRole('combobox', { name: /^Anrede/ });
   return app;
 }
 
@@ -179,9 +179,7 @@ describe('/user: create form "Nutzer anlegen"', () => {
     signIn(superAdmin());
     usersApi({ 'GET /api/v1/user': json(500, { message: 'Ein interner Fehler ist aufgetreten.' }) });
     renderApp('/user');
-    expect(
-      await screen.findByText('Daten konnten nicht geladen werden', {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Daten konnten nicht geladen werden')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Übersicht Benutzerkonten' })).toBeInTheDocument();
   });
 
@@ -189,7 +187,7 @@ describe('/user: create form "Nutzer anlegen"', () => {
     signIn(adminUser({ id: 5, roles: ['Vertreter'] }));
     const { requests } = usersApi();
     renderApp('/user');
-    expect(await screen.findByText(/Seite wurde nicht gefunden/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/Seite wurde nicht gefunden/)).toBeInTheDocument();
     expect(requests.filter((r) => r.url === '/api/v1/user')).toHaveLength(0);
   });
 });
@@ -201,9 +199,7 @@ describe('/user/show/{id}', () => {
       'GET /api/v1/user/21': json(200, { data: makeUserRecord({ roles: ['Aufsichtsrat', 'Vertreter'] }) }),
     });
     renderApp('/user/show/21');
-    expect(
-      await screen.findByRole('heading', { name: 'Clara Conrad' }, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Clara Conrad' })).toBeInTheDocument();
     const entry = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
     expect(entry('Anrede')).toHaveTextContent('Frau');
     expect(entry('Vorname')).toHaveTextContent('Clara');
@@ -233,8 +229,7 @@ describe('/user/show/{id}', () => {
     });
     const { user } = renderApp('/user/show/21');
     const entry = async () =>
-      (await screen.findByText('Zwei-Faktor-Anmeldung', { selector: 'dt' }, { timeout: 5000 }))
-        .nextElementSibling;
+      (await screen.findByText('Zwei-Faktor-Anmeldung', { selector: 'dt' })).nextElementSibling;
     expect(await entry()).toHaveTextContent('Eingerichtet');
     await user.click(screen.getByRole('button', { name: 'Zwei-Faktor-Anmeldung zurücksetzen' }));
     const dialog = await screen.findByRole('dialog');
@@ -273,9 +268,7 @@ describe('/user/show/{id}', () => {
     signIn(superAdmin());
     usersApi();
     renderApp('/user/show/77');
-    expect(
-      await screen.findByText('Daten konnten nicht geladen werden', {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Daten konnten nicht geladen werden')).toBeInTheDocument();
   });
 });
 
@@ -289,7 +282,7 @@ describe('/user/update/{id}', () => {
         json(200, { user: { ...stored, ...(request.body as object), roles: ['Aufsichtsrat'] } }),
     });
     const { user, router } = renderApp('/user/update/21');
-    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'), { timeout: 5000 });
+    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'));
     expect(combobox('Titel \\(Anrede\\)')).toHaveValue('Frau');
     expect(field('E-Mail')).toHaveValue('clara.conrad@example.org');
     const roles = combobox('Rollen').closest('.mantine-MultiSelect-root') as HTMLElement;
@@ -319,7 +312,7 @@ describe('/user/update/{id}', () => {
       'PUT /api/v1/user/21': json(500, { message: 'Ein interner Fehler ist aufgetreten.' }),
     });
     const { user, router } = renderApp('/user/update/21');
-    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'), { timeout: 5000 });
+    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'));
     await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
     // Toasts of earlier tests may still be around; this alert is the form's.
     const alert = (await screen.findByText(USER_UPDATE_FAILED_MESSAGE)).closest('[role="alert"]');
@@ -332,9 +325,7 @@ describe('/user/update/{id}', () => {
     signIn(plainAdmin());
     usersApi({ 'GET /api/v1/user/21': json(200, { data: makeUserRecord({ roles: ['Admin'] }) }) });
     renderApp('/user/update/21');
-    expect(
-      await screen.findByText(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE, {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Aktualisieren' })).not.toBeInTheDocument();
   });
 });

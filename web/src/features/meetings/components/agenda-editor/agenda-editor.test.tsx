@@ -22,7 +22,7 @@ async function openEditor(routes: Record<string, MockHandler | MockReply> = {}) 
   signIn(adminUser());
   const api = editorApi(routes);
   const rendered = renderApp('/events/agenda/5');
-  await screen.findByRole('heading', { level: 1, name: 'Tagesordnung bearbeiten' }, { timeout: 5000 });
+  await screen.findByRole('heading', { level: 1, name: 'Tagesordnung bearbeiten' });
   await screen.findByRole('button', { name: 'Punkt hinzufügen' });
   return { ...api, ...rendered };
 }
@@ -210,7 +210,7 @@ describe('the agenda editor', () => {
 
     // Back in the editor without a change, leaving does not ask.
     await router.navigate('/events/agenda/5');
-    await screen.findByRole('list', { name: 'Punkte der Tagesordnung' }, { timeout: 5000 });
+    await screen.findByRole('list', { name: 'Punkte der Tagesordnung' });
     await user.click(screen.getByRole('link', { name: 'Abbrechen' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/events/show/5'));
     expect(screen.queryByRole('dialog', { name: 'Änderungen verwerfen?' })).not.toBeInTheDocument();

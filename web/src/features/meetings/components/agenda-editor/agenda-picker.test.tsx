@@ -62,7 +62,7 @@ async function openEditor(routes: Record<string, MockHandler | MockReply> = {}) 
   signIn(adminUser());
   const api = pickerApi(routes);
   const rendered = renderApp('/events/agenda/5');
-  await screen.findByRole('list', { name: 'Punkte der Tagesordnung' }, { timeout: 5000 });
+  await screen.findByRole('list', { name: 'Punkte der Tagesordnung' });
   return { ...api, ...rendered };
 }
 
