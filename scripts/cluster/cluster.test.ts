@@ -427,7 +427,7 @@ describe('scale-out: two instances behind nginx', () => {
     expect(created.status, created.body.toString()).toBe(201);
     expect(created.json().user).toMatchObject({ email, roles, status: 'eingeladen' });
     const invitation = await mailTo(email, 'Einladung');
-    const link = new URL(/https?:\/\/\S+reset-password\?\S+/.exec(invitation.text)![0]);
+    const link = new URL(/https?:\/\/\S+willkommen\?\S+/.exec(invitation.text)![0]);
     expect(link.origin).toBe(guideEnv.PUBLIC_URL);
     const accepted = await client.call('POST', '/api/v1/auth/password-reset', {
       json: {
