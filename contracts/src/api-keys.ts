@@ -23,7 +23,7 @@ export const API_KEY_SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'nutzer:schreiben': 'Nutzer anlegen, ändern, einladen und löschen',
   'inhalte:lesen': 'Ordner, Dokumente, Events und Suche lesen, Dateien herunterladen',
   'inhalte:schreiben': 'Ordner, Dokumente und Events anlegen, ändern und löschen',
-  'protokoll:lesen': 'Protokoll lesen und exportieren',
+  'protokoll:lesen': 'Aktivitäten lesen und exportieren',
 };
 
 /** Every token of a key starts so: log scanners and secret scanners can recognise it. */

@@ -5,7 +5,7 @@ import { dataOf, idSchema, personSchema } from './common.ts';
 import { fromBerlinLocal, parseEventTime, wallClockInBerlin } from './events.ts';
 
 /**
- * The audit trail ("Protokoll"): action names the features record, with the German label the
+ * The audit trail ("Aktivitäten"; "Protokoll" is a meeting's minutes): action names the features record, with the German label the
  * page, the CSV export and the API show. An action missing here shows its raw name.
  */
 export const AUDIT_ACTIONS = {
@@ -117,7 +117,7 @@ export const AUDIT_MAX_PER_PAGE = 100;
 export const AUDIT_IP_SHORTEN_AFTER_DAYS = 30;
 
 export const AUDIT_MESSAGES = {
-  title: 'Protokoll',
+  title: 'Aktivitäten',
   loadFailed: 'Daten konnten nicht geladen werden',
   exportFailed: 'Der Export ist fehlgeschlagen. Bitte versuchen Sie es erneut.',
   empty: 'Keine Einträge vorhanden',

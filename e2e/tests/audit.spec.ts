@@ -9,7 +9,7 @@ import {
   signedInPage,
 } from './support/fixtures.ts';
 
-test.describe('Protokoll', () => {
+test.describe('Aktivitäten', () => {
   const attempted = `unbekannt-${Date.now()}@example.org`;
 
   test.beforeAll(async ({ request }) => {
@@ -27,9 +27,9 @@ test.describe('Protokoll', () => {
     const token = await page.evaluate(() => localStorage.getItem('access_token'));
 
     await page.goto('/files');
-    await page.getByRole('navigation').first().getByRole('link', { name: 'Protokoll' }).click();
+    await page.getByRole('navigation').first().getByRole('link', { name: 'Aktivitäten' }).click();
     await expect(page).toHaveURL(/\/audit$/);
-    await expect(page.getByRole('heading', { name: 'Protokoll', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Aktivitäten', level: 1 })).toBeVisible();
     const table = page.getByRole('table');
     await expect(table.getByRole('row').nth(1)).toBeVisible();
     await expect(table.getByText('Anmeldung', { exact: true }).first()).toBeVisible();
@@ -52,7 +52,7 @@ test.describe('Protokoll', () => {
     const downloadPromise = page.waitForEvent('download');
     await page.getByRole('button', { name: 'CSV exportieren' }).click();
     const download = await downloadPromise;
-    expect(download.suggestedFilename()).toMatch(/^protokoll-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^aktivitaeten-\d{4}-\d{2}-\d{2}\.csv$/);
     const bytes = readFileSync((await download.path())!);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
@@ -113,7 +113,7 @@ test.describe('Protokoll', () => {
   test('works on a small screen without accessibility violations', async ({ browser }) => {
     const page = await signedInPage(browser, 'admin', 375);
     await page.goto('/audit');
-    await expect(page.getByRole('heading', { name: 'Protokoll', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Aktivitäten', level: 1 })).toBeVisible();
     await expect(page.getByRole('columnheader', { name: 'Eintrag' })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.context().close();
@@ -151,7 +151,7 @@ test.describe('Protokoll', () => {
   test('members neither see nor open the log', async ({ browser }) => {
     const page = await signedInPage(browser, 'vertreter');
     await page.goto('/files');
-    await expect(page.getByRole('link', { name: 'Protokoll' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Aktivitäten' })).toHaveCount(0);
     await page.goto('/audit');
     await expect(page.getByRole('heading', { name: 'Seite wurde nicht gefunden' })).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);

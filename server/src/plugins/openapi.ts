@@ -92,7 +92,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Ordner: 'Ordner des Dokumentenbereichs und der Ordnerbaum',
   Dateien: 'Dokumente: Liste, Upload, Download',
   Events: 'Termine und Sitzungen mit Tagesordnung, Zusagen und Protokoll',
-  Protokoll: 'Protokoll (Audit-Log) der Geschäftsstelle',
+  Aktivitäten: 'Aktivitäten (Audit-Log) der Geschäftsstelle',
   'API-Schlüssel': 'Schlüssel für technische Konten anderer Systeme (Super-Admin)',
 };
 

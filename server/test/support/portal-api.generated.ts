@@ -979,7 +979,7 @@ export interface paths {
     };
     /**
      * Einträge im Papierkorb, zuletzt gelöschte zuerst, seitenweise
-     * @description Filter: `type` (file, folder, event), `deleted_by` (Nutzer-ID), `from`/`to` (Tag oder Zeitpunkt wie beim Protokoll). Seiten: `page`, `per_page` (1–100).
+     * @description Filter: `type` (file, folder, event), `deleted_by` (Nutzer-ID), `from`/`to` (Tag oder Zeitpunkt wie bei den Aktivitäten). Seiten: `page`, `per_page` (1–100).
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); für andere existiert das Objekt nicht (404). API-Schlüssel: nicht nutzbar (403).
      */
@@ -1412,7 +1412,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Protokolleinträge, neueste zuerst, seitenweise
+     * Einträge der Aktivitäten, neueste zuerst, seitenweise
      * @description Filter: `actor_id` (Person), `q` (Text im Namen oder in der E-Mail-Adresse der handelnden Person), `action` (eine oder mehrere, wiederholt oder durch Komma getrennt), `object_type` und `object_id`, `from`/`to` als Tag (`2026-11-21`, ein Kalendertag in Europe/Berlin, beide Grenzen eingeschlossen) oder als Zeitpunkt nach ISO 8601. Seiten: `page` (ab 1), `per_page` (1–100, Standard 10).
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `protokoll:lesen`.
@@ -1434,7 +1434,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Protokoll als CSV (Excel, Semikolon, UTF-8 mit BOM)
+     * Aktivitäten als CSV (Excel, Semikolon, UTF-8 mit BOM)
      * @description Filter: `actor_id` (Person), `q` (Text im Namen oder in der E-Mail-Adresse der handelnden Person), `action` (eine oder mehrere, wiederholt oder durch Komma getrennt), `object_type` und `object_id`, `from`/`to` als Tag (`2026-11-21`, ein Kalendertag in Europe/Berlin, beide Grenzen eingeschlossen) oder als Zeitpunkt nach ISO 8601. Alle passenden Einträge, neueste zuerst.
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `protokoll:lesen`.

@@ -13,7 +13,7 @@ interface CsvExportButtonProps {
   disabled?: boolean;
 }
 
-/** "Als CSV exportieren" of the admins' lists and the Protokoll; a failure says so in a toast. */
+/** "Als CSV exportieren" of the admins' lists and the Aktivitäten; a failure says so in a toast. */
 export function CsvExportButton({
   onExport,
   failureMessage,

@@ -129,10 +129,10 @@ export async function runAuditRetention(ctx: RetentionContext): Promise<Retentio
 /** The audit log's part of the daily maintenance. */
 export const auditRetentionTasks: readonly DailyTask[] = [
   {
-    name: 'Protokoll',
+    name: 'Aktivitäten',
     async run(ctx) {
       const result = await runAuditRetention(ctx);
-      if (result.deleted > 0 || result.shortened > 0) ctx.logger.info(result, 'Protokoll bereinigt');
+      if (result.deleted > 0 || result.shortened > 0) ctx.logger.info(result, 'Aktivitäten bereinigt');
     },
   },
   {

@@ -17,7 +17,7 @@ import { contentDisposition } from '../../http/send-download.ts';
 import { auditService } from './audit.service.ts';
 import { csvAnswer } from '../../http/text-answers.ts';
 
-const tags = ['Protokoll'];
+const tags = ['Aktivitäten'];
 const FILTER_DESCRIPTION =
   'Filter: `actor_id` (Person), `q` (Text im Namen oder in der E-Mail-Adresse der handelnden Person), ' +
   '`action` (eine oder mehrere, wiederholt oder durch Komma getrennt), `object_type` und `object_id`, ' +
@@ -37,7 +37,7 @@ export const auditRoutes =
         config: { access: 'admin' },
         schema: {
           tags,
-          summary: 'Protokolleinträge, neueste zuerst, seitenweise',
+          summary: 'Einträge der Aktivitäten, neueste zuerst, seitenweise',
           description: `${FILTER_DESCRIPTION} Seiten: \`page\` (ab 1), \`per_page\` (1–100, Standard 10).`,
           querystring: auditListQuerySchema,
           response: { 200: auditListResponseSchema, ...errors },
@@ -52,7 +52,7 @@ export const auditRoutes =
         config: { access: 'admin' },
         schema: {
           tags,
-          summary: 'Protokoll als CSV (Excel, Semikolon, UTF-8 mit BOM)',
+          summary: 'Aktivitäten als CSV (Excel, Semikolon, UTF-8 mit BOM)',
           description: `${FILTER_DESCRIPTION} Alle passenden Einträge, neueste zuerst.`,
           querystring: auditExportQuerySchema,
           response: { 200: csvAnswer, ...errors },

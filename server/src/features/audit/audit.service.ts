@@ -103,7 +103,7 @@ export function auditService(ctx: AppContext) {
     },
 
     exportFileName(): string {
-      return `protokoll-${berlinDate(ctx.clock.now())}.csv`;
+      return `aktivitaeten-${berlinDate(ctx.clock.now())}.csv`;
     },
 
     /** Who viewed or downloaded one file or event file, newest first (also after deletion). */

@@ -35,7 +35,7 @@ export const trashRoutes =
           summary: 'Einträge im Papierkorb, zuletzt gelöschte zuerst, seitenweise',
           description:
             'Filter: `type` (file, folder, event), `deleted_by` (Nutzer-ID), `from`/`to` (Tag oder Zeitpunkt ' +
-            'wie beim Protokoll). Seiten: `page`, `per_page` (1–100).',
+            'wie bei den Aktivitäten). Seiten: `page`, `per_page` (1–100).',
           querystring: trashListQuerySchema,
           response: { 200: trashListResponseSchema, ...errors },
         },

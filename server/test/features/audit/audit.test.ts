@@ -436,7 +436,9 @@ describe('GET /audit.csv', () => {
     const { res, text } = await csv();
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="protokoll-2026-11-22\.csv"/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="aktivitaeten-2026-11-22\.csv"/,
+    );
     expect(res.headers['cache-control']).toBe('private, no-store');
     expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = text.slice(1).split('\r\n');

@@ -42,7 +42,7 @@ describe('app layout', () => {
     const { user } = renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Nutzerverwaltung', 'Protokoll', 'Papierkorb']);
+    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Nutzerverwaltung', 'Aktivitäten', 'Papierkorb']);
     expect(screen.getByRole('link', { name: 'Gremienportal' })).toHaveAttribute('href', '/');
 
     // The name opens Accountverwaltung and Abmelden (decision 124).
@@ -64,7 +64,7 @@ describe('app layout', () => {
       'Dateien',
       'Events',
       'Nutzerverwaltung',
-      'Protokoll',
+      'Aktivitäten',
       'Papierkorb',
       'API-Schlüssel',
     ]);
@@ -105,7 +105,7 @@ describe('app layout', () => {
       'Dateien',
       'Events',
       'Nutzerverwaltung',
-      'Protokoll',
+      'Aktivitäten',
       'Papierkorb',
       'Accountverwaltung',
     ]);

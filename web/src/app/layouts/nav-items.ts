@@ -21,7 +21,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   },
   { label: 'Events', to: '/events', matches: startsWithAny('/events') },
   { label: 'Nutzerverwaltung', to: '/user', matches: startsWithAny('/user'), adminOnly: true },
-  { label: 'Protokoll', to: '/audit', matches: startsWithAny('/audit'), adminOnly: true },
+  { label: 'Aktivitäten', to: '/audit', matches: startsWithAny('/audit'), adminOnly: true },
   { label: 'Papierkorb', to: '/trash', matches: startsWithAny('/trash'), adminOnly: true },
   { label: 'API-Schlüssel', to: '/api-keys', matches: startsWithAny('/api-keys'), superAdminOnly: true },
   { label: 'Accountverwaltung', to: '/account', matches: startsWithAny('/account') },

@@ -5,7 +5,7 @@ import { AuditOverview } from '../../features/audit/components/audit-overview';
 export default function AuditPage() {
   return (
     <>
-      <PageTitle>Protokoll</PageTitle>
+      <PageTitle>Aktivitäten</PageTitle>
       <AuditOverview />
     </>
   );

@@ -147,7 +147,7 @@ describe('/api-keys: "Neuer API-Schlüssel"', () => {
 
     await user.type(within(form).getByRole('textbox', { name: labelled('Name') }), 'Archivsystem');
     // Ticked in another order than the contract's: sent in the contract's order.
-    await user.click(within(form).getByRole('checkbox', { name: 'Protokoll lesen und exportieren' }));
+    await user.click(within(form).getByRole('checkbox', { name: 'Aktivitäten lesen und exportieren' }));
     await user.click(
       within(form).getByRole('checkbox', {
         name: 'Ordner, Dokumente, Events und Suche lesen, Dateien herunterladen',

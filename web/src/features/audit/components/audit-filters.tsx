@@ -45,7 +45,7 @@ export function AuditFilters({ values, onChange, errors = {} }: AuditFiltersProp
   const set = (patch: Partial<AuditFilterValues>) => onChange({ ...values, ...patch });
 
   return (
-    <form role="search" aria-label="Protokoll filtern" onSubmit={(event) => event.preventDefault()}>
+    <form role="search" aria-label="Aktivitäten filtern" onSubmit={(event) => event.preventDefault()}>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="md" verticalSpacing="sm">
         <TextInput
           label="Person"

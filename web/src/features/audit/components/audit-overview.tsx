@@ -78,7 +78,7 @@ function validate(filters: AuditQueryFilters): Partial<Record<string, string>> |
   return errors;
 }
 
-/** "Protokoll": the audit trail with filters, server-side pages and the CSV export. */
+/** "Aktivitäten": the audit trail with filters, server-side pages and the CSV export. */
 export function AuditOverview() {
   const [searchParams, setSearchParams] = useSearchParams();
   const [state, setState] = useState(() => readParams(searchParams));

@@ -177,7 +177,7 @@ export function AuditTable(props: AuditTableProps) {
     <DataTable<AuditEntry>
       {...dataTableDefaults}
       {...paginationDefaults}
-      aria-label="Protokolleinträge"
+      aria-label="Einträge der Aktivitäten"
       records={[...props.entries]}
       columns={columns}
       idAccessor="id"

@@ -1,4 +1,4 @@
-// Over 300 lines: the "Protokoll" page and its parts (MyLogins, VisibleToList, AccessList, search params)
+// Over 300 lines: the "Aktivitäten" page and its parts (MyLogins, VisibleToList, AccessList, search params)
 // share the audit entry and page factories and the mocked API.
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -41,7 +41,7 @@ async function openAuditPage(routes: Record<string, MockHandler | ReturnType<typ
   signIn(adminUser(), 'admin-token');
   const api = mockApi({ 'GET /api/v1/audit': json(200, page([entry()], 42)), ...routes });
   const app = renderApp('/audit');
-  await screen.findByRole('heading', { name: 'Protokoll', level: 1 });
+  await screen.findByRole('heading', { name: 'Aktivitäten', level: 1 });
   return { ...app, ...api };
 }
 
@@ -78,7 +78,7 @@ describe('splitLabel', () => {
   });
 });
 
-describe('/audit: the "Protokoll" page', () => {
+describe('/audit: the "Aktivitäten" page', () => {
   it('loads the first page with the bearer header and shows the total', async () => {
     const { requests } = await openAuditPage();
     expect(await screen.findByText('42 Einträge')).toBeInTheDocument();
@@ -124,7 +124,7 @@ describe('/audit: the "Protokoll" page', () => {
     signIn(adminUser());
     const { requests } = mockApi({ 'GET /api/v1/audit': json(200, page([], 0)) });
     renderApp('/audit?action=file.viewed&object_type=file&object_id=9&from=2026-11-01&to=2026-11-21');
-    await screen.findByRole('heading', { name: 'Protokoll', level: 1 });
+    await screen.findByRole('heading', { name: 'Aktivitäten', level: 1 });
     await waitFor(() =>
       expect(auditRequests(requests)[0]!.url).toBe(
         '/api/v1/audit?action=file.viewed&object_type=file&object_id=9&from=2026-11-01&to=2026-11-21&page=1&per_page=10',
