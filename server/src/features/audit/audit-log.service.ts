@@ -48,6 +48,11 @@ export const auditOn = (
 export const auditOnEvent = (actor: Actor, event: { id: number; title: string }) =>
   auditOn(actor, 'event', event.id, event.title);
 
+/** `{ [key]: { from, to } }` for a detail that changed; nothing for one that did not. */
+export function changeOf<T>(key: string, from: T, to: T): Record<string, { from: T; to: T }> {
+  return JSON.stringify(from) === JSON.stringify(to) ? {} : { [key]: { from, to } };
+}
+
 /** Keys that must never reach the audit log, whatever a caller passes. */
 const SECRET_KEYS = /pass|token|secret|hash/i;
 

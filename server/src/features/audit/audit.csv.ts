@@ -1,10 +1,10 @@
 import {
   AUDIT_CSV_HEADER,
   auditObjectTypeLabel,
-  formatAuditDetails,
   formatBerlinDateTime,
   type AuditEntry,
 } from '@gremienportal/contracts/audit';
+import { formatAuditDetails } from '@gremienportal/contracts/audit-details';
 import { CSV_BOM, csvRow } from '../../http/csv.ts';
 
 /** The first line of the export, with the BOM. */

@@ -16,6 +16,7 @@ import {
   type AuditEntry,
   type Delivery,
   auditOn,
+  changeOf,
 } from '../audit/audit-log.service.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
@@ -328,7 +329,11 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
                   ? { folder: { from: tree.byId.get(file.folder_id)?.breadcrumb, to: folder.breadcrumb } }
                   : {}),
                 ...(input.roleRefs
-                  ? { roles: { from: file.roles.map((r) => r.name), to: namesOfRoles(roles, roleIds) } }
+                  ? changeOf(
+                      'roles',
+                      file.roles.map((r) => r.name),
+                      namesOfRoles(roles, roleIds),
+                    )
                   : {}),
                 ...(stored ? { replaced: true, size_bytes: stored.size, version: file.version + 1 } : {}),
                 ...(notifyIds.length > 0 ? { notifications: namesOfRoles(roles, notifyIds) } : {}),

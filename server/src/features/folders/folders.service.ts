@@ -16,7 +16,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
-import { auditBy, auditOn, recordAudit } from '../audit/audit-log.service.ts';
+import { auditBy, auditOn, changeOf, recordAudit } from '../audit/audit-log.service.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
 import { canSeeFolder, compareTitles, FolderTree } from '../../policies/folders.policy.ts';
@@ -292,7 +292,13 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
             ...(breadcrumb !== folder.breadcrumb
               ? { breadcrumb: { from: folder.breadcrumb, to: breadcrumb } }
               : {}),
-            ...(roleNames ? { roles: { from: folder.roles.map((r) => r.name), to: roleNames } } : {}),
+            ...(roleNames
+              ? changeOf(
+                  'roles',
+                  folder.roles.map((r) => r.name),
+                  roleNames,
+                )
+              : {}),
           },
         });
       });

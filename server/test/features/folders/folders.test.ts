@@ -258,6 +258,23 @@ describe('folders', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(JSON.parse(audit.details!)).toMatchObject({ moved: { from: 4, to: 3 } });
+
+    // Sending the same roles again changes nothing, and the entry says no change of roles.
+    const same = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/folders/${mid.id}`,
+      headers: admin.headers,
+      payload: { title: 'Mitte', roles: ['Vertreter'] },
+    });
+    expect(same.statusCode, same.body).toBe(200);
+    const again = await t.db.kysely
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'folder.updated')
+      .where('object_id', '=', mid.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(again.details!)).not.toHaveProperty('roles');
   });
 
   it('shows counts of what a folder contains and deletes it with everything below', async () => {

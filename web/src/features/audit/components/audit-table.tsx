@@ -1,6 +1,7 @@
 import { Stack, Text, type MantineTheme } from '@mantine/core';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
-import { auditObjectTypeLabel, formatAuditDetails, type AuditEntry } from '@gremienportal/contracts/audit';
+import { auditObjectTypeLabel, type AuditEntry } from '@gremienportal/contracts/audit';
+import { formatAuditDetails } from '@gremienportal/contracts/audit-details';
 import { dataTableDefaults, paginationDefaults, PAGE_SIZES } from '../../../components/data-table-defaults';
 import { formatDateTime } from '../../../lib/format';
 import { PathText } from '../../../components/path-text';
