@@ -32,7 +32,7 @@ const loginAs = async (app: ReturnType<typeof renderApp>, email = 'erika@example
 
 describe('routes', () => {
   // The signed-in shell is a lazy module with most of the app behind it; loaded once here, the
-  // first test that shows it does not spend its wait on a cold transform (7 s on a loaded machine).
+  // first test that shows it does not spend its wait on a cold transform.
   beforeAll(async () => {
     await import('./layouts/app-layout');
   }, 60_000);

@@ -4,20 +4,15 @@ export interface TablePage {
   perPage: number;
 }
 
-/**
- * Completes a list's query string: its day range (Berlin calendar days, YYYY-MM-DD) where set, and
- * the page as `page` and `per_page`.
- */
-export function withRangeAndPage(
-  params: URLSearchParams,
-  range: { from?: string; to?: string },
-  page?: TablePage,
-): URLSearchParams {
+/** Adds a list's day range (Berlin calendar days, YYYY-MM-DD) to its query string, where set. */
+export function addDayRange(params: URLSearchParams, range: { from?: string; to?: string }): void {
   if (range.from) params.set('from', range.from);
   if (range.to) params.set('to', range.to);
-  if (page) {
-    params.set('page', String(page.page));
-    params.set('per_page', String(page.perPage));
-  }
-  return params;
+}
+
+/** Adds the page as `page` and `per_page`, where one is asked for. */
+export function addPage(params: URLSearchParams, page?: TablePage): void {
+  if (!page) return;
+  params.set('page', String(page.page));
+  params.set('per_page', String(page.perPage));
 }

@@ -8,7 +8,7 @@ import type {
 } from '@gremienportal/contracts/audit';
 import { api } from '../../lib/api-client';
 import { saveBlob } from '../../lib/saved-files';
-import { withRangeAndPage, type TablePage } from '../../lib/paging';
+import { addDayRange, addPage, type TablePage } from '../../lib/paging';
 
 /** The list's and the export's filters as the page holds them (all optional). */
 export interface AuditFilters {
@@ -40,7 +40,9 @@ export function auditSearchParams(filters: AuditFilters, page?: AuditPage): URLS
   for (const action of filters.actions ?? []) params.append('action', action);
   if (filters.objectType) params.set('object_type', filters.objectType);
   if (filters.objectId !== undefined) params.set('object_id', String(filters.objectId));
-  return withRangeAndPage(params, filters, page);
+  addDayRange(params, filters);
+  addPage(params, page);
+  return params;
 }
 
 const withQuery = (path: string, params: URLSearchParams) => {

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { SearchHit, SearchResponse, SearchType, SuggestResponse } from '@gremienportal/contracts/search';
 import { api } from '../../lib/api-client';
 import { normalizeQuery } from './search.rules';
-import { withRangeAndPage, type TablePage } from '../../lib/paging';
+import { addDayRange, addPage, type TablePage } from '../../lib/paging';
 
 export type { SearchHit, SearchType };
 export type SuggestHit = SuggestResponse['data'][number];
@@ -37,10 +37,11 @@ export function searchSearchParams(filters: SearchFilters, page?: SearchPage): U
   const params = new URLSearchParams({ q: normalizeQuery(filters.q) });
   if (filters.type) params.set('type', filters.type);
   if (filters.format) params.set('format', filters.format);
-  withRangeAndPage(params, filters);
+  addDayRange(params, filters);
   if (filters.folderId !== undefined) params.set('folder_id', String(filters.folderId));
   params.set('sort', filters.sort);
-  return withRangeAndPage(params, {}, page);
+  addPage(params, page);
+  return params;
 }
 
 /** One page of hits (GET /api/v1/search): only what the member may see. */

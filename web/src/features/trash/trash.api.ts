@@ -15,7 +15,7 @@ import type {
 } from '@gremienportal/contracts/trash';
 import { api } from '../../lib/api-client';
 import { refreshDocumentArea } from '../../lib/document-area';
-import { withRangeAndPage, type TablePage } from '../../lib/paging';
+import { addDayRange, addPage, type TablePage } from '../../lib/paging';
 
 export type { TrashItem, TrashKind };
 
@@ -42,7 +42,9 @@ export function trashSearchParams(filters: TrashFilters, page?: TrashPage): URLS
   const params = new URLSearchParams();
   if (filters.type) params.set('type', filters.type);
   if (filters.deletedBy !== undefined) params.set('deleted_by', String(filters.deletedBy));
-  return withRangeAndPage(params, filters, page);
+  addDayRange(params, filters);
+  addPage(params, page);
+  return params;
 }
 
 /** One page of the Papierkorb, newest deletion first (GET /api/v1/trash; admins only). */
