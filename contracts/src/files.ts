@@ -7,6 +7,7 @@ import {
   acknowledgementResetField,
   fileAcknowledgementFields,
 } from './acknowledgements.ts';
+import { batchIdField } from './files-batches.ts';
 
 /** German texts of the file area: server errors and the explorer's toasts (product.md P12). */
 export const FILE_MESSAGES = {
@@ -80,8 +81,9 @@ const anyIn = (value: unknown, keys: string[]) =>
  * File create, both readings of product.md P10.6: `{ title, roles, folders: [id], notifications, data }`
  * or `{ title, file, permissions, notifications, folder_id }`. Multipart uses the second
  * reading's names with the file as part `file`. Roles (at least one) and a folder are required.
+ * `batch_id` (decision 182) joins the upload to a batch: one mail per member for all its documents.
  */
-export const createFileBodySchema = z.object(fileFields).superRefine(
+export const createFileBodySchema = z.object({ ...fileFields, batch_id: batchIdField }).superRefine(
   (value, ctx) => {
     if (!anyIn(value, ['roles', 'permissions'])) {
       for (const path of ['permissions', 'roles']) {

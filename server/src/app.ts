@@ -68,6 +68,7 @@ import { searchRoutes } from './features/search/search.routes.ts';
 import { SearchCounter } from './features/search/search-counter.ts';
 import { SearchIndexer } from './search/indexer.ts';
 import { DigestJob, digestTasks } from './features/notifications/notifications.service.ts';
+import { completeQuietBatches, uploadBatchTasks } from './features/files/upload-batches.service.ts';
 
 /** What the daily maintenance runs, in this order: each feature's task for its own data, then housekeeping. */
 export const DAILY_TASKS: readonly DailyTask[] = [
@@ -75,6 +76,7 @@ export const DAILY_TASKS: readonly DailyTask[] = [
   ...trashTasks,
   ...versionTasks,
   ...digestTasks,
+  ...uploadBatchTasks,
   housekeepingTask,
 ];
 
@@ -201,6 +203,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         name: 'password-requests',
         run: () => processPasswordRequests({ db, clock, config, logger: app.log }),
       },
+      // Batches of uploads nobody completed, a quiet period after their last document (decision 182).
+      { name: 'upload-batches', run: () => completeQuietBatches({ db, clock, config }) },
     ],
   });
   const context: AppContext = {

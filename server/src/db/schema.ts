@@ -189,6 +189,25 @@ export interface NotificationDigestsTable {
   created_at: Timestamp;
 }
 
+/** Several documents uploaded in one go (decision 182); open while `completed_at` is null. */
+export interface UploadBatchesTable {
+  /** The client's UUID, lower case. */
+  id: string;
+  created_by: number | null;
+  created_at: Timestamp;
+  last_file_at: Timestamp;
+  files: number;
+  completed_at: Timestamp | null;
+  mails: number;
+}
+
+/** A mail a batch owes: the member told at once ("sofort") about one of its documents. */
+export interface UploadBatchNoticesTable {
+  batch_id: string;
+  user_id: number;
+  file_id: number;
+}
+
 /** An earlier content of a document (decision 125). */
 export interface FileVersionsTable {
   id: Generated<number>;
@@ -437,6 +456,8 @@ export interface Database {
   notification_queue: NotificationQueueTable;
   notification_digests: NotificationDigestsTable;
   api_keys: ApiKeysTable;
+  upload_batches: UploadBatchesTable;
+  upload_batch_notices: UploadBatchNoticesTable;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,6 +195,11 @@ async function fillEveryTable(db: Db, dataDir: string) {
   const apiToken = `${API_KEY_PREFIX}${newToken()}`;
   const key = { name: 'Import', scopes: 'nutzer:lesen', expires_at: '2099-01-01T00:00:00.000Z' };
   await put('api_keys', { ...owned(admin), token_hash: hashToken(apiToken), ...key });
+
+  // An open upload batch (0013) with the mail it owes, as in backup-upload-batches.test.ts.
+  const batch = { id: randomUUID(), created_by: admin, created_at: now, last_file_at: now };
+  await put('upload_batches', { ...batch, files: 1, completed_at: null, mails: 0 });
+  await put('upload_batch_notices', { batch_id: batch.id, user_id: member, file_id: fileId });
   return { apiToken, fileId, memberId: member, trashedId: draft!.id };
 }
 

@@ -1,6 +1,6 @@
 // Over 300 lines: the expected status of every API route (ENTRIES) has to be one table, checked against the
 // route inventory so that a new route without an entry fails; that table is most of the file.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_SUCCESS_MESSAGE, LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/auth';
@@ -383,6 +383,32 @@ const ENTRIES: Record<string, Entry> = {
         },
       };
     },
+  },
+  // A batch of the caller's own (decision 182), begun just before with a document that notifies
+  // the Aufsichtsrat; members find a batch of nobody else's: theirs would be refused before.
+  'POST /api/v1/files/batches/:batch_id/complete': {
+    access: 'admin',
+    url: async ({ w, p }) => {
+      const batchId = randomUUID();
+      if (isAdminPrincipal(p)) {
+        const title = w.newSecret('Stapel');
+        const res = await w.inject(p, {
+          method: 'POST',
+          url: '/api/v1/files',
+          payload: {
+            title,
+            file: dataUrl(pdfBytes(title)),
+            permissions: ['Aufsichtsrat'],
+            notifications: ['Aufsichtsrat'],
+            folder_id: w.folders.ar.id,
+            batch_id: batchId,
+          },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      return `/api/v1/files/batches/${batchId}/complete`;
+    },
+    check: (_c, res) => expect(res.json().batch.files).toBe(1),
   },
   'POST /api/v1/events': {
     access: 'admin',
@@ -1570,6 +1596,10 @@ describe('authorization matrix', () => {
     const uploaded = w.secrets.filter((secret) => secret.name === 'NeueDatei').map((s) => s.texts[0]!);
     // Three: Admin, Super-Admin and the Super-Admin's API-Schlüssel with `inhalte:schreiben`.
     expect(uploaded.filter(reached)).toHaveLength(3);
+    // Every batch's document reached them, completed by its call or a quiet period later (decision 182).
+    const batched = w.secrets.filter((secret) => secret.name === 'Stapel').map((s) => s.texts[0]!);
+    expect(batched.length).toBeGreaterThan(0);
+    for (const title of batched) expect(reached(title), title).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 // Over 300 lines: the hostile cases of every route (ENTRIES), their payload and multipart generators and the
 // one seeded app with its id pools make one run; split, the pools and the seed would pass between files.
 import { createApiKeyBodySchema } from '@gremienportal/contracts/api-keys';
+import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -160,6 +161,8 @@ interface Pools {
   trashIds: string[];
   /** Download keys of Protokolle (decision 130), on an event no other route changes. */
   minutesKeys: string[];
+  /** Upload batches (decision 182): an open and a completed one of the actor's, an unknown one. */
+  batchIds: string[];
 }
 
 interface Spec {
@@ -264,7 +267,26 @@ const fileHints = (pools: Pools): Hints => ({
   ...folderHints(pools),
   file: dataUrlValue,
   data: dataUrlValue,
+  batch_id: fc.oneof(fc.uuid(), pick(pools.batchIds), hostileString),
 });
+/** A document in the sandbox that begins or joins the batch (decision 182). */
+async function uploadInBatch(t: TestApp, actor: TestUser, pools: Pools, batchId: string): Promise<void> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/files',
+    headers: actor.headers,
+    payload: {
+      title: 'Im Stapel',
+      file: dataUrl(pdfBytes('Stapel')),
+      permissions: ['Vertreter'],
+      notifications: ['Vertreter'],
+      folder_id: Number(pools.folderIds[4]),
+      batch_id: batchId,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+}
+
 /** A fresh event with a Protokoll (decision 130): its id and the Protokoll's download key. */
 async function eventWithMinutes({ t, actor, fresh }: Env): Promise<{ id: string; key: string }> {
   const { id } = await fresh.event();
@@ -595,6 +617,15 @@ const ENTRIES: Record<string, Spec> = {
         folder_id: Number(pools.folderIds[4]),
       },
     }),
+  },
+  'POST /api/v1/files/batches/:batch_id/complete': {
+    params: (p) => ({ batch_id: p.batchIds }),
+    weight: 0.5,
+    async valid({ pools, actor, t }) {
+      const batchId = randomUUID();
+      await uploadInBatch(t, actor, pools, batchId);
+      return { url: `/api/v1/files/batches/${batchId}/complete` };
+    },
   },
   'GET /api/v1/files/:id': {
     params: (p) => ({ id: p.fileIds }),
@@ -1377,6 +1408,7 @@ describe('hostile input', () => {
       versions: ['1', '2', '0', '99', '2147483647', '2147483648', '1e3', '01'],
       trashIds: [...trashIds, files[1]!.id, NONEXISTENT_ID],
       minutesKeys: [],
+      batchIds: [],
     };
     env = {
       t,
@@ -1385,6 +1417,11 @@ describe('hostile input', () => {
       fresh: { folder: () => folder(sandbox, `Wegwerf ${(serial += 1)}`), file, event, user, trashed },
     };
     pools.minutesKeys = [(await eventWithMinutes(env)).key, 'AAAAAAAAAAAAAAAAAAAAAA'];
+    const [open, completed] = [randomUUID(), randomUUID()];
+    await uploadInBatch(t, actor, pools, open);
+    await uploadInBatch(t, actor, pools, completed);
+    await su({ method: 'POST', url: `/api/v1/files/batches/${completed}/complete` }, 200);
+    pools.batchIds = [open, completed, open.toUpperCase(), randomUUID()];
   }, 60_000);
   afterAll(() => t?.close());
 

@@ -42,6 +42,8 @@ const TABLES: Record<keyof Database, string[]> = {
   notification_queue: ['id'],
   notification_digests: ['id'],
   api_keys: ['id'],
+  upload_batches: ['id'],
+  upload_batch_notices: ['batch_id', 'user_id', 'file_id'],
 };
 export type TableName = keyof Database;
 

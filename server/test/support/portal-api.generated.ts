@@ -729,7 +729,7 @@ export interface paths {
     put?: never;
     /**
      * Datei hochladen
-     * @description Zwei Lesarten: JSON `{ title, roles, folders: [id], notifications, data }` oder `{ title, file, permissions, notifications, folder_id }` mit der Datei als Data-URL (`data:application/pdf;base64,…`) in `data` bzw. `file`; oder `multipart/form-data` mit den Feldern `title`, `permissions` (wiederholt), `notifications` (wiederholt), `folder_id` und der Datei als Teil `file`. Rollen als IDs oder Namen. Das Format (Endung) kommt aus dem Dateinamen bzw. dem Medientyp der Data-URL. Größer als MAX_UPLOAD_MB → 413. Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; `notifications` müssen unter den Rollen der Datei sein.
+     * @description Zwei Lesarten: JSON `{ title, roles, folders: [id], notifications, data }` oder `{ title, file, permissions, notifications, folder_id }` mit der Datei als Data-URL (`data:application/pdf;base64,…`) in `data` bzw. `file`; oder `multipart/form-data` mit den Feldern `title`, `permissions` (wiederholt), `notifications` (wiederholt), `folder_id` und der Datei als Teil `file`. Rollen als IDs oder Namen. Das Format (Endung) kommt aus dem Dateinamen bzw. dem Medientyp der Data-URL. Größer als MAX_UPLOAD_MB → 413. Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; `notifications` müssen unter den Rollen der Datei sein. Mit `batch_id` (eine UUID, vom Client gewählt) gehört die Datei zu einem Stapel: wer sofort benachrichtigt wird, erhält eine E-Mail für alle Dokumente des Stapels, sobald er abgeschlossen ist (`POST /files/batches/{batch_id}/complete`, sonst 10 Minuten nach dem letzten Dokument); ein Dokument danach öffnet ihn wieder, für eine weitere E-Mail. Ein fremder Stapel → 422.
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
@@ -784,6 +784,28 @@ export interface paths {
     get: operations['getDownloadByKey'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/files/batches/{batch_id}/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stapel abschließen: je Person eine E-Mail für alle Dokumente des Stapels
+     * @description Nur wer den Stapel mit dem ersten Dokument begonnen hat. Ein unbekannter oder fremder Stapel antwortet 404; ein schon abgeschlossener dasselbe wie beim ersten Mal, ohne neue E-Mails. Ohne diesen Aufruf wird ein Stapel 10 Minuten nach seinem letzten Dokument abgeschlossen.
+     *
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
+     */
+    post: operations['postFilesBatchesByBatchIdComplete'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6330,6 +6352,8 @@ export interface operations {
           notifications?: (number | string)[];
           acknowledgement_required?: boolean;
           acknowledgement_due?: string | null;
+          /** @description Optional: die UUID eines Stapels; alle Dokumente eines Stapels ergeben je Person eine E-Mail */
+          batch_id?: string;
         };
         'multipart/form-data': {
           title: string;
@@ -6340,6 +6364,8 @@ export interface operations {
           notifications?: (number | string)[];
           acknowledgement_required?: boolean;
           acknowledgement_due?: string | null;
+          /** @description Optional: die UUID eines Stapels; alle Dokumente eines Stapels ergeben je Person eine E-Mail */
+          batch_id?: string;
           /**
            * Format: binary
            * @description Die Datei (ein Teil mit Dateinamen)
@@ -6908,6 +6934,126 @@ export interface operations {
       };
       /** @description Der angeforderte Bereich (Range) liegt außerhalb der Datei */
       416: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postFilesBatchesByBatchIdComplete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        batch_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            batch: {
+              id: string;
+              files: number;
+              mails: number;
+              completed_at: string;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
         headers: {
           [name: string]: unknown;
         };

@@ -89,10 +89,16 @@ export interface UploadDropzoneProps {
   optional?: boolean;
   /** Shown while no file is chosen, e.g. "the current file stays" on an edit form. */
   emptyNote?: string;
+  /**
+   * Takes several files at once (decision 182): every accepted file of a pick or drop goes here,
+   * `value` and `onChange` show and remove a single chosen one as before.
+   */
+  onAddMany?: (files: File[]) => void;
 }
 
 /**
- * One file, dropped or picked; only the first of several is used (product.md P3). The size limit
+ * One file, dropped or picked; only the first of several is used (product.md P3), unless the form
+ * takes several (`onAddMany`, decision 182). The size limit
  * follows the server's settings; until they have loaded it is the server's default.
  */
 export function UploadDropzone({
@@ -105,6 +111,7 @@ export function UploadDropzone({
   required,
   optional,
   emptyNote,
+  onAddMany,
 }: UploadDropzoneProps) {
   const id = useId();
   const maxUploadMb = useMaxUploadMb();
@@ -116,6 +123,14 @@ export function UploadDropzone({
    * either refuses every file of a multiple drop or only those past the first.
    */
   const handleDropAny = (accepted: File[], rejections: FileRejection[]) => {
+    if (onAddMany) {
+      if (accepted.length > 0) onAddMany(accepted);
+      const refused = rejections.map(
+        (rejection) => `${rejection.file.name}: ${rejectionMessage(rejection, messages)}`,
+      );
+      setNotice(refused.length > 0 ? refused.join(' ') : null);
+      return;
+    }
     const surplus = rejections.filter((rejection) =>
       rejection.errors.every((problem) => problem.code === 'too-many-files'),
     );
@@ -141,7 +156,11 @@ export function UploadDropzone({
       id={id}
       required={required}
       error={shownError}
-      description={`${optional ? 'Optional, eine' : 'Eine'} Datei bis ${maxUploadMb} MB (${extensionList(extensions)}).`}
+      description={
+        onAddMany
+          ? `Eine oder mehrere Dateien, jede bis ${maxUploadMb} MB (${extensionList(extensions)}).`
+          : `${optional ? 'Optional, eine' : 'Eine'} Datei bis ${maxUploadMb} MB (${extensionList(extensions)}).`
+      }
     >
       <Stack gap="xs" mt={4}>
         {/*
@@ -158,7 +177,7 @@ export function UploadDropzone({
           validator={(file) =>
             file.size === 0 ? { code: 'file-too-small', message: messages.tooSmall } : null
           }
-          multiple={false}
+          multiple={onAddMany !== undefined}
           disabled={disabled}
           role="group"
           aria-labelledby={`${id}-label`}
@@ -178,7 +197,7 @@ export function UploadDropzone({
             </Dropzone.Idle>
             <Stack gap={6} align="center">
               <Text size="sm" ta="center">
-                Datei hierher ziehen oder
+                {onAddMany ? 'Dateien hierher ziehen oder' : 'Datei hierher ziehen oder'}
               </Text>
               <Button
                 variant="default"

@@ -58,3 +58,51 @@ export function fileNotificationMail(
     notification: { publicUrl },
   });
 }
+
+/**
+ * A batch's mail (decision 182): one per member told at once, listing every document of the batch
+ * they may see, by folder. `folders` are sorted, each with its documents sorted.
+ */
+export function fileBatchMail(
+  user: FileMailRecipient,
+  folders: readonly { breadcrumb: string; files: readonly Omit<AnnouncedFile, 'folder'>[] }[],
+  publicUrl: string,
+): OutgoingMail {
+  const files = folders.flatMap((folder) => folder.files);
+  const one = files.length === 1 ? files[0] : undefined;
+  return composeMail({
+    to: user.email,
+    subject: one
+      ? `1 neues Dokument im Gremienportal: ${oneLine(one.title)}`
+      : `${files.length} neue Dokumente im Gremienportal`,
+    recipient: user,
+    blocks: [
+      {
+        kind: 'paragraph',
+        lines: [
+          one
+            ? 'im Gremienportal wurde 1 neues Dokument für Sie bereitgestellt:'
+            : `im Gremienportal wurden ${files.length} neue Dokumente für Sie bereitgestellt:`,
+        ],
+      },
+      ...folders.map((folder) => ({
+        kind: 'list' as const,
+        title: `Ordner ${oneLine(folder.breadcrumb)}`,
+        items: folder.files.map((file) => ({
+          text: `${oneLine(file.title)}.${file.format} (${formatBytes(file.sizeBytes)})`,
+          url: `${publicUrl}/files/show/${file.id}`,
+        })),
+      })),
+      {
+        kind: 'paragraph',
+        lines: [
+          one
+            ? 'Der Link öffnet das Dokument nach der Anmeldung.'
+            : 'Jeder Link öffnet sein Dokument nach der Anmeldung.',
+        ],
+      },
+      { kind: 'action', label: 'Gremienportal öffnen', url: `${publicUrl}/` },
+    ],
+    notification: { publicUrl },
+  });
+}

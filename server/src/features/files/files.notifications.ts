@@ -8,12 +8,14 @@ import type { FilesTree } from '../explorer/explorer.service.ts';
 import { deliverNotifications } from '../notifications/notifications.service.ts';
 import { usersWithAnyRole } from '../users/users.service.ts';
 import { fileNotificationMail } from './files.mails.ts';
+import { addNotices } from './upload-batches.repository.ts';
 
 /**
  * "Benachrichtigung an" (product.md P7.3): every user who holds one of the chosen roles and may see
  * the file (its folder chain and the file itself share a role with them, or they are an admin) is
  * told, each as they chose (decision 131: one mail now, a digest row, or nothing). In the caller's
- * transaction.
+ * transaction. A document of a batch (decision 182) records the mail it owes to each member told at
+ * once; the batch's completion sends one mail per member for all its documents.
  */
 export async function queueNotifications(
   ctx: AppContext,
@@ -29,6 +31,7 @@ export async function queueNotifications(
   },
   notifyRoleIds: readonly number[],
   kind: 'created' | 'updated',
+  batchId?: string,
 ): Promise<void> {
   if (notifyRoleIds.length === 0) return;
   const folder = tree.byId.get(file.folder_id)!;
@@ -55,5 +58,12 @@ export async function queueNotifications(
         kind,
         ctx.config.PUBLIC_URL,
       ),
+    batchId === undefined
+      ? undefined
+      : (members) =>
+          addNotices(
+            trx,
+            members.map((member) => ({ batch_id: batchId, user_id: member.id, file_id: file.id })),
+          ),
   );
 }

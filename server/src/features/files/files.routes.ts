@@ -13,6 +13,7 @@ import {
   fileListResponseSchema,
   fileResponseSchema,
 } from '@gremienportal/contracts/files';
+import { uploadBatchParamsSchema, uploadBatchResponseSchema } from '@gremienportal/contracts/files-batches';
 import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
 import { downloadResponses, sendDownload } from '../../http/send-download.ts';
@@ -24,6 +25,7 @@ import {
 } from '../../http/upload-source.ts';
 import type { ReadCache } from '../explorer/explorer.service.ts';
 import { filesService } from './files.service.ts';
+import { uploadBatchesService } from './upload-batches.service.ts';
 
 const fileTags = ['Dateien'];
 const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema };
@@ -37,6 +39,12 @@ const FILE_PAYLOAD =
   '`file`. Rollen als IDs oder Namen. Das Format (Endung) kommt aus dem Dateinamen bzw. dem Medientyp ' +
   'der Data-URL. Größer als MAX_UPLOAD_MB → 413.';
 
+const BATCH_PAYLOAD =
+  'Mit `batch_id` (eine UUID, vom Client gewählt) gehört die Datei zu einem Stapel: wer sofort benachrichtigt ' +
+  'wird, erhält eine E-Mail für alle Dokumente des Stapels, sobald er abgeschlossen ist ' +
+  '(`POST /files/batches/{batch_id}/complete`, sonst 10 Minuten nach dem letzten Dokument); ein ' +
+  'Dokument danach öffnet ihn wieder, für eine weitere E-Mail. Ein fremder Stapel → 422.';
+
 const uploadOptions: ReadUploadOptions = { fileFields: ['file', 'data'], listFields: FILE_LIST_FIELDS };
 
 /**
@@ -48,6 +56,7 @@ export const filesRoutes =
   (ctx: AppContext, cache: ReadCache): FastifyPluginAsyncZod =>
   async (app) => {
     const files = filesService(ctx, cache);
+    const batches = uploadBatchesService(ctx);
 
     app.get(
       '/files',
@@ -129,6 +138,24 @@ export const filesRoutes =
       },
     );
 
+    app.post(
+      '/files/batches/:batch_id/complete',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: fileTags,
+          summary: 'Stapel abschließen: je Person eine E-Mail für alle Dokumente des Stapels',
+          description:
+            'Nur wer den Stapel mit dem ersten Dokument begonnen hat. Ein unbekannter oder fremder Stapel antwortet 404; ' +
+            'ein schon abgeschlossener dasselbe wie beim ersten Mal, ohne neue E-Mails. Ohne diesen Aufruf wird ein ' +
+            'Stapel 10 Minuten nach seinem letzten Dokument abgeschlossen.',
+          params: uploadBatchParamsSchema,
+          response: { 200: uploadBatchResponseSchema, ...errors },
+        },
+      },
+      async (request) => batches.complete(actorOf(request), request.params.batch_id),
+    );
+
     // Multipart only where documents arrive: its hooks would otherwise run on every request.
     await app.register(async (scope) => {
       await scope.register(multipart, multipartOptions(ctx.config));
@@ -142,7 +169,7 @@ export const filesRoutes =
           schema: {
             tags: fileTags,
             summary: 'Datei hochladen',
-            description: `${FILE_PAYLOAD} Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; \`notifications\` müssen unter den Rollen der Datei sein.`,
+            description: `${FILE_PAYLOAD} Titel (mind. 3 Zeichen), mindestens eine Rolle und ein Ordner (nicht der Hauptordner) sind nötig; \`notifications\` müssen unter den Rollen der Datei sein. ${BATCH_PAYLOAD}`,
             upload: { body: createFileBodySchema, dataUrlFields: ['data', 'file'] },
             response: { 201: fileResponseSchema, ...errors, 413: errorBodySchema },
           },

@@ -45,6 +45,7 @@ import {
 } from '../explorer/explorer.service.ts';
 import { acknowledgementColumns } from './acknowledgements.input.ts';
 import { memberFieldsOf } from './files.member.ts';
+import { checkUploadBatch, joinUploadBatch } from './upload-batches.service.ts';
 
 export { memberFieldsOf };
 
@@ -169,6 +170,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       const roles = await allRoles(db());
       resolveRoles(roles, input.roleRefs ?? [], input.rolesField);
       resolveRoles(roles, input.notifications, 'notifications');
+      if (body.batch_id !== undefined) await checkUploadBatch(db(), actor, body.batch_id);
     },
 
     /** `checkCreateFields` for a replacement: also the document itself must be visible (else 404). */
@@ -229,6 +231,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               ...acknowledgement.columns,
             });
             await repo.setFileRoles(trx, fileId, roleIds);
+            if (body.batch_id !== undefined) await joinUploadBatch(ctx, trx, actor, body.batch_id);
             await recordAudit(trx, ctx.clock, {
               ...auditOn(actor, 'file', fileId, `${body.title}.${stored.format}`),
               action: 'file.created',
@@ -254,6 +257,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               },
               notifyIds,
               'created',
+              body.batch_id,
             );
             return fileId;
           });

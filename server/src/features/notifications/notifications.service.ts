@@ -76,7 +76,9 @@ export function notificationSettingsService(ctx: AppContext) {
  * "Benachrichtigung an" decides who is told about a new or changed document or event; each
  * recipient's own setting decides how (decision 131): "sofort" gets `mailFor` now, "täglich" and
  * "wöchentlich" a row for their digest, "nie" nothing. In the caller's transaction, so the mails
- * and rows exist exactly when the change does.
+ * and rows exist exactly when the change does. With `holdImmediate` the "sofort" members are
+ * handed over instead of mailed: a batch of uploads tells them once for all its documents
+ * (decision 182).
  */
 export async function deliverNotifications<R extends { id: number }>(
   ctx: Pick<AppContext, 'clock'>,
@@ -84,6 +86,7 @@ export async function deliverNotifications<R extends { id: number }>(
   item: { kind: NotificationKind; objectId: number; action: NotificationAction },
   recipients: readonly R[],
   mailFor: (recipient: R) => OutgoingMail,
+  holdImmediate?: (recipients: readonly R[]) => Promise<void>,
 ): Promise<void> {
   if (recipients.length === 0) return;
   const settings = await repo.settingsOf(
@@ -92,11 +95,9 @@ export async function deliverNotifications<R extends { id: number }>(
   );
   const frequency = (recipient: R): NotificationFrequency =>
     settings.get(recipient.id)?.[FIELD_OF[item.kind]] ?? 'sofort';
-  await enqueueMail(
-    trx,
-    ctx.clock,
-    recipients.filter((recipient) => frequency(recipient) === 'sofort').map(mailFor),
-  );
+  const immediate = recipients.filter((recipient) => frequency(recipient) === 'sofort');
+  if (holdImmediate) await holdImmediate(immediate);
+  else await enqueueMail(trx, ctx.clock, immediate.map(mailFor));
   await repo.enqueueItems(
     trx,
     recipients

@@ -1,6 +1,7 @@
 import { Button } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/files-batches';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { useCreateFile, useUpdateFile, type StoredFile } from '../../features/files/files.api';
@@ -43,6 +44,10 @@ function UploadBody({ folder, onClose }: { folder: ActiveFolder; onClose: () => 
           throw error;
         }
         showSuccessToast(FILE_MESSAGES.created);
+        onClose();
+      }}
+      onBatchUploaded={(files) => {
+        showSuccessToast(UPLOAD_BATCH_MESSAGES.allSucceeded(files.length));
         onClose();
       }}
     />

@@ -2,6 +2,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button, Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/files-batches';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
@@ -71,6 +72,10 @@ export default function FileNewPage() {
                 showSuccessToast(FILE_MESSAGES.created);
                 // product.md P4: after creating a file go to /files, here opened at its folder.
                 navigate(`/files${folderSearch(created.folder_id)}`);
+              }}
+              onBatchUploaded={(files) => {
+                showSuccessToast(UPLOAD_BATCH_MESSAGES.allSucceeded(files.length));
+                navigate(`/files${files[0] ? folderSearch(files[0].folder_id) : ''}`);
               }}
             />
           </Stack>

@@ -13,6 +13,7 @@ import type {
   FileVersionListResponse,
   VersionRestoreResponse,
 } from '@gremienportal/contracts/versions';
+import type { UploadBatchResponse } from '@gremienportal/contracts/files-batches';
 import { api, type UploadProgress } from '../../lib/api-client';
 import { openBlobInNewTab, saveBlob } from '../../lib/saved-files';
 import { fileNameOf } from '../../lib/document-content';
@@ -83,6 +84,8 @@ export function fileFormData(body: CreateFileBody | UpdateFileBody, file: File |
   appendAll(data, 'permissions', body.permissions);
   appendAll(data, 'notifications', body.notifications);
   if (body.folder_id !== undefined) data.append('folder_id', String(body.folder_id));
+  // One of several documents uploaded in one go (decision 182).
+  if ('batch_id' in body && body.batch_id) data.append('batch_id', body.batch_id);
   // Kenntnisnahme (decision 131): an empty "bis" removes the date.
   if (body.acknowledgement_required !== undefined)
     data.append('acknowledgement_required', String(body.acknowledgement_required));
@@ -101,14 +104,30 @@ export interface UploadVariables<TBody> {
   signal?: AbortSignal;
 }
 
+/** `POST /files`: one new document. */
+export const createFileRequest = ({ body, file, onProgress, signal }: UploadVariables<CreateFileBody>) =>
+  api
+    .upload<FileResponse>('POST', '/files', fileFormData(body, file), onProgress, { signal })
+    .then((res) => res.file);
+
 export function useCreateFile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, file, onProgress, signal }: UploadVariables<CreateFileBody>) =>
-      api
-        .upload<FileResponse>('POST', '/files', fileFormData(body, file), onProgress, { signal })
-        .then((res) => res.file),
+    mutationFn: createFileRequest,
     onSuccess: () => refreshDocumentArea(queryClient),
+  });
+}
+
+/**
+ * Several documents in one go (decision 182): each is a `createFileRequest` with the batch's id;
+ * completing the batch mails each member once, and the document area loads again once.
+ */
+export function useCompleteUploadBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (batchId: string) =>
+      api.post<UploadBatchResponse>(`/files/batches/${encodeURIComponent(batchId)}/complete`),
+    onSettled: () => refreshDocumentArea(queryClient),
   });
 }
 

@@ -1,9 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Controller } from 'react-hook-form';
-import { SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { Controller, type Resolver } from 'react-hook-form';
+import { Fieldset, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
-import { createFileBodySchema, FILE_MESSAGES, type CreateFileBody } from '@gremienportal/contracts/files';
+import {
+  createFileBodySchema,
+  FILE_MESSAGES,
+  type CreateFileBody,
+  type StoredFile,
+} from '@gremienportal/contracts/files';
+import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/files-batches';
 import type { FolderRef } from '@gremienportal/contracts/folders';
 import { NotificationSelect } from '../../../components/role-selects';
 import { UploadDropzone } from '../../../components/upload-dropzone';
@@ -13,7 +19,9 @@ import { useSpecForm } from '../../../lib/forms';
 import { roleOptionsOf } from '../../../lib/role-ids';
 import { DOCUMENT_EXTENSIONS, defaultUploadRoleIds, notificationOptionsFor } from '../files.rules';
 import { AcknowledgementFields } from './acknowledgement-fields';
+import { BatchFileList, BatchSummary, batchSubmitLabel } from './batch-file-list';
 import { FileFormFooter, FolderChoice, PermissionsSelect } from './file-form-parts';
+import { useBatchUpload } from './use-batch-upload';
 import { useFileSubmission } from './use-file-submission';
 
 export interface FileUploadValues {
@@ -72,12 +80,21 @@ interface FileUploadFormProps {
   secondaryAction?: ReactNode;
   /** The form's accessible name. @default "Datei hochladen" */
   name?: string;
+  /**
+   * Several files (decision 182): the form uploads them itself, one batch, and calls this once the
+   * batch is completed, with the documents that were uploaded. Without it the form says so itself.
+   */
+  onBatchUploaded?: (files: StoredFile[]) => void;
 }
+
+/** In a batch the titles are the list's; the shared fields are checked with this in their place. */
+const TITLE_STAND_IN = 'Stapel';
 
 /**
  * Title, "Zugriffsberechtigung", "Benachrichtigung an" and the file (product.md P3). The roles start
  * with the folder's default (product.md P4); notifications can only go to the chosen roles and are
- * cleared whenever the roles change. Closing the form aborts a running upload.
+ * cleared whenever the roles change. Closing the form aborts a running upload. Several files turn
+ * "Titel" into a list of titles, one per file; the other fields hold for all (decision 182).
  */
 export function FileUploadForm({
   roles,
@@ -86,6 +103,7 @@ export function FileUploadForm({
   onSubmit,
   secondaryAction,
   name = 'Datei hochladen',
+  onBatchUploaded,
 }: FileUploadFormProps) {
   const initialFolderId = target.kind === 'fixed' ? target.id : target.initialId;
   const pathOf = (folderId: number | undefined) =>
@@ -97,8 +115,17 @@ export function FileUploadForm({
   const defaultsFor = (folderId: number | undefined) =>
     folderId === undefined ? [] : defaultUploadRoleIds(pathOf(folderId), rolesOfFolder(folderId), roles);
 
+  const batch = useBatchUpload();
+  // A batch once begun stays one, however few of its files are left in the list.
+  const several = batch.rows.length > 1 || batch.rows.some((row) => row.status !== 'waiting');
+  const severalNow = useRef(several);
+  severalNow.current = several;
+  const contract = contractResolver<FileUploadValues, CreateFileBody>(createFileBodySchema);
+  const resolver: Resolver<FileUploadValues, unknown, CreateFileBody> = (values, context, options) =>
+    contract(severalNow.current ? { ...values, title: TITLE_STAND_IN } : values, context, options);
+
   const form = useSpecForm<FileUploadValues, unknown, CreateFileBody>({
-    resolver: contractResolver(createFileBodySchema),
+    resolver,
     defaultValues: {
       title: '',
       permissions: defaultsFor(initialFolderId),
@@ -109,12 +136,23 @@ export function FileUploadForm({
     },
   });
   const { control, setValue, watch } = form;
-  const [file, setFile] = useState<File | null>(null);
+  const file = !several && batch.rows.length === 1 ? batch.rows[0]!.file : null;
   const submission = useFileSubmission(failureMessage);
   const { fileError, setFileError, setGeneralError } = submission;
   // Whether the person chose roles themselves; then a new folder choice keeps them.
   const rolesChosen = useRef(false);
   const { isSubmitting: busy } = form.formState;
+  // Once a batch has begun, its shared fields stay as its first files were sent.
+  const locked = several && batch.rows.some((row) => row.status !== 'waiting');
+  /** Completes the batch (`send` does when nothing failed); a lost completion the server does later. */
+  const completing = async (work: () => Promise<StoredFile[] | null>) => {
+    try {
+      const created = await work();
+      if (created) onBatchUploaded?.(created);
+    } catch {
+      setGeneralError({ messages: [UPLOAD_BATCH_MESSAGES.completeFailed] });
+    }
+  };
 
   const roleOptions = roleOptionsOf(roles);
   const chosenRoles = watch('permissions') ?? [];
@@ -138,6 +176,10 @@ export function FileUploadForm({
 
   const handleSubmit = form.handleSubmit(async (body) => {
     setGeneralError(null);
+    if (several) {
+      if (batch.checkTitles()) await completing(() => batch.send(body));
+      return;
+    }
     if (!file) return;
     // Without a folder field (explorer modal) a folder error belongs to the general message.
     const shownFields = UPLOAD_FIELDS.filter((field) => field !== 'folder_id' || target.kind === 'choose');
@@ -150,85 +192,105 @@ export function FileUploadForm({
 
   // The file is checked together with the fields, so every missing thing shows at once.
   const submit = (event: FormEvent<HTMLFormElement>) => {
-    if (!file) setFileError(FILE_MESSAGES.fileRequired);
+    if (batch.rows.length === 0) setFileError(FILE_MESSAGES.fileRequired);
+    if (several) batch.checkTitles();
     return handleSubmit(event);
   };
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={name}>
       <Stack gap="md">
-        <TextInput label="Titel" required data-autofocus {...form.field('title')} />
-        {target.kind === 'choose' ? (
-          <Controller
-            control={control}
-            name="folder_id"
-            render={({ field }) => (
-              <FolderChoice
-                label="Ordner"
-                options={target.options}
-                {...form.controlled(field)}
-                onChange={chooseFolder}
-                onNewFolder={
-                  target.onNewFolder
-                    ? () => {
-                        const current = watch('folder_id');
-                        target.onNewFolder?.(current ? Number(current) : undefined);
-                      }
-                    : undefined
-                }
+        {several ? null : <TextInput label="Titel" required data-autofocus {...form.field('title')} />}
+        <Fieldset variant="unstyled" disabled={locked} p={0} m={0}>
+          <Stack gap="md">
+            {target.kind === 'choose' ? (
+              <Controller
+                control={control}
+                name="folder_id"
+                render={({ field }) => (
+                  <FolderChoice
+                    label="Ordner"
+                    options={target.options}
+                    {...form.controlled(field)}
+                    onChange={chooseFolder}
+                    onNewFolder={
+                      target.onNewFolder
+                        ? () => {
+                            const current = watch('folder_id');
+                            target.onNewFolder?.(current ? Number(current) : undefined);
+                          }
+                        : undefined
+                    }
+                  />
+                )}
               />
-            )}
-          />
-        ) : null}
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <Controller
-            control={control}
-            name="permissions"
-            render={({ field }) => (
-              <PermissionsSelect
-                data={roleOptions}
-                {...form.controlled(field, () => {
-                  rolesChosen.current = true;
-                  // product.md P4: choosing roles clears the notification choice.
-                  setValue('notifications', []);
-                })}
+            ) : null}
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <Controller
+                control={control}
+                name="permissions"
+                render={({ field }) => (
+                  <PermissionsSelect
+                    data={roleOptions}
+                    {...form.controlled(field, () => {
+                      rolesChosen.current = true;
+                      // product.md P4: choosing roles clears the notification choice.
+                      setValue('notifications', []);
+                    })}
+                  />
+                )}
               />
-            )}
-          />
-          <Controller
-            control={control}
-            name="notifications"
-            render={({ field }) => (
-              <NotificationSelect
-                rolesChosen={chosenRoles.length > 0}
-                noRolesHint="Zuerst die Zugriffsberechtigung wählen"
-                hint="Diese Rollen erhalten eine E-Mail zur neuen Datei"
-                data={notificationOptions}
-                {...form.controlled(field)}
-                onBlur={field.onBlur}
+              <Controller
+                control={control}
+                name="notifications"
+                render={({ field }) => (
+                  <NotificationSelect
+                    rolesChosen={chosenRoles.length > 0}
+                    noRolesHint="Zuerst die Zugriffsberechtigung wählen"
+                    hint="Diese Rollen erhalten eine E-Mail zur neuen Datei"
+                    data={notificationOptions}
+                    {...form.controlled(field)}
+                    onBlur={field.onBlur}
+                  />
+                )}
               />
-            )}
-          />
-        </SimpleGrid>
-        <AcknowledgementFields form={form} />
+            </SimpleGrid>
+            <AcknowledgementFields form={form} />
+          </Stack>
+        </Fieldset>
         <UploadDropzone
           extensions={DOCUMENT_EXTENSIONS}
           value={file}
           required
           onChange={(next) => {
-            setFile(next);
+            batch.clear();
+            if (next) batch.addFiles([next]);
+            setFileError(undefined);
+          }}
+          onAddMany={(added) => {
+            batch.addFiles(added);
             setFileError(undefined);
           }}
           error={fileError}
           disabled={busy}
         />
+        {several ? (
+          <BatchFileList rows={batch.rows} busy={busy} onTitle={batch.setTitle} onRemove={batch.removeRow} />
+        ) : null}
+        {several && !busy ? (
+          <BatchSummary
+            rows={batch.rows}
+            completed={batch.completed}
+            onFinish={() => void completing(batch.finish)}
+          />
+        ) : null}
         <FileFormFooter
           busy={busy}
-          progress={submission.progress}
+          progress={several ? null : submission.progress}
           generalError={submission.generalError}
           secondaryAction={secondaryAction}
           submitIcon={<IconUpload size={18} aria-hidden />}
-          submitLabel="Hochladen"
+          submitLabel={several ? batchSubmitLabel(batch.rows) : 'Hochladen'}
         />
       </Stack>
     </form>
