@@ -149,7 +149,7 @@ test.describe('Dateien', () => {
       await dialog.getByRole('button', { name: 'Hochladen' }).click();
       await expect(dialog).toBeHidden();
       await expect(toast(page, 'Datei wurde erfolgreich hochgeladen').first()).toBeVisible();
-      await expect(grid(page).getByRole('button', { name: `Bericht ${id}`, exact: true })).toBeVisible();
+      await expect(grid(page).getByRole('link', { name: `Bericht ${id}`, exact: true })).toBeVisible();
     });
 
     await test.step('uploads by drag and drop, with a notification limited to the chosen roles', async () => {
@@ -168,22 +168,34 @@ test.describe('Dateien', () => {
       await dropFile(page, dialog, 'foto.png', 'image/png', PNG);
       await dialog.getByRole('button', { name: 'Hochladen' }).click();
       await expect(dialog).toBeHidden();
-      await expect(grid(page).getByRole('button', { name: `Foto ${id}`, exact: true })).toBeVisible();
+      await expect(grid(page).getByRole('link', { name: `Foto ${id}`, exact: true })).toBeVisible();
       await expectNoAxeViolations(page);
     });
 
-    await test.step('each row has a ⋮ menu with what applies to it', async () => {
+    await test.step('each row has a ⋮ with what applies to it: a menu for a folder, the dialog for a document', async () => {
+      await openInTree(page, 'Allgemein');
       await grid(page)
-        .getByRole('button', { name: `Aktionen für „Foto ${id}“` })
+        .getByRole('button', { name: `Aktionen für „${project}“` })
         .click();
-      await expect(menuEntries(page)).toHaveText(['Ansehen', 'Herunterladen', 'Bearbeiten', 'Löschen']);
+      await expect(menuEntries(page)).toHaveText(['Bearbeiten', 'Löschen']);
       await page.keyboard.press('Escape');
       await expect(page.getByRole('menu')).toBeHidden();
+      await openInTree(page, project);
+      const trigger = grid(page).getByRole('button', { name: `Aktionen für „Foto ${id}“` });
+      await trigger.click();
+      const dialog = page.getByRole('dialog', { name: 'Datei ausgewählt' });
+      for (const name of ['Ansehen', 'Herunterladen', 'Bearbeiten', 'Löschen']) {
+        await expect(dialog.getByRole('button', { name, exact: true })).toBeVisible();
+      }
+      await expect(dialog.getByRole('link', { name: 'Details anzeigen' })).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(trigger).toBeFocused();
     });
 
     await test.step('views and downloads in the browser, with the token only in a header', async () => {
       await grid(page)
-        .getByRole('button', { name: `Foto ${id}`, exact: true })
+        .getByRole('button', { name: `Aktionen für „Foto ${id}“` })
         .click();
       const dialog = page.getByRole('dialog', { name: 'Datei ausgewählt' });
       await expect(dialog).toContainText('Eine der folgenden Funktionen auswählen.');
@@ -206,7 +218,7 @@ test.describe('Dateien', () => {
 
     await test.step('edits a file: new title, moved to another folder, content replaced', async () => {
       await grid(page)
-        .getByRole('button', { name: `Bericht ${id}`, exact: true })
+        .getByRole('button', { name: `Aktionen für „Bericht ${id}“` })
         .click();
       await page
         .getByRole('dialog', { name: 'Datei ausgewählt' })
@@ -226,11 +238,11 @@ test.describe('Dateien', () => {
       await dialog.getByRole('button', { name: 'Speichern' }).click();
       await expect(dialog).toBeHidden();
       await expect(toast(page, 'Datei erfolgreich aktualisiert').first()).toBeVisible();
-      await expect(grid(page).getByRole('button', { name: `Bericht ${id}`, exact: true })).toHaveCount(0);
+      await expect(grid(page).getByRole('link', { name: `Bericht ${id}`, exact: true })).toHaveCount(0);
 
       await openInTree(page, archive);
       await grid(page)
-        .getByRole('button', { name: `Bericht ${id} final`, exact: true })
+        .getByRole('button', { name: `Aktionen für „Bericht ${id} final“` })
         .click();
       const downloadPromise = page.waitForEvent('download');
       await page
@@ -256,7 +268,7 @@ test.describe('Dateien', () => {
       const path = page.getByRole('navigation', { name: 'Aktueller Pfad' });
       await expect(path).toContainText(archive);
       await expect(path).toContainText(`${project} neu`);
-      await expect(grid(page).getByRole('button', { name: `Foto ${id}`, exact: true })).toBeVisible();
+      await expect(grid(page).getByRole('link', { name: `Foto ${id}`, exact: true })).toBeVisible();
     });
 
     await test.step('creates an Amtsperiode with one folder per year', async () => {
@@ -280,7 +292,7 @@ test.describe('Dateien', () => {
     await test.step('deletes a file after asking', async () => {
       await openInTree(page, `${project} neu`);
       await grid(page)
-        .getByRole('button', { name: `Foto ${id}`, exact: true })
+        .getByRole('button', { name: `Aktionen für „Foto ${id}“` })
         .click();
       await page
         .getByRole('dialog', { name: 'Datei ausgewählt' })
@@ -345,19 +357,19 @@ test.describe('Dateien', () => {
     });
     await form.getByRole('button', { name: 'Hochladen' }).click();
     await expect(page).toHaveURL(/\/files\?folder=\d+$/);
-    await expect(grid(page).getByRole('button', { name: `Einladung ${id}`, exact: true })).toBeVisible();
+    await expect(grid(page).getByRole('link', { name: `Einladung ${id}`, exact: true })).toBeVisible();
 
+    // The name opens the document page (decision 183).
     await grid(page)
-      .getByRole('button', { name: `Einladung ${id}`, exact: true })
+      .getByRole('link', { name: `Einladung ${id}`, exact: true })
       .click();
-    await page.getByRole('link', { name: 'Details anzeigen' }).click();
     await expect(page).toHaveURL(/\/files\/show\/\d+$/);
     await expect(page.getByRole('heading', { name: `Einladung ${id}`, level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: `/Mitgliedervertreter/Versammlung ${id}` })).toBeVisible();
     // Decision 124: editing is behind "Bearbeiten", the access tables are folded away.
     await expect(page.getByRole('heading', { name: 'Datei bearbeiten' })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Zugriffe' })).toBeHidden();
-    await page.getByRole('button', { name: /Wer die Datei sehen kann/ }).click();
+    await page.getByRole('button', { name: /Wer das Dokument sehen kann/ }).click();
     await expect(page.getByRole('heading', { name: 'Zugriffe' })).toBeVisible();
     await expectNoAxeViolations(page);
     const fileUrl = page.url();
@@ -372,7 +384,7 @@ test.describe('Dateien', () => {
     await page.getByRole('button', { name: 'Speichern' }).click();
     await expect(page).toHaveURL(/\/files\?folder=\d+$/);
     await expect(
-      grid(page).getByRole('button', { name: `Einladung ${id} korrigiert`, exact: true }),
+      grid(page).getByRole('link', { name: `Einladung ${id} korrigiert`, exact: true }),
     ).toBeVisible();
 
     const folderId = new URL(page.url()).searchParams.get('folder');
@@ -454,7 +466,7 @@ test.describe('Dateien', () => {
 
     await openInTree(page, 'Mitgliedervertreter');
     await grid(page)
-      .getByRole('button', { name: `Rundschreiben ${id}`, exact: true })
+      .getByRole('button', { name: `Aktionen für „Rundschreiben ${id}“` })
       .click();
     const dialog = page.getByRole('dialog', { name: 'Datei ausgewählt' });
     await expect(dialog.getByRole('button', { name: 'Bearbeiten' })).toHaveCount(0);

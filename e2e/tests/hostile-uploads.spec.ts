@@ -259,7 +259,7 @@ test.describe('Hochgeladene Inhalte führen kein Skript im Portal aus', () => {
       ).toBeVisible();
 
       const dialogFor = async (file: Uploaded) => {
-        await page.getByRole('button', { name: file.title, exact: true }).click();
+        await page.getByRole('button', { name: `Aktionen für „${file.title}“` }).click();
         const dialog = page.getByRole('dialog', { name: 'Datei ausgewählt' });
         await expect(dialog).toBeVisible();
         return dialog;

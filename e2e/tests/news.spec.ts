@@ -97,7 +97,9 @@ test('Neu für Sie, Kenntnisnahme und die tägliche Zusammenfassung', async ({ b
     });
     await dialog.getByRole('button', { name: 'Hochladen' }).click();
     await expect(dialog).toBeHidden();
-    await grid(admin).getByRole('button', { name: title, exact: true }).click();
+    await grid(admin)
+      .getByRole('button', { name: `Aktionen für „${title}“` })
+      .click();
     const fileDialog = admin.getByRole('dialog', { name: 'Datei ausgewählt' });
     await fileDialog.getByRole('link', { name: 'Details anzeigen' }).click();
     await expect(admin).toHaveURL(/\/files\/show\/\d+$/);
@@ -127,7 +129,9 @@ test('Neu für Sie, Kenntnisnahme und die tägliche Zusammenfassung', async ({ b
   });
 
   await test.step('the Vertreter opens the document and confirms it', async () => {
-    await grid(vertreter).getByRole('button', { name: title, exact: true }).click();
+    await grid(vertreter)
+      .getByRole('button', { name: `Aktionen für „${title}“` })
+      .click();
     const dialog = vertreter.getByRole('dialog', { name: 'Datei ausgewählt' });
     await expect(dialog).toContainText(
       'Bitte bestätigen Sie bis 01.12.2031, dass Sie dieses Dokument zur Kenntnis genommen haben',

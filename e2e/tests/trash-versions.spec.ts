@@ -58,7 +58,7 @@ test.describe('Versionen und Papierkorb', () => {
     await test.step('replaces the content through "Datei bearbeiten"', async () => {
       await page.goto(`/files?folder=${folderId}`);
       await grid(page)
-        .getByRole('button', { name: `Satzung ${id}`, exact: true })
+        .getByRole('button', { name: `Aktionen für „Satzung ${id}“` })
         .click();
       await page
         .getByRole('dialog', { name: 'Datei ausgewählt' })
@@ -116,7 +116,7 @@ test.describe('Versionen und Papierkorb', () => {
 
     await test.step('deletes a folder with a document: it goes to the Papierkorb', async () => {
       await page.goto(`/files?folder=${trashFolderId}`);
-      await expect(grid(page).getByRole('button', { name: `Protokoll ${id}`, exact: true })).toBeVisible();
+      await expect(grid(page).getByRole('link', { name: `Protokoll ${id}`, exact: true })).toBeVisible();
       await page.getByRole('button', { name: 'Weitere Aktionen' }).click();
       await page.getByRole('menuitem', { name: 'Ordner löschen' }).click();
       const confirm = page.getByRole('dialog', { name: 'Ordner löschen' });
@@ -146,7 +146,7 @@ test.describe('Versionen und Papierkorb', () => {
     await test.step('the folder and its document are back in the explorer', async () => {
       await page.getByRole('link', { name: 'Im Explorer öffnen' }).click();
       await expect(page).toHaveURL(new RegExp(`/files\\?folder=${trashFolderId}$`));
-      await expect(grid(page).getByRole('button', { name: `Protokoll ${id}`, exact: true })).toBeVisible();
+      await expect(grid(page).getByRole('link', { name: `Protokoll ${id}`, exact: true })).toBeVisible();
     });
     await page.context().close();
   });
@@ -186,7 +186,7 @@ test.describe('Versionen und Papierkorb', () => {
     await expect(toast(page, `Die Datei „Anlage ${id}“ wurde wiederhergestellt.`).first()).toBeVisible();
     await page.getByRole('link', { name: 'Im Explorer öffnen' }).click();
     await expect(page).toHaveURL(new RegExp(`/files\\?folder=${targetId}$`));
-    await expect(grid(page).getByRole('button', { name: `Anlage ${id}`, exact: true })).toBeVisible();
+    await expect(grid(page).getByRole('link', { name: `Anlage ${id}`, exact: true })).toBeVisible();
     await page.context().close();
   });
 

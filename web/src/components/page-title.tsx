@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Title, type TitleOrder } from '@mantine/core';
 
 export const APP_NAME = 'Gremienportal';
@@ -17,11 +17,19 @@ interface PageTitleProps {
   order?: TitleOrder;
 }
 
-/** The page's one main heading; it also names the browser tab. */
+/**
+ * The page's one main heading; it also names the browser tab. After a page change the layout
+ * focuses <main> and the heading takes focus from there when it appears (decision 183); it is
+ * focusable by script, not by Tab.
+ */
 export function PageTitle({ children, documentTitle, order = 1 }: PageTitleProps) {
   useDocumentTitle(documentTitle ?? (typeof children === 'string' ? children : undefined));
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (document.activeElement?.tagName === 'MAIN') ref.current?.focus({ preventScroll: true });
+  }, []);
   return (
-    <Title order={order} mb="lg" fz={{ base: 26, sm: 30 }}>
+    <Title ref={ref} order={order} mb="lg" fz={{ base: 26, sm: 30 }} tabIndex={-1}>
       {children}
     </Title>
   );

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../lib/format';
 import type { ExplorerItem } from '../../features/files/files.api';
 import classes from './explorer-grid.module.css';
 import { sizeLabel, typeLabel, type SortColumn, type SortStatus } from './explorer-sort';
-import { RowMenuTrigger, rowActionsFor, type RowActionHandler } from './explorer-row-menu';
+import { RowMenuTrigger, folderActionsFor, type RowActionHandler } from './explorer-row-menu';
 
 // Mantine's Menu loads with the first opened row menu, not with the page (decision 024).
 const RowMenu = lazy(() => import('./row-menu'));
@@ -24,7 +24,7 @@ export const COLUMNS: readonly { column: SortColumn; title: string; align?: 'rig
 
 interface GridHeadProps {
   sortStatus: SortStatus;
-  /** Whether the rows have a "⋮" menu column. */
+  /** Whether the rows have a "⋮" column (the grid's always; the skeleton's not). */
   withActions?: boolean;
   /** Without it (the skeleton) the titles are plain text rather than sort buttons. */
   onSort?: (column: SortColumn) => void;
@@ -80,12 +80,12 @@ export const rowKey = (item: ExplorerItem) => `${item.type}-${item.id}`;
 
 interface GridRowProps {
   item: ExplorerItem;
-  /** Where the folder's name leads; files have none. */
-  href?: string;
-  /** With a handler the row has an actions cell; it gets a "⋮" menu when something applies. */
+  /** Where the name leads: the folder (explorer or folder page) or the document page. */
+  href: string;
+  /** With a handler, admins' folder rows get a "⋮" menu (edit, delete). */
   onAction?: RowActionHandler;
   isAdmin: boolean;
-  /** The menu was opened once: the row renders the Mantine menu instead of the plain trigger. */
+  /** The folder's menu was opened once: the row renders the Mantine menu instead of the plain trigger. */
   menuActive: boolean;
 }
 
@@ -93,10 +93,12 @@ interface GridRowProps {
  * One row of the grid in plain table markup styled by the module: a 500-item folder shows 50 of
  * these, and with a dozen Mantine components each they made the explorer's longest task
  * (decision 114). Memoised, so a re-render of the explorer (the tree arriving, a dialog opening)
- * leaves the rows alone. Clicks are handled once for the whole body, see `ExplorerGrid`.
+ * leaves the rows alone. The name is a link (to the folder, or to the document page, decision
+ * 183); a document's "⋮" opens the file dialog. Clicks are handled once for the whole body, see
+ * `ExplorerGrid`.
  */
 export const GridRow = memo(function GridRow({ item, href, onAction, isAdmin, menuActive }: GridRowProps) {
-  const actions = onAction ? rowActionsFor(item, isAdmin) : [];
+  const folderActions = item.type === 'folder' && onAction ? folderActionsFor(item, isAdmin) : [];
   const type = typeLabel(item);
   const size = sizeLabel(item);
   const changed = formatDateTime(item.updated_at);
@@ -107,15 +109,9 @@ export const GridRow = memo(function GridRow({ item, href, onAction, isAdmin, me
           <FileIcon format={item.type === 'folder' ? 'folder' : item.format} />
           <div className={classes.nameStack}>
             <div className={classes.nameLine}>
-              {href !== undefined ? (
-                <Link to={href} className={classes.name}>
-                  {item.title}
-                </Link>
-              ) : (
-                <button type="button" className={classes.name} aria-haspopup="dialog">
-                  {item.title}
-                </button>
-              )}
+              <Link to={href} className={classes.name}>
+                {item.title}
+              </Link>
               {/* Decision 131: what is new for the member. */}
               {item.type === 'file' ? (
                 item.new ? (
@@ -134,17 +130,17 @@ export const GridRow = memo(function GridRow({ item, href, onAction, isAdmin, me
       <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap}`}>{type}</td>
       <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap} ${classes.end}`}>{size}</td>
       <td className={`${classes.cell} ${classes.wideOnly} ${classes.nowrap}`}>{changed}</td>
-      {onAction ? (
-        <td className={`${classes.cell} ${classes.actionsCell}`}>
-          {actions.length === 0 ? null : menuActive ? (
-            <Suspense fallback={<RowMenuTrigger item={item} />}>
-              <RowMenu item={item} actions={actions} onAction={onAction} />
-            </Suspense>
-          ) : (
-            <RowMenuTrigger item={item} />
-          )}
-        </td>
-      ) : null}
+      <td className={`${classes.cell} ${classes.actionsCell}`}>
+        {item.type === 'file' ? (
+          <RowMenuTrigger item={item} popup="dialog" />
+        ) : folderActions.length === 0 || !onAction ? null : menuActive ? (
+          <Suspense fallback={<RowMenuTrigger item={item} />}>
+            <RowMenu folder={item} actions={folderActions} onAction={onAction} />
+          </Suspense>
+        ) : (
+          <RowMenuTrigger item={item} />
+        )}
+      </td>
     </tr>
   );
 });

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../testing/render';
 import type { ExplorerItem, StoredFile } from '../../features/files/files.api';
@@ -53,57 +54,84 @@ const ITEMS: ExplorerItem[] = [
   folder(8, 'Berichte', '2026-04-01T08:00:00.000Z'),
 ];
 
+/** Where the grid navigated to. */
+function Address() {
+  const location = useLocation();
+  return <output aria-label="Adresse">{location.pathname + location.search}</output>;
+}
+
 function renderGrid(items: readonly ExplorerItem[] = ITEMS) {
-  const onOpenFile = vi.fn();
+  const onShowFileDialog = vi.fn();
   const result = renderWithProviders(
-    <ExplorerGrid
-      items={items}
-      label="Inhalt von /Allgemein"
-      folderLink={(f) => `?folder=${f.id}`}
-      onOpenFile={onOpenFile}
-    />,
+    <>
+      <ExplorerGrid
+        items={items}
+        label="Inhalt von /Allgemein"
+        folderLink={(f) => `?folder=${f.id}`}
+        onShowFileDialog={onShowFileDialog}
+      />
+      <Routes>
+        <Route path="*" element={<Address />} />
+      </Routes>
+    </>,
   );
   const table = screen.getByRole('table', { name: 'Inhalt von /Allgemein' });
   const names = () =>
     within(table)
       .getAllByRole('row')
       .slice(1)
-      .map((row) => within(row).getAllByRole('cell')[0]!.querySelector('a, button')?.textContent);
-  return { ...result, onOpenFile, table, names };
+      .map((row) => within(row).getAllByRole('cell')[0]!.querySelector('a')?.textContent);
+  const address = () => screen.getByRole('status', { name: 'Adresse' }).textContent;
+  return { ...result, onShowFileDialog, table, names, address };
 }
 
 describe('ExplorerGrid', () => {
-  it('has the columns Name, Dateityp, Größe, Änderung and lists folders first', () => {
+  it('has the columns Name, Dateityp, Größe, Änderung (and the ⋮ column) and lists folders first', () => {
     const { table, names } = renderGrid();
     expect(
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Name', 'Dateityp', 'Größe', 'Änderung']);
+    ).toEqual(['Name', 'Dateityp', 'Größe', 'Änderung', 'Aktionen']);
     expect(names()).toEqual(['Berichte', 'Protokolle', 'Anlage', 'Zahlen 2025']);
   });
 
   it('shows sizes in MB with two decimals and dates in de-DE, Berlin time', () => {
     const { table } = renderGrid();
-    const row = within(table).getByRole('button', { name: 'Zahlen 2025' }).closest('tr')!;
+    const row = within(table).getByRole('link', { name: 'Zahlen 2025' }).closest('tr')!;
     const cells = within(row)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(cells.slice(1)).toEqual(['XLSX', '1,25 MB', '01.02.2026, 14:30']);
+    expect(cells.slice(1)).toEqual(['XLSX', '1,25 MB', '01.02.2026, 14:30', '']);
     const folderRow = within(table).getByRole('link', { name: 'Berichte' }).closest('tr')!;
     expect(within(folderRow).getAllByRole('cell')[1]).toHaveTextContent('Ordner');
     expect(folderRow.querySelector('svg')).toHaveAttribute('data-format', 'folder');
   });
 
-  it('opens a file with its name or anywhere in its row, and links folders', async () => {
-    const { user, table, onOpenFile } = renderGrid();
-    await user.click(within(table).getByRole('button', { name: 'Anlage' }));
-    expect(onOpenFile).toHaveBeenCalledTimes(1);
-    expect(onOpenFile.mock.calls[0]![0]).toMatchObject({ id: 2 });
-    await user.click(within(table).getByText('01.02.2026, 14:30'));
-    expect(onOpenFile).toHaveBeenCalledTimes(2);
-    expect(onOpenFile.mock.calls[1]![0]).toMatchObject({ id: 1 });
+  it("links a document's name to its page and a folder's to the folder; the rest of a row does the same", async () => {
+    const { user, table, onShowFileDialog, address } = renderGrid();
+    expect(within(table).getByRole('link', { name: 'Anlage' })).toHaveAttribute('href', '/files/show/2');
     expect(within(table).getByRole('link', { name: 'Protokolle' })).toHaveAttribute('href', '/?folder=7');
+    await user.click(within(table).getByRole('link', { name: 'Anlage' }));
+    expect(address()).toBe('/files/show/2');
+    await user.click(within(table).getByText('01.02.2026, 14:30'));
+    expect(address()).toBe('/files/show/1');
+    expect(onShowFileDialog).not.toHaveBeenCalled();
+  });
+
+  it("opens the file dialog from a document's ⋮ button, which keeps the focus for the dialog to return to", async () => {
+    const { user, table, onShowFileDialog, address } = renderGrid();
+    const trigger = within(table).getByRole('button', { name: 'Aktionen für „Anlage“' });
+    expect(trigger).toHaveAttribute('aria-haspopup', 'dialog');
+    await user.click(trigger);
+    expect(onShowFileDialog).toHaveBeenCalledTimes(1);
+    expect(onShowFileDialog.mock.calls[0]![0]).toMatchObject({ id: 2 });
+    expect(trigger).toHaveFocus();
+    expect(address()).toBe('/');
+    // A member's folder row has nothing beyond opening it: no ⋮.
+    expect(
+      within(table).queryByRole('button', { name: 'Aktionen für „Protokolle“' }),
+    ).not.toBeInTheDocument();
   });
 
   it('sorts by any column and keeps folders first', async () => {

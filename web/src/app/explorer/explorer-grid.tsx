@@ -22,29 +22,34 @@ interface ExplorerGridProps {
   items: readonly ExplorerItem[];
   /** Where a folder's name leads (explorer: `?folder=ID`; folder page: `/folders/show/ID`). */
   folderLink: (folder: Folder) => string;
-  onOpenFile: (file: StoredFile) => void;
+  /** A document's "⋮": the file dialog "Datei ausgewählt" (decision 183). */
+  onShowFileDialog: (file: StoredFile) => void;
   /** The accessible name of the table, e.g. "Inhalt von /Aufsichtsrat". */
   label: string;
   /** While a reload runs, the table is dimmed. */
   fetching?: boolean;
-  /** Gives every row a "⋮" menu; stable, like `onOpenFile`. */
+  /** Gives admins' folder rows a "⋮" menu; stable, like `onShowFileDialog`. */
   onRowAction?: RowActionHandler;
   /** Admins' rows offer editing and deleting. */
   isAdmin?: boolean;
 }
 
+/** Where a document's name leads: its page (decision 183). */
+export const documentLink = (file: StoredFile) => `/files/show/${file.id}`;
+
 /**
  * The grid with Name, Dateityp, Größe, Änderung (product.md P3): folders first, icons, sizes in MB,
- * dates de-DE, sortable by every column. Each name is a link or a button, so the grid works with
- * the keyboard; a click anywhere in the row does the same. On a phone the three other columns
+ * dates de-DE, sortable by every column. Each name is a link (a folder, or a document's page), so
+ * the grid works with the keyboard and a new tab; a plain click elsewhere in the row does the same.
+ * A document's "⋮" opens the file dialog (decision 183). On a phone the three other columns
  * fold into a line under the name. A plain Mantine table rather than mantine-datatable keeps the
  * explorer inside its JavaScript budget (decision 073). Memoised: pass a stable `folderLink` and
- * `onOpenFile`, so the grid renders again only when its own data changes (decision 114).
+ * `onShowFileDialog`, so the grid renders again only when its own data changes (decision 114).
  */
 export const ExplorerGrid = memo(function ExplorerGrid({
   items,
   folderLink,
-  onOpenFile,
+  onShowFileDialog,
   label,
   fetching,
   onRowAction,
@@ -60,23 +65,33 @@ export const ExplorerGrid = memo(function ExplorerGrid({
   const currentPage = Math.min(page, pages);
   const shown = rows.slice((currentPage - 1) * EXPLORER_PAGE_SIZE, currentPage * EXPLORER_PAGE_SIZE);
 
-  // One handler for every row: a file's name or row opens the file, a folder's row opens the
-  // folder; the folder's name is a link and navigates by itself.
+  const hrefOf = (item: ExplorerItem) => (item.type === 'folder' ? folderLink(item) : documentLink(item));
+
+  // One handler for every row: a click beside the name opens what the name links to; a document's
+  // "⋮" opens the file dialog, a folder's swaps in its real menu.
   const handleBodyClick = (event: MouseEvent<HTMLTableSectionElement>) => {
     const target = event.target as Element;
+    // A click inside an open menu's dropdown (rendered elsewhere, bubbling through React).
+    if (!event.currentTarget.contains(target)) return;
     if (target.closest('a')) return;
     const key = target.closest<HTMLElement>('tr[data-key]')?.dataset.key;
     const item = shown.find((candidate) => rowKey(candidate) === key);
     if (!item || key === undefined) return;
-    // The "⋮" button: its first click swaps in the real menu; after that the menu handles itself.
-    if (target.closest('[data-row-menu]')) {
-      if (!activeMenus.has(key)) setActiveMenus((current) => new Set(current).add(key));
+    const trigger = target.closest<HTMLElement>('[data-row-menu]');
+    if (trigger) {
+      if (item.type === 'file') {
+        // Safari does not focus a tapped button; the dialog returns focus to what had it.
+        trigger.focus();
+        onShowFileDialog(item);
+      } else if (!activeMenus.has(key)) {
+        // Its first click swaps in the real menu; after that the menu handles itself.
+        setActiveMenus((current) => new Set(current).add(key));
+      }
       return;
     }
-    // A click inside an open menu's dropdown (rendered elsewhere, bubbling through React).
-    if (!event.currentTarget.contains(target)) return;
-    if (item.type === 'folder') navigate(folderLink(item));
-    else onOpenFile(item);
+    // A modified click beside the name is left to the browser; the name itself opens a new tab.
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    navigate(hrefOf(item));
   };
 
   const sortBy = (column: SortColumn) => {
@@ -100,11 +115,11 @@ export const ExplorerGrid = memo(function ExplorerGrid({
           className={classes.table}
           data-fetching={fetching || undefined}
         >
-          <GridHead sortStatus={sortStatus} onSort={sortBy} withActions={onRowAction !== undefined} />
+          <GridHead sortStatus={sortStatus} onSort={sortBy} withActions />
           <tbody className={classes.body} onClick={handleBodyClick}>
             {shown.length === 0 ? (
               <tr>
-                <td className={classes.cell} colSpan={COLUMNS.length + (onRowAction ? 1 : 0)}>
+                <td className={classes.cell} colSpan={COLUMNS.length + 1}>
                   <Text c="dimmed" ta="center" py="md">
                     {FOLDER_MESSAGES.empty}
                   </Text>
@@ -115,7 +130,7 @@ export const ExplorerGrid = memo(function ExplorerGrid({
                 <GridRow
                   key={rowKey(item)}
                   item={item}
-                  href={item.type === 'folder' ? folderLink(item) : undefined}
+                  href={hrefOf(item)}
                   onAction={onRowAction}
                   isAdmin={isAdmin}
                   menuActive={activeMenus.has(rowKey(item))}

@@ -159,7 +159,7 @@ describe('Neu markers in the explorer', () => {
     const { user } = await openExplorer('/files?folder=3');
     const grid = screen.getByRole('table', { name: /^Inhalt von/ });
     expect(within(grid).getByText('Neu')).toBeInTheDocument();
-    await user.click(within(grid).getByRole('button', { name: 'Einladung' }));
+    await user.click(within(grid).getByRole('button', { name: 'Aktionen für „Einladung“' }));
     const dialog = await screen.findByRole('dialog', { name: 'Datei ausgewählt' });
     await user.click(within(dialog).getByRole('button', { name: 'Herunterladen' }));
     await waitFor(() => expect(within(grid).queryByText('Neu')).not.toBeInTheDocument());
@@ -205,7 +205,10 @@ describe('"Neu für Sie" above the explorer', () => {
     const fresh = within(panel).getByRole('region', { name: '12 neue Dokumente' });
     expect(within(fresh).getAllByRole('listitem')).toHaveLength(10);
     const waiting = within(panel).getByRole('region', { name: NEWS_MESSAGES.pendingAcknowledgements });
-    expect(within(waiting).getByRole('button', { name: 'Einladung.pdf' })).toBeInTheDocument();
+    expect(within(waiting).getByRole('link', { name: 'Einladung.pdf' })).toHaveAttribute(
+      'href',
+      '/files/show/41',
+    );
     expect(within(waiting).getByText('bis 01.12.2026')).toBeInTheDocument();
     const events = within(panel).getByRole('region', { name: NEWS_MESSAGES.nextEvents });
     expect(within(events).getByRole('link', { name: 'Vertreterversammlung' })).toHaveAttribute(
@@ -218,9 +221,14 @@ describe('"Neu für Sie" above the explorer', () => {
     await waitFor(() => expect(within(fresh).getAllByRole('listitem')).toHaveLength(12));
     expect(within(fresh).queryByText('Alt.pdf')).not.toBeInTheDocument();
 
-    // A document of the list opens the file dialog.
-    await user.click(within(waiting).getByRole('button', { name: 'Einladung.pdf' }));
-    expect(await screen.findByRole('dialog', { name: 'Datei ausgewählt' })).toBeInTheDocument();
+    // A document's ⋮ opens the file dialog; closed, it gives focus back to the ⋮ (decision 183).
+    const trigger = within(waiting).getByRole('button', { name: 'Aktionen für „Einladung“' });
+    await user.click(trigger);
+    const dialog = await screen.findByRole('dialog', { name: 'Datei ausgewählt' });
+    expect(within(dialog).getByText('Einladung.pdf')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(trigger).toHaveFocus());
   });
 
   it('marks everything read', async () => {

@@ -1,17 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
@@ -23,33 +12,44 @@ import { AttendanceBadge } from '../../features/meetings/components/attendance-b
 import { formatDay } from '../../features/files/components/acknowledgement-banner';
 import { newFilesQueryOptions, type StoredFile } from '../../features/files/files.api';
 import { newsQueryOptions } from '../../features/news/news.api';
+import { documentLink } from './explorer-grid';
+import { RowMenuTrigger } from './explorer-row-menu';
 import { MarkReadButton } from './folder-news';
 import classes from './explorer-news.module.css';
 
 /** On a phone the list starts shorter; "alle anzeigen" shows the rest. */
 const PHONE_FILES = 3;
 
-/** A document of the lists: opens the file dialog (view, download, Kenntnisnahme). */
+/** A document of the lists: its name opens its page, its "⋮" the file dialog (decision 183). */
 function DocumentEntry({
   file,
-  onOpen,
+  onShowDialog,
   detail,
 }: {
   file: StoredFile;
-  onOpen: (file: StoredFile) => void;
+  onShowDialog: (file: StoredFile) => void;
   detail: string;
 }) {
   return (
     <li className={classes.entry}>
       <FileIcon format={file.format} size={20} />
       <div className={classes.entryText}>
-        <UnstyledButton className={classes.link} aria-haspopup="dialog" onClick={() => onOpen(file)}>
+        <Anchor component={Link} to={documentLink(file)} className={classes.link}>
           {file.title}.{file.format}
-        </UnstyledButton>
+        </Anchor>
         <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {detail}
         </Text>
       </div>
+      <RowMenuTrigger
+        item={file}
+        popup="dialog"
+        onClick={(event) => {
+          // Safari does not focus a tapped button; the dialog returns focus to what had it.
+          event.currentTarget.focus();
+          onShowDialog(file);
+        }}
+      />
     </li>
   );
 }
@@ -75,7 +75,12 @@ function NewFiles({
       </Title>
       <ul className={classes.list}>
         {list.map((file) => (
-          <DocumentEntry key={file.id} file={file} onOpen={onOpen} detail={file.folder?.breadcrumb ?? '/'} />
+          <DocumentEntry
+            key={file.id}
+            file={file}
+            onShowDialog={onOpen}
+            detail={file.folder?.breadcrumb ?? '/'}
+          />
         ))}
       </ul>
       <Group gap="xs">
@@ -113,7 +118,7 @@ function Acknowledgements({
           <DocumentEntry
             key={file.id}
             file={file}
-            onOpen={onOpen}
+            onShowDialog={onOpen}
             detail={file.acknowledgement_due ? `bis ${formatDay(file.acknowledgement_due)}` : 'ohne Frist'}
           />
         ))}
@@ -155,7 +160,7 @@ function NextEvents({ events }: { events: readonly PortalEvent[] }) {
  * answer. Nothing while it loads, and nothing when all three are empty. Loaded apart from the
  * page (decision 024).
  */
-export default function NewsForYou({ onOpenFile }: { onOpenFile: (file: StoredFile) => void }) {
+export default function NewsForYou({ onShowFileDialog }: { onShowFileDialog: (file: StoredFile) => void }) {
   const headingId = useId();
   const news = useQuery(newsQueryOptions());
   if (news.isError) {
@@ -182,9 +187,9 @@ export default function NewsForYou({ onOpenFile }: { onOpenFile: (file: StoredFi
           {NEWS_MESSAGES.title}
         </Title>
         <SimpleGrid cols={{ base: 1, md: groups }} spacing={{ base: 'sm', md: 'lg' }}>
-          {total > 0 ? <NewFiles files={files} total={total} onOpen={onOpenFile} /> : null}
+          {total > 0 ? <NewFiles files={files} total={total} onOpen={onShowFileDialog} /> : null}
           {acknowledgements.length > 0 ? (
-            <Acknowledgements files={acknowledgements} onOpen={onOpenFile} />
+            <Acknowledgements files={acknowledgements} onOpen={onShowFileDialog} />
           ) : null}
           {events.length > 0 ? <NextEvents events={events} /> : null}
         </SimpleGrid>

@@ -1,34 +1,40 @@
-import { forwardRef } from 'react';
+import { forwardRef, type ComponentPropsWithoutRef } from 'react';
 import { IconDotsVertical } from '@tabler/icons-react';
 import { canChangeFolder } from '../../features/folders/folders.rules';
 import type { ExplorerItem } from '../../features/files/files.api';
+import type { Folder } from '../../features/folders/folders.api';
 import classes from './explorer-grid.module.css';
 
-/** What a row's "⋮" menu offers. */
-export type RowAction = 'view' | 'download' | 'edit' | 'delete';
+/** What a folder row's "⋮" menu offers. */
+export type FolderRowAction = 'edit' | 'delete';
 
-/** Editing a file and deleting are the explorer's (its dialogs); viewing and downloading the menu's own. */
-export type RowActionHandler = (action: 'edit' | 'delete', item: ExplorerItem) => void;
+/** Deleting a folder is the explorer's (its confirmation); editing is a link. */
+export type RowActionHandler = (action: 'delete', folder: Folder) => void;
 
 /**
- * What applies to a row and the user's rights: everyone views and downloads a document, admins also
- * edit (and move, in the same dialog) and delete it; admins edit and delete a folder that is not
- * protected (product.md P6.1). A member's folder row has nothing beyond opening it.
+ * What a folder row's menu offers: admins edit and delete a folder that is not protected
+ * (product.md P6.1). A member's folder row has nothing beyond opening it. A document's row has
+ * the file dialog instead of a menu (decision 183).
  */
-export function rowActionsFor(item: ExplorerItem, isAdmin: boolean): RowAction[] {
-  if (item.type === 'folder') return isAdmin && canChangeFolder(item.id) ? ['edit', 'delete'] : [];
-  return isAdmin ? ['view', 'download', 'edit', 'delete'] : ['view', 'download'];
+export function folderActionsFor(folder: Folder, isAdmin: boolean): FolderRowAction[] {
+  return isAdmin && canChangeFolder(folder.id) ? ['edit', 'delete'] : [];
 }
 
-export const rowMenuLabel = (item: ExplorerItem) => `Aktionen für „${item.title}“`;
+export const rowMenuLabel = (item: Pick<ExplorerItem, 'title'>) => `Aktionen für „${item.title}“`;
+
+interface RowMenuTriggerProps extends Omit<ComponentPropsWithoutRef<'button'>, 'type'> {
+  item: Pick<ExplorerItem, 'title'>;
+  /** A folder's button opens a menu, a document's the dialog "Datei ausgewählt". */
+  popup?: 'menu' | 'dialog';
+}
 
 /**
- * The "⋮" button. Alone it is the cheap stand-in for the menu, so 50 rows cost 50 buttons rather
- * than 50 Mantine menus (decision 114): its first click makes the row render `RowMenu`, which uses
- * the same button as its target.
+ * The "⋮" button. For a folder it is alone the cheap stand-in for the menu, so 50 rows cost 50
+ * buttons rather than 50 Mantine menus (decision 114): its first click makes the row render
+ * `RowMenu`, which uses the same button as its target. For a document it opens the file dialog.
  */
-export const RowMenuTrigger = forwardRef<HTMLButtonElement, { item: ExplorerItem }>(function RowMenuTrigger(
-  { item, ...props },
+export const RowMenuTrigger = forwardRef<HTMLButtonElement, RowMenuTriggerProps>(function RowMenuTrigger(
+  { item, popup = 'menu', ...props },
   ref,
 ) {
   return (
@@ -36,10 +42,10 @@ export const RowMenuTrigger = forwardRef<HTMLButtonElement, { item: ExplorerItem
       ref={ref}
       type="button"
       className={classes.menuButton}
-      data-row-menu
+      data-row-menu={popup}
       aria-label={rowMenuLabel(item)}
-      aria-haspopup="menu"
-      aria-expanded={false}
+      aria-haspopup={popup}
+      aria-expanded={popup === 'menu' ? false : undefined}
       {...props}
     >
       <IconDotsVertical size={20} aria-hidden />

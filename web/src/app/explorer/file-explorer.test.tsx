@@ -4,7 +4,7 @@ import type { TreeNode } from '@gremienportal/contracts/files';
 import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
 import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
 import { json, mockApi, type MockHandler, type MockReply } from '../../testing/fetch-mock';
-import { adminUser, makeUser, signIn, vertreterUser } from '../../testing/factories';
+import { adminUser, makeStoredFile, makeUser, signIn, vertreterUser } from '../../testing/factories';
 import { renderApp } from '../../testing/render';
 
 const node = (id: number, breadcrumb: string, roles: string[], children: TreeNode[] = []): TreeNode => ({
@@ -216,6 +216,40 @@ describe('file explorer', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?folder=2'));
     expect(await screen.findByText(FOLDER_MESSAGES.deleted)).toBeInTheDocument();
     expect(api.requests.some((r) => r.method === 'DELETE' && r.url === '/api/v1/folders/6')).toBe(true);
+  });
+
+  it("opens a document's page from its name and the file dialog from its ⋮, focus returning to the ⋮", async () => {
+    signIn(adminUser());
+    const bericht = makeStoredFile({ id: 50, title: 'Bericht', folder_id: 2 });
+    explorerApi({
+      'GET /api/v1/folders/2/files': json(200, {
+        data: [{ ...folderDetail(6, '/Aufsichtsrat/Sitzungen', 2), new_count: 0 }, bericht],
+      }),
+      'GET /api/v1/files/50': json(200, { data: { ...bericht, text_state: 'indexed' } }),
+    });
+    const { user, router } = await openExplorer('/files?folder=2');
+    const grid = await screen.findByRole('table', { name: 'Inhalt von /Aufsichtsrat' });
+
+    // Admins: the folder's ⋮ is a menu, the document's opens "Datei ausgewählt" (decision 183).
+    await user.click(within(grid).getByRole('button', { name: 'Aktionen für „Sitzungen“' }));
+    expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual([
+      'Bearbeiten',
+      'Löschen',
+    ]);
+    await user.keyboard('{Escape}');
+    const trigger = within(grid).getByRole('button', { name: 'Aktionen für „Bericht“' });
+    await user.click(trigger);
+    const dialog = await screen.findByRole('dialog', { name: 'Datei ausgewählt' });
+    for (const name of ['Ansehen', 'Herunterladen', 'Bearbeiten', 'Löschen']) {
+      expect(within(dialog).getByRole('button', { name })).toBeInTheDocument();
+    }
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(trigger).toHaveFocus());
+
+    await user.click(within(grid).getByRole('link', { name: 'Bericht' }));
+    expect(router.state.location.pathname).toBe('/files/show/50');
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: 'Bericht' })).toHaveFocus());
   });
 
   it('shows placeholders rather than the root while the tree loads, and the contact box after it', async () => {

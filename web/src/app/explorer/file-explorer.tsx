@@ -21,7 +21,7 @@ import { ErrorState } from '../../components/error-state';
 import { PageTitle } from '../../components/page-title';
 import { useAuth } from '../../lib/auth';
 import { folderItemsQueryOptions, treeQueryOptions, type Folder } from '../../features/folders/folders.api';
-import type { ExplorerItem, StoredFile } from '../../features/files/files.api';
+import type { StoredFile } from '../../features/files/files.api';
 import { folderIdFromParam, folderSearch, indexTree } from '../../features/folders/folders.rules';
 import { ContactBox } from './contact-box';
 import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
@@ -152,18 +152,14 @@ export function FileExplorer() {
   const itemCount = activeNode ? activeNode.children.length + activeNode.fileCount : undefined;
   const contentReady = !treeLoading && (!itemsLoading || unknownFolder);
 
-  // The rows' "⋮" menus: one stable handler, so the memoised grid keeps its rows (decision 114);
-  // it calls the latest delete functions through a ref.
+  // The folder rows' "⋮" menus: one stable handler, so the memoised grid keeps its rows (decision
+  // 114); it calls the latest delete function through a ref.
   const rowActionRef = useRef<RowActionHandler>(() => undefined);
   useEffect(() => {
-    rowActionRef.current = (action, item: ExplorerItem) => {
-      if (item.type === 'folder') void confirmDeleteFolder(item.id);
-      else if (action === 'edit') setModal({ kind: 'edit-file', file: item });
-      else confirmDeleteFile(item);
-    };
+    rowActionRef.current = (_action, folder) => void confirmDeleteFolder(folder.id);
   });
   const handleRowAction = useCallback<RowActionHandler>(
-    (action, item) => rowActionRef.current(action, item),
+    (action, folder) => rowActionRef.current(action, folder),
     [],
   );
 
@@ -198,7 +194,7 @@ export function FileExplorer() {
       </Group>
       {searchParams.has(FOLDER_PARAM) ? null : (
         <Suspense>
-          <ExplorerNews onOpenFile={setSelectedFile} />
+          <ExplorerNews onShowFileDialog={setSelectedFile} />
         </Suspense>
       )}
       <Group align="flex-start" gap="lg" wrap="nowrap">
@@ -263,7 +259,7 @@ export function FileExplorer() {
                         items={shown.items}
                         label={`Inhalt von ${activePath}`}
                         folderLink={explorerFolderLink}
-                        onOpenFile={setSelectedFile}
+                        onShowFileDialog={setSelectedFile}
                         fetching={items.isFetching}
                         onRowAction={handleRowAction}
                         isAdmin={isAdmin}

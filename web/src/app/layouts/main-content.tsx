@@ -1,23 +1,28 @@
-import { Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { Suspense, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { LoadingState } from '../../components/loading-state';
 import { MAIN_CONTENT_ID } from './skip-link';
 import { classes } from './layout-classes';
 
 /**
- * The <main> landmark. After a client-side navigation focus moves here, so screen readers start
- * reading the new page instead of staying on the clicked link.
+ * The <main> landmark. After a client-side navigation focus moves here, and from here to the new
+ * page's heading as soon as it is there (PageTitle), so screen readers and keyboards start at the
+ * new page instead of on the clicked link or on <body> (decision 183). A layout effect, so <main>
+ * has focus before the heading's own effect asks for it.
  */
 export function MainContent({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const firstRender = useRef(true);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
+    // What the new page focused itself (the login's e-mail field) keeps focus.
+    const active = document.activeElement;
+    if (active !== ref.current && ref.current?.contains(active)) return;
     ref.current?.focus({ preventScroll: true });
   }, [pathname]);
 

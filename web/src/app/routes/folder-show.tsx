@@ -119,7 +119,7 @@ function FolderShow({ id }: { id: number }) {
               items={items.data}
               label={`Inhalt von ${folder.data.breadcrumb}`}
               folderLink={(child) => `/folders/show/${child.id}`}
-              onOpenFile={setSelectedFile}
+              onShowFileDialog={setSelectedFile}
               fetching={items.isFetching}
             />
           )}
