@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf } from './common.ts';
+import { dataOf, formBoolean } from './common.ts';
 
 /*
  * Kenntnisnahme (decision 131): an admin asks every member who can see a document to
@@ -46,22 +46,6 @@ export const ACKNOWLEDGEMENT_MESSAGES = {
     `Zu diesem Dokument wurde in den letzten 24 Stunden bereits eine Erinnerung gesendet. Die nächste ist ab ${dateTime} Uhr möglich.`,
   exportCsv: 'Als CSV exportieren',
 } as const;
-
-const TRUE_WORDS = ['true', '1', 'on', 'ja'];
-const FALSE_WORDS = ['false', '0', 'off', 'nein', ''];
-
-/** A yes/no field as JSON (`true`) or a multipart form (`"true"`, `"1"`, `"on"`; `""` is no). */
-export const formBoolean = (message: string) =>
-  z.preprocess(
-    (value) => {
-      if (typeof value !== 'string') return value;
-      const word = value.trim().toLowerCase();
-      if (TRUE_WORDS.includes(word)) return true;
-      if (FALSE_WORDS.includes(word)) return false;
-      return value;
-    },
-    z.boolean({ error: message }),
-  );
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -51,6 +51,7 @@ const DETAIL_LABELS: Record<string, string> = {
   attempted: 'Versucht',
   by: 'Durch',
   cancellations_sent: 'Absagen versandt',
+  changes: 'Änderungen',
   documents: 'Dokumente',
   elsewhere: 'An anderer Stelle',
   from_version: 'Aus Version',
@@ -87,6 +88,7 @@ const FIELD_LABELS: Record<string, string> = {
 /** Values some features record as codes. */
 const VALUE_LABELS: Record<string, Record<string, string>> = {
   reason: { email_changed: 'E-Mail-Adresse geändert', resent: 'erneut gesendet' },
+  recipients: { zugesagt: 'wer zugesagt hat', alle: 'alle Mitglieder der Rollen' },
 };
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = {
   'event.updated': 'Event geändert',
   'event.deleted': 'Event in den Papierkorb verschoben',
   'event.agenda_updated': 'Tagesordnung geändert',
+  'event.agenda_published': 'Tagesordnung veröffentlicht',
+  'event.agenda_changes_published': 'Änderungen der Tagesordnung mitgeteilt',
   'trash.restored': 'Aus dem Papierkorb wiederhergestellt',
   'trash.purged': 'Endgültig gelöscht',
   'trash.expired': 'Nach Ablauf endgültig gelöscht',

@@ -80,3 +80,19 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 
 export const messageSchema = z.object({ message: z.string() });
+
+const TRUE_WORDS = ['true', '1', 'on', 'ja'];
+const FALSE_WORDS = ['false', '0', 'off', 'nein', ''];
+
+/** A yes/no field as JSON (`true`) or a multipart form (`"true"`, `"1"`, `"on"`; `""` is no). */
+export const formBoolean = (message: string) =>
+  z.preprocess(
+    (value) => {
+      if (typeof value !== 'string') return value;
+      const word = value.trim().toLowerCase();
+      if (TRUE_WORDS.includes(word)) return true;
+      if (FALSE_WORDS.includes(word)) return false;
+      return value;
+    },
+    z.boolean({ error: message }),
+  );

@@ -6,6 +6,7 @@ import {
   MAX_DESCRIPTION_LENGTH,
   MAX_TEXT_LENGTH,
   MIN_NAME_LENGTH,
+  formBoolean,
   mixesScripts,
   msg,
 } from './common.ts';
@@ -27,6 +28,11 @@ export const EVENT_MESSAGES = {
   unknownRole: 'Diese Rolle gibt es nicht.',
   unknownRoleNamed: (role: string | number) => `Die Rolle „${role}“ gibt es nicht.`,
   notificationsOutsideRoles: 'Benachrichtigungen können nur an Rollen des Events gehen.',
+  /** "Mitglieder benachrichtigen" with a change (decision 181). */
+  notifyNothingChanged:
+    'Titel, Beginn, Ende, Ort, Beschreibung und Informationsdatei sind unverändert. Worüber sollen die Mitglieder benachrichtigt werden?',
+  notifyRolesRequired: 'Bitte mindestens eine Rolle wählen, die benachrichtigt wird.',
+  notifyFlag: 'Bitte angeben, ob die Mitglieder benachrichtigt werden sollen (ja oder nein).',
   notFound: 'Das Event wurde nicht gefunden.',
   createFailed: 'Fehler beim Erstellen eines Events',
   updateFailed: 'Fehler beim Aktualisieren einer Datei',
@@ -279,8 +285,15 @@ export const updateEventBodySchema = z
     location: eventText('Ort', MIN_EVENT_LOCATION_LENGTH),
     description: eventText('Beschreibung', MIN_EVENT_DESCRIPTION_LENGTH, MAX_DESCRIPTION_LENGTH),
     data: dataUrlField,
+    /** Mail the change to the holders of `notifications` with the updated calendar entry (decision 181). */
+    notify: formBoolean(EVENT_MESSAGES.notifyFlag).optional(),
+    notifications: eventNotificationsField,
   })
-  .refine(endNotBeforeStart, whenBothTimesValid);
+  .refine(endNotBeforeStart, whenBothTimesValid)
+  .refine((body) => !body.notify || (body.notifications?.length ?? 0) > 0, {
+    path: ['notifications'],
+    error: EVENT_MESSAGES.notifyRolesRequired,
+  });
 export type UpdateEventBody = z.output<typeof updateEventBodySchema>;
 export type UpdateEventInput = z.input<typeof updateEventBodySchema>;
 
@@ -309,12 +322,19 @@ export const portalEventSchema = z.object({
   minutes: minutesSchema.nullable(),
   /** Number of agenda items (main and sub-items). */
   agenda_count: z.number().int(),
+  /** When "Tagesordnung veröffentlichen" last mailed the agenda (decision 181), or null. */
+  agenda_published_at: z.string().nullable(),
 });
 export type PortalEvent = z.infer<typeof portalEventSchema>;
 
 export const eventListResponseSchema = z.object({ data: z.array(portalEventSchema) });
 export const eventResponseSchema = z.object({ data: portalEventSchema });
-export const eventWriteResponseSchema = z.object({ event: portalEventSchema });
+export const eventWriteResponseSchema = z.object({
+  event: portalEventSchema,
+  /** After `notify: true`: how many mails about the change were queued. */
+  notified: z.number().int().optional(),
+});
+export type EventWriteResponse = z.infer<typeof eventWriteResponseSchema>;
 
 export const downloadKeyParamsSchema = z.object({
   key: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, MAX_TEXT_LENGTH, msg, requiredText } from './common.ts';
+import { dataOf, formBoolean, MAX_TEXT_LENGTH, msg, requiredText } from './common.ts';
 import { idSchema } from './fields.ts';
 
 /*
@@ -43,6 +43,10 @@ export const MEETING_MESSAGES = {
   minutesSaved: 'Protokoll veröffentlicht',
   minutesRemoved: 'Protokoll entfernt',
   minutesRequired: 'Bitte eine Datei für das Protokoll wählen.',
+  minutesRecipients: 'Bitte wählen: alle Mitglieder der Rollen oder nur, wer zugesagt hat.',
+  minutesFuture:
+    'Die Sitzung hat noch nicht begonnen. Bitte bestätigen Sie, dass das Protokoll trotzdem veröffentlicht werden soll.',
+  minutesConfirmFlag: 'Bitte die Veröffentlichung mit ja oder nein bestätigen.',
   bookFailed: 'Die Sitzungsmappe konnte nicht erstellt werden. Bitte versuchen Sie es erneut.',
   bookBusy: 'Gerade werden viele Sitzungsmappen erstellt. Bitte versuchen Sie es in einigen Sekunden erneut.',
   bookInProgress:
@@ -265,10 +269,18 @@ export const MINUTES_MESSAGES = {
  * `POST /events/{id}/minutes` as JSON: the Protokoll as a data URL in `data` (or `file`); as
  * multipart the file is the part `file`. No other fields.
  */
+/** Who hears of the first Protokoll (decision 181): those who said Zusage, or every invitee. */
+export const MINUTES_RECIPIENTS = ['zugesagt', 'alle'] as const;
+export type MinutesRecipients = (typeof MINUTES_RECIPIENTS)[number];
+
 export const minutesUploadBodySchema = z.strictObject({
   data: z.string().optional(),
   file: z.string().optional(),
+  recipients: z.enum(MINUTES_RECIPIENTS, { error: MEETING_MESSAGES.minutesRecipients }).default('zugesagt'),
+  /** Required for a meeting that has not begun yet. */
+  confirm_future: formBoolean(MEETING_MESSAGES.minutesConfirmFlag).default(false),
 });
+export type MinutesUploadBody = z.output<typeof minutesUploadBodySchema>;
 
 /** Answer of publishing (or replacing) the Protokoll. */
 export const minutesResponseSchema = z.object({ message: z.string(), data: minutesSchema });

@@ -66,9 +66,15 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 
 /**
  * The newest mail to `to` written after `since` (ms since epoch), waiting for the background
- * sender; returns the message with its quoted-printable body decoded.
+ * sender; returns the message with its quoted-printable body decoded. With `containing`, the
+ * newest such mail that holds this text (other journeys mail the same accounts meanwhile).
  */
-export async function waitForMail(to: string, since = 0, timeoutMs = 15_000): Promise<string> {
+export async function waitForMail(
+  to: string,
+  since = 0,
+  timeoutMs = 15_000,
+  containing?: string,
+): Promise<string> {
   const dir = join(portalState().dataDir, 'mail');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -84,7 +90,9 @@ export async function waitForMail(to: string, since = 0, timeoutMs = 15_000): Pr
       .sort((a, b) => b.mtime - a.mtime);
     for (const file of candidates) {
       const raw = readFileSync(file.path, 'utf8');
-      if (new RegExp(`^To: .*${escapeRegExp(to)}`, 'im').test(raw)) return decodeQuotedPrintable(raw);
+      if (!new RegExp(`^To: .*${escapeRegExp(to)}`, 'im').test(raw)) continue;
+      const decoded = decodeQuotedPrintable(raw);
+      if (containing === undefined || decoded.includes(containing)) return decoded;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

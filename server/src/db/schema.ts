@@ -283,6 +283,9 @@ export interface EventsTable {
   minutes_published_at: Timestamp | null;
   /** The last "Erinnerung senden" to members without an answer. */
   reminder_sent_at: Timestamp | null;
+  /** The last "Tagesordnung veröffentlichen" (decision 181) and, as JSON, what it told. */
+  agenda_published_at: Timestamp | null;
+  agenda_published_state: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,5 +1,6 @@
 // Over 300 lines: the expected status of every API route (ENTRIES) has to be one table, checked against the
 // route inventory so that a new route without an entry fails; that table is most of the file.
+import { NOTICE_MESSAGES } from '@gremienportal/contracts/meeting-notices';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -587,6 +588,20 @@ const ENTRIES: Record<string, Entry> = {
       expect(agendaFileIds(res)).toEqual([w.files.ar.id]);
     },
   },
+  // "Tagesordnung veröffentlichen" (decision 181): a disposable event has no agenda yet, so the
+  // allowed call reaches the rule that refuses an empty one.
+  'GET /api/v1/events/:id/agenda/publish': {
+    access: 'admin',
+    object: 'event',
+    check: (_c, res) => expect(res.json().data).toMatchObject({ recipients: expect.any(Number) }),
+  },
+  'POST /api/v1/events/:id/agenda/publish': {
+    access: 'admin',
+    object: 'event',
+    disposable: true,
+    ok: 409,
+    check: (_c, res) => expect(res.json().message).toBe(NOTICE_MESSAGES.emptyAgenda),
+  },
   'POST /api/v1/events/:id/agenda/check': {
     access: 'admin',
     object: 'event',
@@ -706,7 +721,7 @@ const ENTRIES: Record<string, Entry> = {
     access: 'admin',
     object: 'event',
     disposable: true,
-    request: () => ({ payload: { data: dataUrl(pdfBytes('Protokoll')) } }),
+    request: () => ({ payload: { data: dataUrl(pdfBytes('Protokoll')), confirm_future: true } }),
     check: (_c, res) => expect(res.json().data.format).toBe('pdf'),
   },
   'DELETE /api/v1/events/:id/minutes': {
@@ -1005,7 +1020,7 @@ async function publishMinutes(w: World, eventId: number): Promise<string> {
   const res = await w.inject('superAdmin', {
     method: 'POST',
     url: `/api/v1/events/${eventId}/minutes`,
-    payload: { data: dataUrl(pdfBytes('Protokoll')) },
+    payload: { data: dataUrl(pdfBytes('Protokoll')), confirm_future: true },
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.external as string;

@@ -212,7 +212,7 @@ describe('hidden and missing objects cost the same queries', () => {
         method: 'POST',
         url: `/api/v1/events/${event.id}/minutes`,
         headers: users.admin.headers,
-        payload: { data: dataUrl(pdfBytes('Protokoll')) },
+        payload: { data: dataUrl(pdfBytes('Protokoll')), confirm_future: true },
       });
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data.external as string;

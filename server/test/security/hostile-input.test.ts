@@ -294,7 +294,7 @@ async function eventWithMinutes({ t, actor, fresh }: Env): Promise<{ id: string;
     method: 'POST',
     url: `/api/v1/events/${id}/minutes`,
     headers: actor.headers,
-    payload: { data: dataUrl(pdfBytes('Protokoll')) },
+    payload: { data: dataUrl(pdfBytes('Protokoll')), confirm_future: true },
   });
   expect(res.statusCode, res.body).toBe(200);
   return { id, key: res.json().data.external as string };
@@ -734,6 +734,25 @@ const ENTRIES: Record<string, Spec> = {
       },
     }),
   },
+  'GET /api/v1/events/:id/agenda/publish': {
+    params: (p) => ({ id: p.eventIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/events/${(await fresh.event()).id}/agenda/publish` }),
+  },
+  'POST /api/v1/events/:id/agenda/publish': {
+    params: (p) => ({ id: p.eventIds }),
+    // Publishing needs an agenda: the valid call gets a fresh event with one item.
+    valid: async ({ t, actor, fresh }) => {
+      const { id } = await fresh.event();
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/events/${id}/agenda`,
+        headers: actor.headers,
+        payload: { items: [{ title: 'Begrüßung' }] },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return { url: `/api/v1/events/${id}/agenda/publish` };
+    },
+  },
   'POST /api/v1/events/:id/agenda/check': {
     params: (p) => ({ id: p.eventIds }),
     body: { schema: agendaCheckBodySchema, hints: agendaHints },
@@ -775,7 +794,7 @@ const ENTRIES: Record<string, Spec> = {
     },
     valid: async ({ fresh }) => ({
       url: `/api/v1/events/${(await fresh.event()).id}/minutes`,
-      payload: { data: dataUrl(pdfBytes('Protokoll der Sitzung')) },
+      payload: { data: dataUrl(pdfBytes('Protokoll der Sitzung')), confirm_future: true },
     }),
   },
   'DELETE /api/v1/events/:id/minutes': {

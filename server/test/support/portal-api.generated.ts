@@ -1142,7 +1142,7 @@ export interface paths {
     get: operations['getEventsById'];
     /**
      * Event ändern; eine neue Datei ersetzt die bisherige
-     * @description JSON `{ title, start, end, location, description, roles, notifications, data }` mit der Informationsdatei als Data-URL in `data`, oder `multipart/form-data` mit denselben Feldnamen (Listen als wiederholte Felder) und der Datei als Teil `file`. `roles` und `notifications` sind Rollen-IDs oder -Namen. `start`/`end`: ISO 8601 mit Zeitzone (`2026-11-21T14:30:00+01:00`, `…Z`) oder ohne Zeitzone (`2026-11-21T14:30`, auch mit Sekunden oder Leerzeichen statt `T`), dann als Ortszeit Europe/Berlin. Ohne `roles` bleiben die Rollen unverändert.
+     * @description JSON `{ title, start, end, location, description, roles, notifications, data }` mit der Informationsdatei als Data-URL in `data`, oder `multipart/form-data` mit denselben Feldnamen (Listen als wiederholte Felder) und der Datei als Teil `file`. `roles` und `notifications` sind Rollen-IDs oder -Namen. `start`/`end`: ISO 8601 mit Zeitzone (`2026-11-21T14:30:00+01:00`, `…Z`) oder ohne Zeitzone (`2026-11-21T14:30`, auch mit Sekunden oder Leerzeichen statt `T`), dann als Ortszeit Europe/Berlin. Ohne `roles` bleiben die Rollen unverändert. Mit `notify: true` und `notifications` (Rollen des Events) erhalten deren Mitglieder eine Mail mit dem, was sich geändert hat, und bei geänderter Zeit oder geändertem Ort den Kalendereintrag als METHOD:REQUEST mit erhöhter SEQUENCE; `notified` nennt die Zahl der Mails.
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
@@ -1242,6 +1242,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/events/{id}/agenda/publish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Was „Tagesordnung veröffentlichen“ jetzt senden würde: an wie viele Personen, und was sich seit der letzten Veröffentlichung geändert hat
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
+     */
+    get: operations['getEventsByIdAgendaPublish'];
+    put?: never;
+    /**
+     * Tagesordnung veröffentlichen: eine Mail an alle, für die die Sitzung ist
+     * @description Der erste Aufruf sendet jeder Person mit einer Rolle der Sitzung (aktives Konto) die Tagesordnung mit den Dokumenten, die sie sehen darf, den Link zur Sitzung und zur Sitzungsmappe. Spätere Aufrufe senden, was sich seitdem geändert hat (Zeit, Ort, Punkte, Dokumente), bei geänderter Zeit oder geändertem Ort mit dem Kalendereintrag (METHOD:REQUEST). 409, wenn die Tagesordnung leer ist oder sich nichts geändert hat.
+     *
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
+     */
+    post: operations['postEventsByIdAgendaPublish'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/events/{id}/attendance': {
     parameters: {
       query?: never;
@@ -1317,7 +1343,7 @@ export interface paths {
     put?: never;
     /**
      * Protokoll veröffentlichen oder ersetzen
-     * @description JSON `{ data }` mit dem Protokoll als Data-URL, oder `multipart/form-data` mit der Datei als Teil `file`. Dieselben Formate und Größen wie die Informationsdatei. Die erste Veröffentlichung benachrichtigt alle, die zugesagt haben und das Event sehen.
+     * @description JSON `{ data }` mit dem Protokoll als Data-URL, oder `multipart/form-data` mit der Datei als Teil `file`. Dieselben Formate und Größen wie die Informationsdatei. Die erste Veröffentlichung benachrichtigt alle, die zugesagt haben und das Event sehen (`recipients: zugesagt`, Standard) oder alle mit einer Rolle des Events (`recipients: alle`). Vor dem Beginn der Sitzung nur mit `confirm_future: true` (sonst 422).
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
@@ -1685,6 +1711,7 @@ export interface components {
         published_at: string;
       } | null;
       agenda_count: number;
+      agenda_published_at: string | null;
     };
     Role: {
       id: number;
@@ -9007,6 +9034,7 @@ export interface operations {
         content: {
           'application/json': {
             event: components['schemas']['PortalEvent'];
+            notified?: number;
           };
         };
       };
@@ -9208,6 +9236,8 @@ export interface operations {
           location: string;
           description: string;
           data?: string | null;
+          notify?: boolean;
+          notifications?: (number | string)[] | '' | (number | string);
         };
         'multipart/form-data': {
           title: string;
@@ -9216,6 +9246,8 @@ export interface operations {
           end: string;
           location: string;
           description: string;
+          notify?: boolean;
+          notifications?: (number | string)[] | '' | (number | string);
           /**
            * Format: binary
            * @description Die Datei (ein Teil mit Dateinamen)
@@ -9233,6 +9265,7 @@ export interface operations {
         content: {
           'application/json': {
             event: components['schemas']['PortalEvent'];
+            notified?: number;
           };
         };
       };
@@ -10074,6 +10107,234 @@ export interface operations {
       };
     };
   };
+  getEventsByIdAgendaPublish: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              published_at: string | null;
+              recipients: number;
+              changes: string[];
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEventsByIdAgendaPublish: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            data: {
+              sent: number;
+              published_at: string;
+              changes: string[];
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getEventsByIdAttendance: {
     parameters: {
       query?: never;
@@ -10552,8 +10813,20 @@ export interface operations {
         'application/json': {
           data?: string;
           file?: string;
+          /**
+           * @default zugesagt
+           * @enum {string}
+           */
+          recipients?: 'zugesagt' | 'alle';
+          confirm_future?: boolean;
         };
         'multipart/form-data': {
+          /**
+           * @default zugesagt
+           * @enum {string}
+           */
+          recipients?: 'zugesagt' | 'alle';
+          confirm_future?: boolean;
           /**
            * Format: binary
            * @description Die Datei (ein Teil mit Dateinamen)

@@ -13,6 +13,7 @@ import { migration0010 } from './0010_mail_html.ts';
 import { migration0011 } from './0011_api_keys.ts';
 import { migration0012 } from './0012_events_version.ts';
 import { migration0013 } from './0013_upload_batches.ts';
+import { migration0014 } from './0014_agenda_publication.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -30,5 +31,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0011_api_keys': migration0011(dialect),
     '0012_events_version': migration0012(dialect),
     '0013_upload_batches': migration0013(dialect),
+    '0014_agenda_publication': migration0014(dialect),
   };
 }

@@ -30,8 +30,11 @@ export interface CalendarPerson {
 }
 
 export interface CalendarOptions {
-  /** PUBLISH (default): an export or a feed; CANCEL: every entry is withdrawn (iTIP, RFC 5546). */
-  method?: 'PUBLISH' | 'CANCEL';
+  /**
+   * PUBLISH (default): an export or a feed; REQUEST: an update mailed to an invitee; CANCEL: every
+   * entry is withdrawn (iTIP, RFC 5546).
+   */
+  method?: 'PUBLISH' | 'REQUEST' | 'CANCEL';
   /** A subscribed feed's name and how often calendars should fetch it again (ISO 8601 duration). */
   feed?: { name: string; refresh: string };
   organizer?: CalendarPerson;

@@ -145,7 +145,11 @@ export const eventsRoutes =
           schema: {
             tags,
             summary: 'Event ändern; eine neue Datei ersetzt die bisherige',
-            description: `${PAYLOAD_DESCRIPTION} Ohne \`roles\` bleiben die Rollen unverändert.`,
+            description:
+              `${PAYLOAD_DESCRIPTION} Ohne \`roles\` bleiben die Rollen unverändert. Mit \`notify: true\` ` +
+              'und `notifications` (Rollen des Events) erhalten deren Mitglieder eine Mail mit dem, was sich ' +
+              'geändert hat, und bei geänderter Zeit oder geändertem Ort den Kalendereintrag als ' +
+              'METHOD:REQUEST mit erhöhter SEQUENCE; `notified` nennt die Zahl der Mails.',
             upload: { body: updateEventBodySchema, dataUrlFields: ['data'] },
             params: idParamsSchema,
             response: {
@@ -158,7 +162,7 @@ export const eventsRoutes =
         },
         async (request) => {
           const upload = await readUpload(request, ctx, uploadOptions);
-          const event = await withUpload(ctx, upload, () =>
+          return withUpload(ctx, upload, () =>
             events.update(
               actorOf(request),
               request.params.id,
@@ -166,7 +170,6 @@ export const eventsRoutes =
               upload.stored,
             ),
           );
-          return { event };
         },
       );
     });

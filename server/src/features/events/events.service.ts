@@ -24,6 +24,7 @@ import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { buildCalendar, calendarEventOf } from './events.ics.ts';
 import { cancellationMails, cancelledCalendarFor } from './calendar-feed.service.ts';
 import { eventNotificationMail } from './events.mails.ts';
+import { sendChangeNotice, toldByNotice } from './event-change-notice.ts';
 import {
   findEvent,
   insertEvent,
@@ -92,6 +93,7 @@ export function toPortalEvent(record: EventRecord, extras: EventExtras = NO_EXTR
           }
         : null,
     agenda_count: extras.agendaCount,
+    agenda_published_at: record.agenda_published_at,
   };
 }
 
@@ -230,18 +232,31 @@ export function eventsService(ctx: AppContext) {
       id: number,
       body: UpdateEventBody,
       file: StoredUpload | undefined,
-    ): Promise<PortalEvent> {
+    ): Promise<{ event: PortalEvent; notified?: number }> {
       const now = ctx.clock.now().toISOString();
-      const replacedKey = await db.transaction().execute(async (trx) => {
+      const { replacedKey, notified } = await db.transaction().execute(async (trx) => {
         await lockEvent(trx, ctx.db.dialect, id);
         const before = await visibleEvent(trx, actor.principal, id);
         const roles = body.roles ? await resolveRoles(trx, body.roles, 'roles') : before.roles;
-        await updateEvent(trx, id, {
+        const notifiedRoles = body.notify
+          ? await resolveRoles(trx, body.notifications ?? [], 'notifications')
+          : [];
+        if (notifiedRoles.some((role) => !roles.some((r) => r.id === role.id))) {
+          throw invalidField('notifications', EVENT_MESSAGES.notificationsOutsideRoles);
+        }
+        const patch = {
           title: body.title,
           start_at: body.start,
           end_at: body.end,
           location: body.location,
           description: body.description,
+        };
+        const told = toldByNotice(before, patch, file !== undefined);
+        if (body.notify && told.length === 0) {
+          throw invalidField('notify', EVENT_MESSAGES.notifyNothingChanged);
+        }
+        await updateEvent(trx, id, {
+          ...patch,
           sequence: before.sequence + 1,
           ...(file ? fileColumns(file) : {}),
           updated_at: now,
@@ -253,6 +268,14 @@ export function eventsService(ctx: AppContext) {
             roles.map((role) => role.id),
           );
         }
+        const mails = body.notify
+          ? await sendChangeNotice(ctx, trx, {
+              before,
+              id,
+              roleIds: notifiedRoles.map((role) => role.id),
+              lines: told,
+            })
+          : [];
         const comparisons: [string, string, string][] = [
           ['title', before.title, body.title],
           ['start', before.start_at, body.start],
@@ -271,14 +294,21 @@ export function eventsService(ctx: AppContext) {
             ...(body.title !== before.title ? { previous_title: before.title } : {}),
             ...(body.roles ? { roles: roles.map((role) => role.name) } : {}),
             ...(file ? { file: { format: file.format, size: file.size } } : {}),
+            ...(body.notify
+              ? { notified_roles: notifiedRoles.map((role) => role.name), notified_users: mails.length }
+              : {}),
           },
         });
-        return file ? before.file_storage_key : null;
+        return {
+          replacedKey: file ? before.file_storage_key : null,
+          notified: body.notify ? mails.length : undefined,
+        };
       });
       await deleteReleasedObject(ctx, replacedKey);
       const agendaCount = (await agendaCounts(db, [id])).get(id) ?? 0;
       const myAttendance = await myAttendanceTo(db, id, actor.principal.id);
-      return toPortalEvent((await findEvent(db, id))!, { myAttendance, agendaCount });
+      const event = toPortalEvent((await findEvent(db, id))!, { myAttendance, agendaCount });
+      return notified === undefined ? { event } : { event, notified };
     },
 
     /** Moves the event with its information file to the Papierkorb; nothing is removed. */

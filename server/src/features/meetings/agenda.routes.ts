@@ -6,10 +6,15 @@ import {
   agendaResponseSchema,
   putAgendaBodySchema,
 } from '@gremienportal/contracts/meetings';
+import {
+  agendaPublicationResponseSchema,
+  agendaPublishResponseSchema,
+} from '@gremienportal/contracts/meeting-notices';
 import type { AppContext } from '../../context.ts';
 import { actorOf, principalOf } from '../../plugins/auth.ts';
 import type { ReadCache } from '../explorer/explorer.service.ts';
 import { agendaService } from './agenda.service.ts';
+import { agendaPublicationService } from './agenda-publication.service.ts';
 
 const tags = ['Events'];
 
@@ -18,6 +23,7 @@ export const agendaRoutes =
   (ctx: AppContext, cache: ReadCache): FastifyPluginAsyncZod =>
   async (app) => {
     const agenda = agendaService(ctx, cache);
+    const publication = agendaPublicationService(ctx);
 
     app.get(
       '/events/:id/agenda',
@@ -66,5 +72,41 @@ export const agendaRoutes =
       async (request) => ({
         data: await agenda.check(principalOf(request), request.params.id, request.body.file_ids),
       }),
+    );
+
+    app.get(
+      '/events/:id/agenda/publish',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary:
+            'Was „Tagesordnung veröffentlichen“ jetzt senden würde: an wie viele Personen, und was sich ' +
+            'seit der letzten Veröffentlichung geändert hat',
+          params: idParamsSchema,
+          response: { 200: agendaPublicationResponseSchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => ({ data: await publication.preview(principalOf(request), request.params.id) }),
+    );
+
+    app.post(
+      '/events/:id/agenda/publish',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: 'Tagesordnung veröffentlichen: eine Mail an alle, für die die Sitzung ist',
+          description:
+            'Der erste Aufruf sendet jeder Person mit einer Rolle der Sitzung (aktives Konto) die ' +
+            'Tagesordnung mit den Dokumenten, die sie sehen darf, den Link zur Sitzung und zur ' +
+            'Sitzungsmappe. Spätere Aufrufe senden, was sich seitdem geändert hat (Zeit, Ort, Punkte, ' +
+            'Dokumente), bei geänderter Zeit oder geändertem Ort mit dem Kalendereintrag ' +
+            '(METHOD:REQUEST). 409, wenn die Tagesordnung leer ist oder sich nichts geändert hat.',
+          params: idParamsSchema,
+          response: { 200: agendaPublishResponseSchema, 404: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request) => publication.publish(actorOf(request), request.params.id),
     );
   };

@@ -52,7 +52,7 @@ type Executor = Kysely<Database> | Transaction<Database>;
 type TreeOf = (viewer: Viewer) => Promise<FolderTree<FolderNode>>;
 
 /** An item in reading order with every live document linked to it, visible or not. */
-interface ReadItem extends Omit<AgendaEntry, 'documents'> {
+export interface ReadItem extends Omit<AgendaEntry, 'documents'> {
   files: LinkedFileRow[];
 }
 
@@ -85,7 +85,8 @@ function inReadingOrder(items: readonly AgendaItemRow[]): Omit<ReadItem, 'files'
   return result;
 }
 
-async function readAgenda(db: Executor, eventId: number): Promise<ReadItem[]> {
+/** The event's items in reading order, each with every live document linked to it. */
+export async function readAgenda(db: Executor, eventId: number): Promise<ReadItem[]> {
   const items = inReadingOrder(await loadAgendaItems(db, eventId));
   const files = await loadLinkedFiles(
     db,

@@ -25,18 +25,20 @@ export function attendanceReminderMail(
 }
 
 /**
- * The Protokoll is published: to those who said Zusage and still see the event. Only the link:
- * the file itself stays behind the sign-in.
+ * The Protokoll is published: to those who said Zusage and still see the event, or (`accepted`
+ * false) to every invitee who does. Only the link: the file itself stays behind the sign-in.
  */
 export function minutesPublishedMail(
   user: NotificationRecipient,
   event: AnnouncedEvent,
   publicUrl: string,
+  accepted = true,
 ): OutgoingMail {
   return eventMail(user, event, {
     subject: 'Protokoll veröffentlicht: ',
-    opening:
-      'für das folgende Event, zu dem Sie zugesagt hatten, wurde das Protokoll der Sitzung veröffentlicht:',
+    opening: accepted
+      ? 'für das folgende Event, zu dem Sie zugesagt hatten, wurde das Protokoll der Sitzung veröffentlicht:'
+      : 'für die folgende Sitzung wurde das Protokoll veröffentlicht:',
     rest: [
       { kind: 'paragraph', lines: ['Sie finden es nach der Anmeldung auf der Seite des Events:'] },
       { kind: 'action', label: 'Protokoll ansehen', url: eventPageUrl(publicUrl, event.id) },

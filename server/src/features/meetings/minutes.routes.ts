@@ -71,7 +71,9 @@ export const minutesRoutes =
             description:
               'JSON `{ data }` mit dem Protokoll als Data-URL, oder `multipart/form-data` mit der Datei ' +
               'als Teil `file`. Dieselben Formate und Größen wie die Informationsdatei. Die erste ' +
-              'Veröffentlichung benachrichtigt alle, die zugesagt haben und das Event sehen.',
+              'Veröffentlichung benachrichtigt alle, die zugesagt haben und das Event sehen ' +
+              '(`recipients: zugesagt`, Standard) oder alle mit einer Rolle des Events (`recipients: alle`). ' +
+              'Vor dem Beginn der Sitzung nur mit `confirm_future: true` (sonst 422).',
             upload: { body: minutesUploadBodySchema, dataUrlFields: ['data', 'file'] },
             params: idParamsSchema,
             response: {
@@ -85,9 +87,9 @@ export const minutesRoutes =
         async (request) => {
           const upload = await readUpload(request, ctx, { fileFields: ['data', 'file'] });
           const published = await withUpload(ctx, upload, async () => {
-            parseFields(minutesUploadBodySchema, upload.fields);
+            const body = parseFields(minutesUploadBodySchema, upload.fields);
             if (!upload.stored) throw invalidField('file', MEETING_MESSAGES.minutesRequired);
-            return minutes.publish(actorOf(request), request.params.id, upload.stored);
+            return minutes.publish(actorOf(request), request.params.id, upload.stored, body);
           });
           return { message: MEETING_MESSAGES.minutesSaved, data: published };
         },

@@ -1,7 +1,12 @@
 import { announcedEvent } from '../events/events.mails.ts';
-import { MINUTES_MESSAGES, type Minutes } from '@gremienportal/contracts/meetings';
+import {
+  MEETING_MESSAGES,
+  MINUTES_MESSAGES,
+  type Minutes,
+  type MinutesUploadBody,
+} from '@gremienportal/contracts/meetings';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../errors.ts';
+import { invalidField, notFound } from '../../errors.ts';
 import type { StoredUpload } from '../../http/upload-source.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor } from '../../plugins/auth.ts';
@@ -10,6 +15,7 @@ import { viewerOfRoles } from '../../policies/principal.ts';
 import { newKey } from '../../storage/object-keys.ts';
 import { auditOnEvent, recordAudit } from '../audit/audit-log.service.ts';
 import { acceptedBy } from './attendance.repository.ts';
+import { inviteesSeeing } from '../events/event-change-notice.ts';
 import { lockEventRow, updateEventRow } from '../events/events.service.ts';
 import { minutesPublishedMail } from './meetings.mails.ts';
 import { visibleEvent } from '../events/visible-event.ts';
@@ -33,14 +39,26 @@ export function minutesService(ctx: AppContext) {
     /**
      * Publishes the Protokoll (already in storage) with a new download key; a replaced one is
      * deleted after the commit. The first publication mails everyone who said Zusage and can
-     * still see the event (a link, never the file).
+     * still see the event, or every invitee who can (a link, never the file). A meeting that has
+     * not begun needs `confirm_future` (decision 181).
      */
-    async publish(actor: Actor, id: number, file: StoredUpload): Promise<Minutes> {
+    async publish(
+      actor: Actor,
+      id: number,
+      file: StoredUpload,
+      options: Pick<MinutesUploadBody, 'recipients' | 'confirm_future'> = {
+        recipients: 'zugesagt',
+        confirm_future: false,
+      },
+    ): Promise<Minutes> {
       const now = ctx.clock.now().toISOString();
       const { replacedKey, minutes } = await db.transaction().execute(async (trx) => {
         await lockEventRow(trx, ctx.db.dialect, id);
         const event = await visibleEvent(trx, actor.principal, id);
         const first = event.minutes_storage_key === null;
+        if (Date.parse(event.start_at) > ctx.clock.now().getTime() && !options.confirm_future) {
+          throw invalidField('confirm_future', MEETING_MESSAGES.minutesFuture);
+        }
         const downloadKey = newKey();
         await updateEventRow(trx, id, {
           minutes_storage_key: file.key,
@@ -52,14 +70,22 @@ export function minutesService(ctx: AppContext) {
           minutes_published_at: now,
         });
         // "Attended" (decision 130): said Zusage and can see the event now, whatever roles they had.
-        const recipients = first
-          ? (await acceptedBy(trx, id)).filter((user) => canSeeEvent(viewerOfRoles(user.roles), event))
-          : [];
+        const recipients = !first
+          ? []
+          : options.recipients === 'alle'
+            ? await inviteesSeeing(
+                trx,
+                event,
+                event.roles.map((role) => role.id),
+              )
+            : (await acceptedBy(trx, id)).filter((user) => canSeeEvent(viewerOfRoles(user.roles), event));
         const announced = announcedEvent(event);
         await enqueueMail(
           trx,
           ctx.clock,
-          recipients.map((user) => minutesPublishedMail(user, announced, ctx.config.PUBLIC_URL)),
+          recipients.map((user) =>
+            minutesPublishedMail(user, announced, ctx.config.PUBLIC_URL, options.recipients === 'zugesagt'),
+          ),
         );
         await recordAudit(trx, ctx.clock, {
           ...auditOnEvent(actor, event),
@@ -68,6 +94,7 @@ export function minutesService(ctx: AppContext) {
             format: file.format,
             size: file.size,
             replaced: !first,
+            ...(first ? { recipients: options.recipients } : {}),
             notified_users: recipients.length,
           },
         });

@@ -254,6 +254,8 @@ describe('GET /audit: entries, filters and pages', () => {
       'event.attendance_answered': 'Zu- oder Absage gegeben',
       'event.attendance_reminded': 'Erinnerung an offene Antworten gesendet',
       'event.minutes_published': 'Protokoll veröffentlicht',
+      'event.agenda_published': 'Tagesordnung veröffentlicht',
+      'event.agenda_changes_published': 'Änderungen der Tagesordnung mitgeteilt',
       'event.minutes_removed': 'Protokoll entfernt',
       'event.minutes_downloaded': 'Protokoll heruntergeladen',
       'event.book_downloaded': 'Sitzungsmappe heruntergeladen',
@@ -266,7 +268,7 @@ describe('GET /audit: entries, filters and pages', () => {
       'api_key.revoked': 'API-Schlüssel widerrufen',
       'api_key.refused': 'API-Schlüssel abgewiesen',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(53);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(55);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

@@ -229,6 +229,7 @@ describe('events API', () => {
         my_attendance: null,
         minutes: null,
         agenda_count: 0,
+        agenda_published_at: null,
       });
       const read = await t.app.inject({
         method: 'GET',

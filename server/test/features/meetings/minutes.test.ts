@@ -139,6 +139,7 @@ describe('the Protokoll der Sitzung', () => {
         format: 'pdf',
         size: content.length,
         replaced: false,
+        recipients: 'zugesagt',
         notified_users: 2,
       });
     });

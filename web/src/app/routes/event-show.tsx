@@ -1,4 +1,5 @@
-import { useNavigate } from 'react-router';
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
@@ -27,6 +28,13 @@ function EventShow({ id }: { id: number }) {
     navigate('/events'),
   );
   const title = event.data?.title ?? 'Event';
+  const { hash } = useLocation();
+  const loaded = event.isSuccess;
+  // The mail's "Sitzungsmappe herunterladen" links here with #sitzungsmappe (decision 181): the
+  // section exists only once the event is loaded, so the browser cannot scroll to it by itself.
+  useEffect(() => {
+    if (loaded && hash === '#sitzungsmappe') document.getElementById('sitzungsmappe')?.scrollIntoView();
+  }, [loaded, hash]);
   // Hidden and missing events answer the same 404 (product.md P5): both show the 404 page, as documents do.
   if (event.isError && isApiError(event.error) && event.error.status === 404) return <NotFoundPage />;
 

@@ -1,5 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateEventBody, PortalEvent, UpdateEventBody } from '@gremienportal/contracts/events';
+import type {
+  CreateEventBody,
+  EventWriteResponse,
+  PortalEvent,
+  UpdateEventBody,
+} from '@gremienportal/contracts/events';
 import { api, type UploadProgress } from '../../lib/api-client';
 import { eventKeys } from '../../lib/query-client';
 import { saveBlob } from '../../lib/saved-files';
@@ -32,6 +37,7 @@ export function eventFormData(body: CreateEventBody | UpdateEventBody, file: Fil
   if ('notifications' in body) {
     for (const role of body.notifications ?? []) data.append('notifications', String(role));
   }
+  if ('notify' in body && body.notify) data.append('notify', 'true');
   if (file) data.append('file', file, file.name);
   return data;
 }
@@ -63,10 +69,8 @@ export function useUpdateEvent(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, file, onProgress }: SaveVariables<UpdateEventBody>) =>
-      api
-        .upload<{ event: PortalEvent }>('PUT', `/events/${id}`, eventFormData(body, file), onProgress)
-        .then((res) => res.event),
-    onSuccess: async (event) => {
+      api.upload<EventWriteResponse>('PUT', `/events/${id}`, eventFormData(body, file), onProgress),
+    onSuccess: async ({ event }) => {
       queryClient.setQueryData(eventKeys.detail(id), event);
       await queryClient.invalidateQueries({ queryKey: eventKeys.list() });
     },

@@ -4,6 +4,7 @@ import { ROOT_FOLDER_ID } from '@gremienportal/contracts/rules';
 import type { ExplorerListResponse } from '@gremienportal/contracts/files';
 import type { AgendaCheckResponse, AgendaItem, PutAgendaInput } from '@gremienportal/contracts/meetings';
 import type { SearchResponse } from '@gremienportal/contracts/search';
+import type { AgendaPublication, AgendaPublishResponse } from '@gremienportal/contracts/meeting-notices';
 import { api } from '../../lib/api-client';
 import { eventKeys } from '../../lib/query-client';
 
@@ -88,3 +89,28 @@ export const pickerSearchQueryOptions = (q: string) =>
         .then((res) => res.data),
     staleTime: 30_000,
   });
+
+/** What "Tagesordnung veröffentlichen" would send now (admins; decision 181). */
+export const agendaPublicationQueryOptions = (eventId: number) =>
+  queryOptions({
+    queryKey: [...agendaKeys.agenda(eventId), 'publication'] as const,
+    queryFn: ({ signal }) =>
+      api
+        .get<{ data: AgendaPublication }>(`/events/${eventId}/agenda/publish`, { signal })
+        .then((res) => res.data),
+    staleTime: 0,
+  });
+
+/** Mails the agenda, or what changed since it was mailed; the event then carries the date. */
+export function usePublishAgenda(eventId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<AgendaPublishResponse>(`/events/${eventId}/agenda/publish`, {}),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: eventKeys.detail(eventId) }),
+        queryClient.invalidateQueries({ queryKey: agendaKeys.agenda(eventId) }),
+      ]);
+    },
+  });
+}

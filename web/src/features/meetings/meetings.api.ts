@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PortalEvent } from '@gremienportal/contracts/events';
-import type { Minutes } from '@gremienportal/contracts/meetings';
+import type { Minutes, MinutesRecipients } from '@gremienportal/contracts/meetings';
 import { api, type UploadProgress } from '../../lib/api-client';
 import { openBlobInNewTab, saveBlob } from '../../lib/saved-files';
 import { eventKeys } from '../../lib/query-client';
@@ -78,14 +78,20 @@ function useRefreshEvent(eventId: number) {
 interface UploadMinutesVariables {
   file: File;
   onProgress?: (progress: UploadProgress) => void;
+  /** Who hears of the first Protokoll (decision 181); the server's default is "zugesagt". */
+  recipients?: MinutesRecipients;
+  /** The meeting has not begun: the office confirmed publishing anyway. */
+  confirmFuture?: boolean;
 }
 
 /** "Protokoll hochladen" / "ersetzen" (admins): multipart part `file`, with the upload's progress. */
 export function useUploadMinutes(eventId: number) {
   const refresh = useRefreshEvent(eventId);
   return useMutation({
-    mutationFn: ({ file, onProgress }: UploadMinutesVariables) => {
+    mutationFn: ({ file, onProgress, recipients, confirmFuture }: UploadMinutesVariables) => {
       const data = new FormData();
+      if (recipients) data.append('recipients', recipients);
+      if (confirmFuture) data.append('confirm_future', 'true');
       data.append('file', file, file.name);
       return api.upload<unknown>('POST', `/events/${eventId}/minutes`, data, onProgress);
     },

@@ -18,9 +18,10 @@ import { applyFieldErrors } from '../../../lib/form-errors';
 import { useSpecForm } from '../../../lib/forms';
 import { roleOptionsOf } from '../../../lib/role-ids';
 import { EventDateTimeInput } from './event-date-time-input';
+import { ChangeNoticeFields, noticeLines } from './change-notice-fields';
 
 /** Form values as the contract reads them; the selects hold role ids as strings. */
-export type EventFormValues = CreateEventInput;
+export type EventFormValues = CreateEventInput & { notify?: boolean };
 
 export const EMPTY_EVENT_VALUES: EventFormValues = {
   title: '',
@@ -31,7 +32,16 @@ export const EMPTY_EVENT_VALUES: EventFormValues = {
   description: '',
   notifications: [],
 };
-const EVENT_FIELDS = ['title', 'roles', 'start', 'end', 'location', 'description', 'notifications'] as const;
+const EVENT_FIELDS = [
+  'title',
+  'roles',
+  'start',
+  'end',
+  'location',
+  'description',
+  'notifications',
+  'notify',
+] as const;
 const FILE_FIELDS = ['file', 'data'];
 /** The information file types offered (product.md P13.1's map plus common office formats). */
 // prettier-ignore
@@ -89,7 +99,7 @@ export function EventForm<M extends 'create' | 'update'>({
   currentFileNote,
   secondaryAction,
 }: EventFormProps<M>) {
-  // Both schemas read the same values; the update schema ignores "notifications".
+  // Both schemas read the same values; "notifications" counts on update only with "notify".
   const resolver = (
     mode === 'create' ? zodResolver(createEventBodySchema) : zodResolver(updateEventBodySchema)
   ) as Resolver<EventFormValues, unknown, SubmitBody<M>>;
@@ -107,6 +117,17 @@ export function EventForm<M extends 'create' | 'update'>({
   const roleOptions = roleOptionsOf(roles);
   const chosenRoles = asIdList(watch('roles'));
   const notificationOptions = roleOptions.filter((option) => chosenRoles.includes(option.value));
+  const [title, start, end, location, description] = watch([
+    'title',
+    'start',
+    'end',
+    'location',
+    'description',
+  ]);
+  const lines =
+    mode === 'update'
+      ? noticeLines(initialValues, { title, start, end, location, description }, file !== null)
+      : [];
 
   const handleSubmit = form.handleSubmit(async (body) => {
     setGeneralError(null);
@@ -219,6 +240,35 @@ export function EventForm<M extends 'create' | 'update'>({
           disabled={busy}
           emptyNote={currentFileNote}
         />
+        {mode === 'update' ? (
+          <ChangeNoticeFields
+            lines={lines}
+            notify={watch('notify') === true}
+            onNotifyChange={(next) => {
+              setValue('notify', next);
+              // All of the event's roles by default: a change concerns everyone invited.
+              if (next && asIdList(watch('notifications')).length === 0)
+                setValue('notifications', chosenRoles);
+            }}
+            disabled={busy}
+          >
+            <Controller
+              control={control}
+              name="notifications"
+              render={({ field }) => (
+                <NotificationSelect
+                  rolesChosen={chosenRoles.length > 0}
+                  noRolesHint="Zuerst Rollen wählen"
+                  hint="Diese Rollen erhalten die E-Mail"
+                  data={notificationOptions}
+                  {...form.controlled(field)}
+                  value={asIdList(field.value)}
+                  onBlur={field.onBlur}
+                />
+              )}
+            />
+          </ChangeNoticeFields>
+        ) : null}
         {busy && progress !== undefined ? (
           <Progress value={progress} size="sm" aria-label="Fortschritt des Hochladens" />
         ) : null}

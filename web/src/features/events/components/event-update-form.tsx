@@ -3,6 +3,7 @@ import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Role } from '@gremienportal/contracts/common';
 import { EVENT_MESSAGES, type PortalEvent } from '@gremienportal/contracts/events';
+import { NOTICE_MESSAGES } from '@gremienportal/contracts/meeting-notices';
 import { useUpdateEvent } from '../events.api';
 import { pickerValueFromLocal } from './event-date-time-input';
 import { EventForm, type EventFormValues } from './event-form';
@@ -15,6 +16,7 @@ export const initialValuesOf = (event: PortalEvent, roles: readonly Role[]): Eve
   location: event.location,
   description: event.description,
   notifications: [],
+  notify: false,
 });
 
 interface EventUpdateFormProps {
@@ -45,8 +47,16 @@ export function EventUpdateForm({ event, roles, onUpdated }: EventUpdateFormProp
         </Button>
       }
       onSubmit={async (body, file, onProgress) => {
-        const updated = await updateEvent.mutateAsync({ body, file, onProgress });
-        notifications.show({ color: 'green', message: EVENT_MESSAGES.updated });
+        // Without a notice the roles to notify are not sent: they mean nothing then.
+        const sent = body.notify ? body : { ...body, notifications: undefined };
+        const { event: updated, notified } = await updateEvent.mutateAsync({ body: sent, file, onProgress });
+        notifications.show({
+          color: 'green',
+          message:
+            notified === undefined
+              ? EVENT_MESSAGES.updated
+              : `${EVENT_MESSAGES.updated}. ${NOTICE_MESSAGES.changesSent(notified)}`,
+        });
         onUpdated(updated);
       }}
     />

@@ -8,6 +8,7 @@ import { EVENT_MESSAGES, parseEventTime, type PortalEvent } from '@gremienportal
 import { json, mockApi, type MockHandler } from '../../../testing/fetch-mock';
 import { adminUser, signIn, vertreterUser } from '../../../testing/factories';
 import { renderApp } from '../../../testing/render';
+import { mockUploads } from '../../../testing/upload-mock';
 import { filterEvents, sortEvents, EMPTY_FILTERS } from './events-table';
 
 const ROLES = [
@@ -35,58 +36,11 @@ function makeEvent(overrides: Partial<PortalEvent> = {}): PortalEvent {
     my_attendance: null,
     minutes: null,
     agenda_count: 0,
+    agenda_published_at: null,
     ...overrides,
     roles,
     roles_string: roles.join(', '),
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Uploads go through XMLHttpRequest (for progress); this stand-in records them and answers.
-
-interface RecordedUpload {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: FormData;
-}
-type UploadReply = { status: number; body?: unknown };
-
-function mockUploads(reply: (upload: RecordedUpload) => UploadReply) {
-  const uploads: RecordedUpload[] = [];
-  class FakeXhr {
-    status = 0;
-    responseText = '';
-    timeout = 0;
-    readonly upload = { addEventListener: () => {} };
-    private listeners: Record<string, (() => void)[]> = {};
-    private request: Omit<RecordedUpload, 'body'> = { method: '', url: '', headers: {} };
-    open(method: string, url: string) {
-      this.request = { method, url, headers: {} };
-    }
-    setRequestHeader(name: string, value: string) {
-      this.request.headers[name.toLowerCase()] = value;
-    }
-    getResponseHeader(name: string) {
-      return name.toLowerCase() === 'content-type' ? 'application/json' : null;
-    }
-    addEventListener(type: string, listener: () => void) {
-      (this.listeners[type] ??= []).push(listener);
-    }
-    abort() {}
-    send(body: FormData) {
-      const recorded = { ...this.request, body };
-      uploads.push(recorded);
-      const answer = reply(recorded);
-      setTimeout(() => {
-        this.status = answer.status;
-        this.responseText = answer.body === undefined ? '' : JSON.stringify(answer.body);
-        for (const listener of this.listeners.load ?? []) listener();
-      }, 0);
-    }
-  }
-  vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  return uploads;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Button, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconListNumbers, IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { PortalEvent } from '@gremienportal/contracts/events';
@@ -11,6 +11,8 @@ import { plural } from '../../../lib/plural';
 import { agendaQueryOptions } from '../agenda.api';
 import { agendaBranches, documentCount } from '../agenda.rules';
 import { AgendaDocument } from './agenda-document';
+import { AgendaPublish } from './agenda-publish';
+import { formatDateTime } from '../../../lib/format';
 import classes from './agenda-section.module.css';
 
 /** The editor's address (admins). */
@@ -77,7 +79,7 @@ export function AgendaSection({
   event,
   isAdmin,
 }: {
-  event: Pick<PortalEvent, 'id' | 'agenda_count'>;
+  event: Pick<PortalEvent, 'id' | 'agenda_count' | 'agenda_published_at'>;
   isAdmin: boolean;
 }) {
   const hasAgenda = event.agenda_count > 0;
@@ -93,21 +95,29 @@ export function AgendaSection({
           <>
             {plural(items.length, 'Punkt', 'Punkte')} ·{' '}
             {plural(documentCount(items), 'Dokument', 'Dokumente')}
+            {isAdmin
+              ? event.agenda_published_at
+                ? ` · an die Mitglieder gesendet am ${formatDateTime(event.agenda_published_at)} Uhr`
+                : ' · noch nicht an die Mitglieder gesendet'
+              : null}
           </>
         ) : undefined
       }
       action={
         isAdmin ? (
-          <Button
-            component={Link}
-            to={agendaEditorPath(event.id)}
-            variant={hasAgenda ? 'default' : 'filled'}
-            leftSection={
-              hasAgenda ? <IconPencil size={18} aria-hidden /> : <IconListNumbers size={18} aria-hidden />
-            }
-          >
-            {hasAgenda ? 'Tagesordnung bearbeiten' : 'Tagesordnung anlegen'}
-          </Button>
+          <Group gap="sm">
+            {hasAgenda && agenda.isSuccess ? <AgendaPublish event={event} items={items} /> : null}
+            <Button
+              component={Link}
+              to={agendaEditorPath(event.id)}
+              variant={hasAgenda ? 'default' : 'filled'}
+              leftSection={
+                hasAgenda ? <IconPencil size={18} aria-hidden /> : <IconListNumbers size={18} aria-hidden />
+              }
+            >
+              {hasAgenda ? 'Tagesordnung bearbeiten' : 'Tagesordnung anlegen'}
+            </Button>
+          </Group>
         ) : undefined
       }
     >

@@ -107,7 +107,7 @@ describe('Tagesordnung on the event page', () => {
     });
     renderApp('/events/show/5');
     const section = await agendaSection();
-    await within(section).findByText('5 Punkte · 4 Dokumente');
+    await within(section).findByText('5 Punkte · 4 Dokumente · noch nicht an die Mitglieder gesendet');
     const row = within(section).getByText('Bericht des Aufsichtsrats.pdf').closest('li')!;
     expect(row).toHaveTextContent('Für die Rolle Vertreter nicht sichtbar');
     expect(within(section).getAllByText(/nicht sichtbar/)).toHaveLength(1);

@@ -69,6 +69,7 @@ export function BookDownload({ event }: { event: Pick<PortalEvent, 'id' | 'agend
 
   return (
     <PageSection
+      id="sitzungsmappe"
       title="Sitzungsmappe"
       gap="sm"
       footer={

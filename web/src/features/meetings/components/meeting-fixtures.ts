@@ -26,6 +26,7 @@ export function makeMeeting(overrides: Partial<PortalEvent> = {}): PortalEvent {
     my_attendance: null,
     minutes: null,
     agenda_count: 0,
+    agenda_published_at: null,
     ...overrides,
     roles,
     roles_string: roles.join(', '),

@@ -5,6 +5,7 @@ import { MEETING_MESSAGES } from '@gremienportal/contracts/meetings';
 import { json, mockApi, type MockHandler, type MockReply } from '../../../testing/fetch-mock';
 import { adminUser, signIn, vertreterUser } from '../../../testing/factories';
 import { renderApp } from '../../../testing/render';
+import { mockUploads } from '../../../testing/upload-mock';
 import { readWithProgress } from '../meetings.api';
 import { daysFromNow, makeMeeting } from './meeting-fixtures';
 import { upcomingEvents } from './upcoming-meetings';
@@ -192,39 +193,6 @@ describe('Sitzungsmappe', () => {
   });
 });
 
-// Uploads go through XMLHttpRequest (for progress): a stand-in that records them and answers.
-function mockUploads(status: number, body?: unknown) {
-  const uploads: { method: string; url: string; body: FormData }[] = [];
-  class FakeXhr {
-    status = 0;
-    responseText = '';
-    readonly upload = { addEventListener: () => {} };
-    private listeners: Record<string, (() => void)[]> = {};
-    private request = { method: '', url: '' };
-    open(method: string, url: string) {
-      this.request = { method, url };
-    }
-    setRequestHeader() {}
-    getResponseHeader(name: string) {
-      return name.toLowerCase() === 'content-type' ? 'application/json' : null;
-    }
-    addEventListener(type: string, listener: () => void) {
-      (this.listeners[type] ??= []).push(listener);
-    }
-    abort() {}
-    send(data: FormData) {
-      uploads.push({ ...this.request, body: data });
-      setTimeout(() => {
-        this.status = status;
-        this.responseText = body === undefined ? '' : JSON.stringify(body);
-        for (const listener of this.listeners.load ?? []) listener();
-      }, 0);
-    }
-  }
-  vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  return uploads;
-}
-
 const MINUTES = {
   external: 'MiNuTeSkEy0123456789ab',
   format: 'pdf',
@@ -267,10 +235,12 @@ describe('Protokoll der Sitzung', () => {
   it('lets admins upload one as part "file", asking for a file first', async () => {
     signIn(adminUser());
     let published = false;
+    const past = { start: daysFromNow(-1), end: daysFromNow(-1, 2) };
     mockApi({
-      'GET /api/v1/events/5': () => json(200, { data: makeMeeting({ minutes: published ? MINUTES : null }) }),
+      'GET /api/v1/events/5': () =>
+        json(200, { data: makeMeeting({ ...past, minutes: published ? MINUTES : null }) }),
     });
-    const uploads = mockUploads(201, { data: MINUTES });
+    const uploads = mockUploads(() => ({ status: 201, body: { data: MINUTES } }));
     const { user } = renderApp('/events/show/5');
     const section = await screen.findByRole('region', { name: 'Protokoll der Sitzung' });
     expect(within(section).getByText(/Noch kein Protokoll veröffentlicht/)).toBeInTheDocument();

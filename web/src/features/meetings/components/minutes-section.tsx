@@ -66,7 +66,7 @@ export function MinutesSection({
   event,
   isAdmin,
 }: {
-  event: Pick<PortalEvent, 'id' | 'minutes'>;
+  event: Pick<PortalEvent, 'id' | 'minutes' | 'start'>;
   isAdmin: boolean;
 }) {
   if (!event.minutes && !isAdmin) return null;

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Progress, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash, IconUpload } from '@tabler/icons-react';
 import type { PortalEvent } from '@gremienportal/contracts/events';
-import { MEETING_MESSAGES } from '@gremienportal/contracts/meetings';
+import { MEETING_MESSAGES, type MinutesRecipients } from '@gremienportal/contracts/meetings';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { UploadDropzone, type UploadExtension } from '../../../components/upload-dropzone';
 import { errorMessage, isApiError, type UploadProgress } from '../../../lib/api-client';
@@ -13,8 +13,9 @@ import { useRemoveMinutes, useUploadMinutes } from '../meetings.api';
 const MINUTES_EXTENSIONS: readonly UploadExtension[] = ['pdf', 'doc', 'docx', 'odt', 'txt'];
 
 /** Admins: "Protokoll hochladen" or "ersetzen" (drop zone as in the event form, with progress), "entfernen". */
-export function MinutesUpload({ event }: { event: Pick<PortalEvent, 'id' | 'minutes'> }) {
+export function MinutesUpload({ event }: { event: Pick<PortalEvent, 'id' | 'minutes' | 'start'> }) {
   const [file, setFile] = useState<File | null>(null);
+  const [recipients, setRecipients] = useState<MinutesRecipients>('zugesagt');
   const [fileError, setFileError] = useState<string | undefined>(undefined);
   const [generalError, setGeneralError] = useState<string | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
@@ -23,15 +24,9 @@ export function MinutesUpload({ event }: { event: Pick<PortalEvent, 'id' | 'minu
   const busy = upload.isPending || remove.isPending;
   const action = event.minutes ? 'Protokoll ersetzen' : 'Protokoll hochladen';
 
-  const handleUpload = () => {
-    setGeneralError(null);
-    if (!file) {
-      setFileError(MEETING_MESSAGES.minutesRequired);
-      return;
-    }
-    setFileError(undefined);
+  const send = (chosen: File, confirmFuture: boolean) =>
     upload.mutate(
-      { file, onProgress: setProgress },
+      { file: chosen, onProgress: setProgress, recipients, confirmFuture },
       {
         onSuccess: () => {
           setFile(null);
@@ -46,6 +41,26 @@ export function MinutesUpload({ event }: { event: Pick<PortalEvent, 'id' | 'minu
         onSettled: () => setProgress(null),
       },
     );
+
+  const handleUpload = () => {
+    setGeneralError(null);
+    if (!file) {
+      setFileError(MEETING_MESSAGES.minutesRequired);
+      return;
+    }
+    setFileError(undefined);
+    // A Protokoll before the meeting is usually a mistake of the event chosen (decision 181).
+    if (Date.parse(event.start) <= Date.now()) {
+      send(file, false);
+      return;
+    }
+    openConfirmDialog({
+      title: 'Sitzung liegt in der Zukunft',
+      message: MEETING_MESSAGES.minutesFuture,
+      confirmLabel: 'Trotzdem veröffentlichen',
+      danger: false,
+      onConfirm: () => send(file, true),
+    });
   };
 
   const handleRemove = () =>
@@ -78,6 +93,19 @@ export function MinutesUpload({ event }: { event: Pick<PortalEvent, 'id' | 'minu
         disabled={busy}
         emptyNote={event.minutes ? 'Eine neue Datei ersetzt das veröffentlichte Protokoll.' : undefined}
       />
+      {event.minutes ? null : (
+        <Radio.Group
+          label="Wer wird benachrichtigt?"
+          description="Die Mail enthält nur den Link zur Sitzung, nicht das Protokoll."
+          value={recipients}
+          onChange={(value) => setRecipients(value as MinutesRecipients)}
+        >
+          <Stack gap="xs" mt="xs">
+            <Radio value="zugesagt" label="Wer zugesagt hat" disabled={busy} />
+            <Radio value="alle" label="Alle Mitglieder der Rollen dieser Sitzung" disabled={busy} />
+          </Stack>
+        </Radio.Group>
+      )}
       {upload.isPending && progress ? (
         <Stack gap={4}>
           <Progress
