@@ -138,7 +138,7 @@ test.describe('Aktivitäten', () => {
     const page = await signedInPage(browser, 'admin');
     await page.goto(`/files/show/${file.id}`);
     // Decision 124: the access tables are folded away on the file page.
-    await page.getByRole('button', { name: /Wer die Datei sehen kann/ }).click();
+    await page.getByRole('button', { name: /Wer das Dokument sehen kann/ }).click();
     const accesses = page.getByRole('region', { name: 'Zugriffe' });
     await expect(accesses).toBeVisible();
     const vertreter = ACCOUNTS.vertreter;

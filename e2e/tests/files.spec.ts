@@ -143,7 +143,8 @@ test.describe('Dateien', () => {
       const chooserPromise = page.waitForEvent('filechooser');
       await dialog.getByRole('button', { name: 'Datei auswählen' }).click();
       const chooser = await chooserPromise;
-      expect(chooser.isMultiple()).toBe(false);
+      // Several documents may be picked at once (decision 182); one stays the specified form.
+      expect(chooser.isMultiple()).toBe(true);
       await chooser.setFiles({ name: 'bericht.pdf', mimeType: 'application/pdf', buffer: PDF });
       await expect(dialog.getByText('bericht.pdf')).toBeVisible();
       await dialog.getByRole('button', { name: 'Hochladen' }).click();
@@ -319,6 +320,30 @@ test.describe('Dateien', () => {
       await expect(page).toHaveURL(/\?folder=4$/);
       expect(page.url()).not.toBe(archiveUrl);
       await expect(tree(page).getByRole('treeitem', { name: archive })).toHaveCount(0);
+    });
+
+    await test.step('uploads several documents in one go, each titled from its file name', async () => {
+      // Last, into /Allgemein, where the folder's deletion left the view.
+      await page.getByRole('button', { name: 'Datei hochladen' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Datei hochladen' });
+      const chooserPromise = page.waitForEvent('filechooser');
+      await dialog.getByRole('button', { name: 'Datei auswählen' }).click();
+      await (
+        await chooserPromise
+      ).setFiles([
+        { name: `Anlage A ${id}.pdf`, mimeType: 'application/pdf', buffer: PDF },
+        { name: `Anlage B ${id}.pdf`, mimeType: 'application/pdf', buffer: PDF },
+      ]);
+      const titleB = dialog.getByRole('textbox', { name: labelled(`Titel von Anlage B ${id}.pdf`) });
+      await expect(titleB).toHaveValue(`Anlage B ${id}`);
+      await titleB.fill(`Anlage B ${id} (korrigiert)`);
+      await expectNoAxeViolations(page);
+      await dialog.getByRole('button', { name: '2 Dokumente hochladen' }).click();
+      await expect(toast(page, '2 Dokumente wurden erfolgreich hochgeladen').first()).toBeVisible();
+      await expect(grid(page).getByRole('link', { name: `Anlage A ${id}`, exact: true })).toBeVisible();
+      await expect(
+        grid(page).getByRole('link', { name: `Anlage B ${id} (korrigiert)`, exact: true }),
+      ).toBeVisible();
     });
 
     await page.context().close();

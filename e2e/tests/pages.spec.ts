@@ -224,16 +224,21 @@ function smallTargets(page: Page): Promise<string[]> {
   });
 }
 
-/** English words in what the page shows or reads out (text, labels, titles, placeholders). */
+/**
+ * English words in what the page shows or reads out (text, labels, titles, placeholders), and
+ * internal keys shown as text ("notified_users: 2" in the Aktivitäten's details, decision 180).
+ */
 function englishText(page: Page): Promise<string[]> {
   return page.evaluate(() => {
+    const internalKey = /\b[a-z]+(?:_[a-z]+)+\b/;
     const english =
       /\b(No|records?|Next|Previous|page|Toggle|Select|Search|Loading|Close|Clear|Upload|Drag|Drop|Files?|Sort(ed)?|Show|Hide|Menu|Open|Collapse|Expand|Delete|Remove|Cancel|Submit|Error|Invalid|Required|Nothing|found|of)\b/;
     const found = new Set<string>();
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent?.trim() ?? '';
-      if (text && english.test(text) && !node.parentElement?.closest('script, style')) found.add(text);
+      if (node.parentElement?.closest('script, style') || !text) continue;
+      if (english.test(text) || (internalKey.test(text) && !text.includes('@'))) found.add(text);
     }
     for (const el of document.querySelectorAll(
       '[aria-label], [title], [placeholder], [alt], [aria-description]',

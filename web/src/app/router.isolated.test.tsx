@@ -53,7 +53,7 @@ describe('routes', () => {
   it('shows signed-out visitors of / the welcome page with the way to the login', async () => {
     const { router } = renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Willkommen im Gremienportal' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /Zum Login/ })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: /Zur Anmeldung/ })).toHaveAttribute('href', '/login');
     expect(router.state.location.pathname).toBe('/');
   });
 

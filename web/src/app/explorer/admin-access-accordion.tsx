@@ -11,7 +11,7 @@ interface AdminAccessAccordionProps {
 
 /** Folders have no access list, only who can see them. */
 const TITLE = {
-  file: 'Wer die Datei sehen kann und wer sie geöffnet hat',
+  file: 'Wer das Dokument sehen kann und wer es geöffnet hat',
   folder: 'Wer den Ordner sehen kann',
 } as const;
 

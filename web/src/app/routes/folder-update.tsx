@@ -76,7 +76,7 @@ function FolderUpdate({ id }: { id: number }) {
                 </Detail>
                 <Detail label="Inhalt">
                   {plural(folder.data.children, 'Unterordner', 'Unterordner')},{' '}
-                  {plural(folder.data.files, 'Datei', 'Dateien')}
+                  {plural(folder.data.files, 'Dokument', 'Dokumente')}
                 </Detail>
                 <Detail label="Angelegt">{formatDateTime(folder.data.date)}</Detail>
                 <Detail label="Zuletzt geändert">{formatDateTime(folder.data.updated_at)}</Detail>

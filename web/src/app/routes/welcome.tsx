@@ -14,7 +14,7 @@ export default function WelcomePage() {
       </Text>
       <Text>Bitte melden Sie sich mit Ihren persönlichen Zugangsdaten an.</Text>
       <Button component={Link} to="/login" leftSection={<IconLogin2 size={18} aria-hidden />} size="md">
-        Zum Login
+        Zur Anmeldung
       </Button>
     </Stack>
   );

@@ -310,7 +310,7 @@ describe('VisibleToList ("Sichtbar für")', () => {
     expect(await screen.findByRole('heading', { name: 'Sichtbar für' })).toBeInTheDocument();
     expect(
       await screen.findByText(
-        '2 Personen aus den Gremien sehen diese Datei, dazu 1 Person mit der Rolle Admin oder Super-Admin.',
+        '2 Personen aus den Gremien sehen dieses Dokument, dazu 1 Person mit der Rolle Admin oder Super-Admin.',
       ),
     ).toBeInTheDocument();
     expect(requests[0]!.url).toBe('/api/v1/audit/visible-to/file/9');

@@ -19,7 +19,7 @@ import { visibleToQueryOptions } from '../audit.api';
 export const NOBODY_MESSAGE = 'Niemand außer der Geschäftsstelle';
 
 const TYPE_TEXT: Record<VisibleToType, string> = {
-  file: 'diese Datei',
+  file: 'dieses Dokument',
   folder: 'diesen Ordner',
   event: 'dieses Event',
 };

@@ -43,7 +43,7 @@ export function ForgotPasswordForm() {
           {FORGOT_PASSWORD_SUCCESS_MESSAGE}
         </Alert>
         <Anchor component={Link} to="/login" size="sm">
-          Zurück zum Login
+          Zurück zur Anmeldung
         </Anchor>
       </Stack>
     );
@@ -69,7 +69,7 @@ export function ForgotPasswordForm() {
         </Button>
         <Text ta="center" size="sm">
           <Anchor component={Link} to="/login">
-            Zurück zum Login
+            Zurück zur Anmeldung
           </Anchor>
         </Text>
       </Stack>

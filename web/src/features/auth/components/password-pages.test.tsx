@@ -69,7 +69,7 @@ describe('reset password page', () => {
 
     expect(await screen.findByText(PASSWORD_RESET_SUCCESS_MESSAGE)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'speichern' })).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Zum Login' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Zur Anmeldung' })).toHaveAttribute('href', '/login');
     expect(requests.at(-1)?.body).toEqual({
       id: 42,
       token: 't0k3n',
@@ -214,7 +214,7 @@ describe('invitation page', () => {
     await user.type(repeated(), 'Sommerwiese-7');
     await user.click(screen.getByRole('button', { name: 'Passwort festlegen' }));
     expect(await screen.findByText(INVITATION_ACCEPTED_MESSAGE)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Zum Login' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Zur Anmeldung' })).toHaveAttribute('href', '/login');
     expect(localStorage.getItem('access_token')).toBeNull();
   });
 

@@ -46,7 +46,7 @@ const WORDING = {
 
 /**
  * Sets a password from a reset or invitation link (query parameters id and token). A reset ends
- * on "Zum Login"; an invitation signs the new member in and opens the portal (decision 176).
+ * on "Zur Anmeldung"; an invitation signs the new member in and opens the portal (decision 176).
  */
 export function ResetPasswordForm({
   id,
@@ -91,7 +91,7 @@ export function ResetPasswordForm({
           {purpose === 'reset' ? PASSWORD_RESET_SUCCESS_MESSAGE : done}
         </Alert>
         <Button component={Link} to="/login" fullWidth size="md">
-          Zum Login
+          Zur Anmeldung
         </Button>
       </Stack>
     );

@@ -12,7 +12,7 @@ import { UploadProgressBar } from './upload-progress';
 
 /** "Zugriffsberechtigung" of the upload and the edit form. */
 export function PermissionsSelect(props: Omit<ComponentProps<typeof RoleSelect>, 'label' | 'description'>) {
-  return <RoleSelect {...props} label="Zugriffsberechtigung" description="Wer die Datei sehen darf" />;
+  return <RoleSelect {...props} label="Zugriffsberechtigung" description="Wer das Dokument sehen darf" />;
 }
 
 /** The folder select ("Ordner", "Verschieben nach") with the optional "Neuer Ordner" button. */
