@@ -10,6 +10,37 @@ import {
 } from './support/fixtures.ts';
 
 test.describe('Anmeldung und Konto', () => {
+  test('by keyboard alone: the e-mail field has focus, every field shows the 2 px ring, on a phone and a desktop', async ({
+    page,
+  }) => {
+    for (const viewport of [
+      { width: 375, height: 812 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/login');
+      const email = page.getByLabel('E-Mail-Adresse');
+      await expect(email).toBeFocused();
+      await page.keyboard.type(ACCOUNTS.vertreter.email);
+      await page.keyboard.press('Tab');
+      const password = page.getByRole('textbox', { name: 'Passwort' });
+      await expect(password).toBeFocused();
+      // The same ring as buttons get (decision 179): 2 px in the primary colour, not the browser's.
+      for (const field of [password, email]) {
+        await field.focus();
+        await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Tab');
+        const ring = await field.evaluate((el) => {
+          // A password's ring sits on the wrapper that also holds its "anzeigen" button.
+          const style = getComputedStyle(el.closest('.mantine-Input-input') ?? el);
+          return { width: style.outlineWidth, style: style.outlineStyle };
+        });
+        expect(ring).toEqual({ width: '2px', style: 'solid' });
+      }
+      await expectNoAxeViolations(page);
+    }
+  });
+
   test('sign in, see the shell, sign out', async ({ page }) => {
     await page.goto('/login');
     await expect(page.getByRole('heading', { name: 'Einloggen' })).toBeVisible();
