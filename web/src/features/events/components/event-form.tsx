@@ -154,6 +154,25 @@ export function EventForm<M extends 'create' | 'update'>({
     }
   });
 
+  /** "Benachrichtigung an": on create for the new event, on update for a notice of the change. */
+  const notificationSelect = (hint: string) => (
+    <Controller
+      control={control}
+      name="notifications"
+      render={({ field }) => (
+        <NotificationSelect
+          rolesChosen={chosenRoles.length > 0}
+          noRolesHint="Zuerst Rollen wählen"
+          hint={hint}
+          data={notificationOptions}
+          {...form.controlled(field)}
+          value={asIdList(field.value)}
+          onBlur={field.onBlur}
+        />
+      )}
+    />
+  );
+
   const dateTimeInput = (which: 'start' | 'end', label: 'Beginn' | 'Ende') => (
     <Controller
       control={control}
@@ -209,23 +228,7 @@ export function EventForm<M extends 'create' | 'update'>({
               />
             )}
           />
-          {mode === 'create' ? (
-            <Controller
-              control={control}
-              name="notifications"
-              render={({ field }) => (
-                <NotificationSelect
-                  rolesChosen={chosenRoles.length > 0}
-                  noRolesHint="Zuerst Rollen wählen"
-                  hint="Diese Rollen erhalten eine E-Mail zum neuen Event"
-                  data={notificationOptions}
-                  {...form.controlled(field)}
-                  value={asIdList(field.value)}
-                  onBlur={field.onBlur}
-                />
-              )}
-            />
-          ) : null}
+          {mode === 'create' ? notificationSelect('Diese Rollen erhalten eine E-Mail zum neuen Event') : null}
         </SimpleGrid>
         <UploadDropzone
           label="Informationsdatei"
@@ -252,21 +255,7 @@ export function EventForm<M extends 'create' | 'update'>({
             }}
             disabled={busy}
           >
-            <Controller
-              control={control}
-              name="notifications"
-              render={({ field }) => (
-                <NotificationSelect
-                  rolesChosen={chosenRoles.length > 0}
-                  noRolesHint="Zuerst Rollen wählen"
-                  hint="Diese Rollen erhalten die E-Mail"
-                  data={notificationOptions}
-                  {...form.controlled(field)}
-                  value={asIdList(field.value)}
-                  onBlur={field.onBlur}
-                />
-              )}
-            />
+            {notificationSelect('Diese Rollen erhalten die E-Mail')}
           </ChangeNoticeFields>
         ) : null}
         {busy && progress !== undefined ? (
