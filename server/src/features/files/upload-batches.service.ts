@@ -10,7 +10,8 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import type { DailyTask } from '../../maintenance/daily-job.ts';
 import type { Actor } from '../../plugins/auth.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
-import { compareBreadcrumbs, compareTitles, treesByViewer } from '../../policies/folders.policy.ts';
+import { compareTitles, treesByViewer } from '../../policies/folders.policy.ts';
+import { filesByFolder } from '../notifications/files-by-folder.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { fileBatchMail } from './files.mails.ts';
 import * as repo from './upload-batches.repository.ts';
@@ -83,23 +84,11 @@ async function completeBatch(ctx: BatchContext, batchId: string): Promise<boolea
         })
         .sort(compareTitles);
       if (seen.length === 0) continue;
-      const byFolder = new Map<number, { breadcrumb: string; files: (typeof seen)[number][] }>();
-      for (const file of seen) {
-        const folder = byFolder.get(file.folder_id) ?? {
-          breadcrumb: tree.byId.get(file.folder_id)!.breadcrumb,
-          files: [],
-        };
-        folder.files.push(file);
-        byFolder.set(file.folder_id, folder);
-      }
-      const folders = [...byFolder.values()].sort(compareBreadcrumbs).map((folder) => ({
-        breadcrumb: folder.breadcrumb,
-        files: folder.files.map((file) => ({
-          id: file.id,
-          title: file.title,
-          format: file.format,
-          sizeBytes: Number(file.size_bytes),
-        })),
+      const folders = filesByFolder(seen, tree, (file) => ({
+        id: file.id,
+        title: file.title,
+        format: file.format,
+        sizeBytes: Number(file.size_bytes),
       }));
       mails.push(fileBatchMail(member, folders, ctx.config.PUBLIC_URL));
     }

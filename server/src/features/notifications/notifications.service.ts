@@ -12,7 +12,8 @@ import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { canSeeEvent } from '../../policies/events.policy.ts';
 import { canSeeFile } from '../../policies/files.policy.ts';
-import { compareBreadcrumbs, compareTitles, treesByViewer } from '../../policies/folders.policy.ts';
+import { compareTitles, treesByViewer } from '../../policies/folders.policy.ts';
+import { filesByFolder } from './files-by-folder.ts';
 import { viewerOfRoles } from '../../policies/principal.ts';
 import { recordOwnAccountAudit } from '../audit/audit-log.service.ts';
 import { loadFolders } from '../../db/document-records.ts';
@@ -176,21 +177,13 @@ async function sendDigest(
     const events = (await repo.eventsByIds(trx, [...actions.event.keys()]))
       .filter((event) => canSeeEvent(viewer, event))
       .sort((a, b) => a.start_at.localeCompare(b.start_at) || a.id - b.id);
-    const byFolder = new Map<number, DigestFolder>();
-    for (const file of files) {
-      const folder = byFolder.get(file.folder_id) ?? {
-        breadcrumb: tree.byId.get(file.folder_id)!.breadcrumb,
-        files: [],
-      };
-      folder.files.push({
-        id: file.id,
-        title: file.title,
-        format: file.format,
-        sizeBytes: file.size_bytes,
-        updated: actions.file.get(file.id)!,
-      });
-      byFolder.set(file.folder_id, folder);
-    }
+    const folders: DigestFolder[] = filesByFolder(files, tree, (file) => ({
+      id: file.id,
+      title: file.title,
+      format: file.format,
+      sizeBytes: file.size_bytes,
+      updated: actions.file.get(file.id)!,
+    }));
     const eventItems: DigestEventItem[] = events.map((event) => ({
       id: event.id,
       title: event.title,
@@ -204,13 +197,7 @@ async function sendDigest(
     await enqueueMail(
       trx,
       ctx.clock,
-      digestMail(
-        member,
-        due.cadence,
-        [...byFolder.values()].sort(compareBreadcrumbs),
-        eventItems,
-        ctx.config.PUBLIC_URL,
-      ),
+      digestMail(member, due.cadence, folders, eventItems, ctx.config.PUBLIC_URL),
     );
     return true;
   });
