@@ -136,6 +136,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // `import { type X } from 'm'` keeps `import 'm'` in the build: a schema module (and zod) in a
+      // page's first load for a type (decision 184).
+      '@typescript-eslint/no-import-type-side-effects': 'error',
     },
   },
   {

@@ -5,6 +5,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { rolldown } from 'rolldown';
+import { CHUNK_TABLE_ID } from './src/boot/chunk-table';
 
 /**
  * react-router's package exports point only at its development build, whose warnings then run in
@@ -27,40 +29,102 @@ function reactRouterProductionBuild(): Plugin {
 }
 
 /**
- * The login page is a lazy chunk: without help the browser learns of it (and of the chunks it
- * imports) only after the entry has loaded and run, one more round trip before the form can
- * paint. `<link rel="modulepreload">` for that chunk and its static imports lets them load beside
- * the entry on every first visit (decision 115). Other lazy pages are not preloaded.
+ * The chunks each first page needs, by the group names of src/boot/first-load.ts: the manifest
+ * keys of its lazy modules, whose static imports follow.
  */
-function preloadFirstRoute(moduleSuffix: string): Plugin {
+const FIRST_LOAD_GROUPS: Record<string, readonly string[]> = {
+  login: ['src/app/routes/login.tsx'],
+  app: ['src/app/layouts/app-layout.tsx'],
+  files: ['src/app/routes/files.tsx'],
+  'event-show': ['src/app/routes/event-show.tsx'],
+  events: ['src/app/routes/events.tsx'],
+  account: ['src/app/routes/account.tsx'],
+  search: ['src/app/routes/search.tsx'],
+};
+
+/**
+ * Pages are lazy chunks: without help the browser learns of a page's chunks (and of its first API
+ * calls) only after the entry has loaded and run. index.html gets a table of each group's chunk
+ * files (a JSON block, which the CSP lets through: it is not run) and the boot script
+ * (src/boot/boot.ts, bundled on its own), which reads the stored token and the address and asks
+ * for that page's chunks and first answers beside the entry (decisions 115, 184).
+ */
+function firstLoadBoot(): Plugin {
   let base = '/';
+  let root = '';
   return {
-    name: 'preload-first-route',
+    name: 'first-load-boot',
     apply: 'build',
     configResolved(config) {
       base = config.base;
+      root = config.root;
+    },
+    async buildStart() {
+      const bundle = await rolldown({ input: join(root, 'src/boot/boot.ts'), platform: 'browser' });
+      const { output } = await bundle.generate({ format: 'esm', minify: true });
+      await bundle.close();
+      this.emitFile({ type: 'asset', name: 'boot.js', source: output[0].code });
     },
     transformIndexHtml: {
       order: 'post',
       handler(_html, { bundle }) {
         if (!bundle) return;
-        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
-        const route = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(moduleSuffix));
-        if (!route) throw new Error(`preload-first-route: kein Chunk für ${moduleSuffix}`);
-        const files: string[] = [];
-        const visit = (fileName: string) => {
-          const chunk = chunks.find((candidate) => candidate.fileName === fileName);
-          if (!chunk || chunk.isEntry || files.includes(fileName)) return;
-          files.push(fileName);
-          chunk.imports.forEach(visit);
-        };
-        visit(route.fileName);
-        return files.map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${file}` },
-          injectTo: 'head' as const,
-        }));
+        const outputs = Object.values(bundle);
+        const chunks = outputs.filter((output) => output.type === 'chunk');
+        const table: Record<string, string[]> = {};
+        for (const [group, modules] of Object.entries(FIRST_LOAD_GROUPS)) {
+          const files: string[] = [];
+          const visit = (fileName: string) => {
+            const chunk = chunks.find((candidate) => candidate.fileName === fileName);
+            if (!chunk || chunk.isEntry || files.includes(fileName)) return;
+            files.push(fileName);
+            // Its style sheets too: the chunk runs only once they are there (Vite's preload helper).
+            for (const sheet of chunk.viteMetadata?.importedCss ?? [])
+              if (!files.includes(sheet)) files.push(sheet);
+            chunk.imports.forEach(visit);
+          };
+          for (const module of modules) {
+            const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(`/${module}`));
+            if (!chunk) throw new Error(`first-load-boot: kein Chunk für ${module}`);
+            visit(chunk.fileName);
+          }
+          table[group] = files.map((file) => `${base}${file}`);
+        }
+        const boot = outputs.find((output) => output.type === 'asset' && output.names.includes('boot.js'));
+        if (!boot) throw new Error('first-load-boot: das Boot-Skript fehlt im Build.');
+        return [
+          {
+            tag: 'script',
+            attrs: { type: 'application/json', id: CHUNK_TABLE_ID },
+            children: JSON.stringify(table),
+            injectTo: 'head' as const,
+          },
+          {
+            tag: 'script',
+            attrs: { type: 'module', async: true, src: `${base}${boot.fileName}` },
+            injectTo: 'head' as const,
+          },
+        ];
       },
+    },
+  };
+}
+
+/**
+ * Mantine's Drawer imports ScrollArea (only to compare a component), and ScrollArea imports
+ * `useMergeRefs` from `@floating-ui/react`: one module of 44 KB that then lands, whole, in the first
+ * load of every signed-in page. ScrollArea gets the same hook on Mantine's `useMergedRef` instead
+ * (src/lib/shims/merge-refs.ts); menus, popovers and tooltips keep floating-ui and load it with
+ * their chunks (decision 184).
+ */
+function scrollAreaWithoutFloatingUi(): Plugin {
+  const shim = fileURLToPath(new URL('./src/lib/shims/merge-refs.ts', import.meta.url));
+  return {
+    name: 'scroll-area-without-floating-ui',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === '@floating-ui/react' && importer?.includes('/ScrollArea/ScrollArea.mjs')) return shim;
+      return null;
     },
   };
 }
@@ -126,7 +190,8 @@ export default defineConfig({
   plugins: [
     react(),
     reactRouterProductionBuild(),
-    preloadFirstRoute('/src/app/routes/login.tsx'),
+    scrollAreaWithoutFloatingUi(),
+    firstLoadBoot(),
     precompressedAssets(),
   ],
   resolve: {

@@ -17,25 +17,34 @@ export interface RouteBudget {
   route: string;
   /** Manifest keys (paths relative to web/) of the lazy modules a fresh visit loads. */
   modules: readonly string[];
+  /** What `npm test` enforces: today's size with a little room, so that growth is noticed. */
   budgetBytes: number;
+  /** The issue's goal where it is not met yet (Performance 3); reported, not enforced. */
+  goalBytes?: number;
 }
 
+/** Signed in (a token in localStorage), every page loads the app shell's layout first. */
+const signedIn = (page: string) => ['src/app/layouts/app-layout.tsx', `src/app/routes/${page}.tsx`];
+
 export const ROUTE_BUDGETS: readonly RouteBudget[] = [
-  { route: '/login', modules: ['src/app/routes/login.tsx'], budgetBytes: 150 * KIB },
-  {
-    route: '/files',
-    // Signed in (a token in localStorage): the app shell's layout plus the files page.
-    modules: ['src/app/layouts/app-layout.tsx', 'src/app/routes/files.tsx'],
-    budgetBytes: 250 * KIB,
-  },
+  { route: '/login', modules: ['src/app/routes/login.tsx'], budgetBytes: 153 * KIB, goalBytes: 90 * KIB },
+  { route: '/files', modules: signedIn('files'), budgetBytes: 208 * KIB, goalBytes: 170 * KIB },
+  { route: '/events/show/{id}', modules: signedIn('event-show'), budgetBytes: 320 * KIB },
+  { route: '/events', modules: signedIn('events'), budgetBytes: 355 * KIB },
+  { route: '/search', modules: signedIn('search'), budgetBytes: 270 * KIB },
+  { route: '/account', modules: signedIn('account'), budgetBytes: 295 * KIB },
 ];
 
 export interface InitialJs {
   route: string;
-  /** Paths relative to the dist directory, entry first. */
+  /** Paths relative to the dist directory, boot script and entry first. */
   files: string[];
   gzipBytes: number;
   budgetBytes: number;
+  goalBytes?: number;
+  /** The style sheets of the same chunks, gzip: reported, not budgeted. */
+  cssFiles: string[];
+  cssGzipBytes: number;
 }
 
 /** The parts of a Vite manifest entry that the measurement reads. */
@@ -43,11 +52,14 @@ interface ManifestChunk {
   file: string;
   isEntry?: boolean;
   imports?: string[];
+  css?: string[];
 }
 type Manifest = Record<string, ManifestChunk>;
 
 export const MANIFEST_PATH = '.vite/manifest.json';
 const ENTRY_KEY = 'index.html';
+/** The boot script (web/src/boot/boot.ts, decision 184) is an asset of its own in the manifest. */
+const isBootKey = (key: string) => /^_boot-[\w-]+\.js$/.test(key);
 
 /**
  * BUNDLE_BUDGET_SCALE multiplies every budget (default 1): 0.5 shows that the check fails when a
@@ -76,21 +88,26 @@ export async function readManifest(distDir: string): Promise<Manifest> {
   return JSON.parse(text) as Manifest;
 }
 
-/** The JS files of the given manifest keys and of everything they import statically, in load order. */
-export function staticJsFiles(manifest: Manifest, keys: readonly string[]): string[] {
+/**
+ * The JS files of the given manifest keys and of everything they import statically, in load order,
+ * and the style sheets of those chunks.
+ */
+export function staticFiles(manifest: Manifest, keys: readonly string[]): { js: string[]; css: string[] } {
   const seen = new Set<string>();
-  const files: string[] = [];
+  const js: string[] = [];
+  const css: string[] = [];
   const visit = (key: string) => {
     if (seen.has(key)) return;
     seen.add(key);
     const chunk = manifest[key];
     if (!chunk)
       throw new Error(`"${key}" fehlt im Build-Manifest (umbenannt oder nicht mehr lazy geladen?).`);
-    if (chunk.file.endsWith('.js') && !files.includes(chunk.file)) files.push(chunk.file);
+    if (chunk.file.endsWith('.js') && !js.includes(chunk.file)) js.push(chunk.file);
+    for (const sheet of chunk.css ?? []) if (!css.includes(sheet)) css.push(sheet);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   for (const key of keys) visit(key);
-  return files;
+  return { js, css };
 }
 
 export async function gzipSize(path: string): Promise<number> {
@@ -113,11 +130,21 @@ export async function measureInitialJs(
     }
     return size;
   };
+  const boot = Object.keys(manifest).filter(isBootKey);
+  const total = async (files: string[]) =>
+    (await Promise.all(files.map(sizeOf))).reduce((sum, size) => sum + size, 0);
   return Promise.all(
-    budgets.map(async ({ route, modules, budgetBytes }) => {
-      const files = staticJsFiles(manifest, [ENTRY_KEY, ...modules]);
-      const gzipBytes = (await Promise.all(files.map(sizeOf))).reduce((sum, size) => sum + size, 0);
-      return { route, files, gzipBytes, budgetBytes: Math.round(budgetBytes * budgetScale) };
+    budgets.map(async ({ route, modules, budgetBytes, goalBytes }) => {
+      const { js: files, css: cssFiles } = staticFiles(manifest, [...boot, ENTRY_KEY, ...modules]);
+      return {
+        route,
+        files,
+        gzipBytes: await total(files),
+        budgetBytes: Math.round(budgetBytes * budgetScale),
+        ...(goalBytes === undefined ? {} : { goalBytes }),
+        cssFiles,
+        cssGzipBytes: await total(cssFiles),
+      };
     }),
   );
 }

@@ -19,14 +19,16 @@ function table(rows: string[][]): string {
 }
 
 async function report(distDir: string, results: InitialJs[]): Promise<string> {
-  const rows = [['Route', 'Dateien', 'KiB gzip', 'Budget KiB', 'Ergebnis']];
-  for (const { route, files, gzipBytes, budgetBytes } of results) {
+  const rows = [['Route', 'Dateien', 'JS KiB gzip', 'Budget KiB', 'Ergebnis', 'Ziel KiB', 'CSS KiB gzip']];
+  for (const { route, files, gzipBytes, budgetBytes, goalBytes, cssGzipBytes } of results) {
     rows.push([
       route,
       String(files.length),
       kib(gzipBytes),
       kib(budgetBytes),
       gzipBytes <= budgetBytes ? 'ok' : 'ÜBER BUDGET',
+      goalBytes === undefined ? '–' : `${kib(goalBytes)} ${gzipBytes <= goalBytes ? 'erreicht' : 'verfehlt'}`,
+      kib(cssGzipBytes),
     ]);
   }
   const details: string[] = [];

@@ -9,43 +9,8 @@ import { dataOf, formBoolean } from './common.ts';
 /** "Erinnerung senden" at most once per this many hours per document. */
 export const ACKNOWLEDGEMENT_REMINDER_HOURS = 24;
 
-export const ACKNOWLEDGEMENT_MESSAGES = {
-  required: 'Kenntnisnahme erforderlich',
-  due: 'bis',
-  /** The banner on the document and in the file dialog. */
-  banner: 'Bitte bestätigen Sie, dass Sie dieses Dokument zur Kenntnis genommen haben',
-  bannerDue: (date: string) =>
-    `Bitte bestätigen Sie bis ${date}, dass Sie dieses Dokument zur Kenntnis genommen haben`,
-  confirm: 'Zur Kenntnis genommen',
-  /** Why the button is disabled, and the 409 of a confirmation before the document was opened. */
-  openFirst:
-    'Bitte öffnen Sie das Dokument oder laden Sie es herunter, bevor Sie die Kenntnisnahme bestätigen.',
-  confirmed: 'Kenntnisnahme bestätigt',
-  confirmedAt: (dateTime: string) => `Zur Kenntnis genommen am ${dateTime}`,
-  notRequired: 'Für dieses Dokument ist keine Kenntnisnahme erforderlich.',
-  /** Upload and edit form. */
-  requiredInvalid: 'Bitte angeben, ob eine Kenntnisnahme erforderlich ist (ja oder nein).',
-  dueInvalid: 'Bitte ein gültiges Datum im Format JJJJ-MM-TT angeben.',
-  dueWithoutRequired: 'Ein Datum „bis“ ist nur möglich, wenn „Kenntnisnahme erforderlich“ gewählt ist.',
-  resetInvalid: 'Bitte angeben, ob erneut um Kenntnisnahme gebeten wird (ja oder nein).',
-  /** The checkbox shown when a new content replaces the old one. */
-  reset: 'Erneut um Kenntnisnahme bitten',
-  /** Admin list. */
-  listTitle: 'Kenntnisnahme',
-  confirmedLabel: 'Bestätigt',
-  pendingLabel: 'Offen',
-  /** "1 von 12 bestätigt (8 %)". */
-  summary: (confirmed: number, total: number, percent: number) =>
-    `${confirmed} von ${total} bestätigt (${percent} %)`,
-  nobody: 'Niemand außer Admins kann dieses Dokument sehen.',
-  remind: 'Erinnerung senden',
-  reminderSent: (count: number) =>
-    count === 1 ? 'Erinnerung an 1 Person gesendet' : `Erinnerung an ${count} Personen gesendet`,
-  reminderNobody: 'Alle haben die Kenntnisnahme bereits bestätigt; es wurde keine Erinnerung gesendet.',
-  reminderTooSoon: (dateTime: string) =>
-    `Zu diesem Dokument wurde in den letzten 24 Stunden bereits eine Erinnerung gesendet. Die nächste ist ab ${dateTime} Uhr möglich.`,
-  exportCsv: 'Als CSV exportieren',
-} as const;
+export { ACKNOWLEDGEMENT_MESSAGES } from './file-messages.ts';
+import { ACKNOWLEDGEMENT_MESSAGES } from './file-messages.ts';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -6,41 +6,8 @@ import { z } from 'zod';
  * member told at once gets one mail for the whole batch.
  */
 
-/** "1 Dokument", "3 Dokumente". */
-export const documentCount = (n: number) => (n === 1 ? '1 Dokument' : `${n} Dokumente`);
-/** "1 Person", "3 Personen". */
-const personCount = (n: number) => (n === 1 ? '1 Person' : `${n} Personen`);
-
-export const UPLOAD_BATCH_MESSAGES = {
-  invalidBatchId: 'Die Kennung des Stapels (batch_id) muss eine UUID sein.',
-  batchForeign:
-    'Diesen Stapel hat jemand anderes begonnen. Bitte das Dokument in einem neuen Stapel hochladen.',
-  notFound: 'Der Stapel wurde nicht gefunden.',
-  /** The answer of the completion: how many documents, how many people get a mail now. */
-  completed: (files: number, mails: number) =>
-    mails === 0
-      ? `${documentCount(files)} hochgeladen.`
-      : `${documentCount(files)} hochgeladen; ${personCount(mails)} ${mails === 1 ? 'erhält' : 'erhalten'} eine E-Mail dazu.`,
-  // The upload form's list of several documents.
-  listLabel: 'Dokumente',
-  waiting: 'Wartet',
-  uploading: 'Wird hochgeladen …',
-  succeeded: 'erfolgreich',
-  remove: (fileName: string) => `„${fileName}“ entfernen`,
-  titleOf: (fileName: string) => `Titel von ${fileName}`,
-  submit: (n: number) => `${documentCount(n)} hochladen`,
-  retry: (n: number) =>
-    n === 1
-      ? '1 fehlgeschlagenes Dokument erneut hochladen'
-      : `${n} fehlgeschlagene Dokumente erneut hochladen`,
-  finishWithout: 'Ohne die fehlgeschlagenen abschließen',
-  completeFailed:
-    'Die Dokumente sind hochgeladen, der Stapel konnte aber nicht abgeschlossen werden. Die E-Mails dazu gehen spätestens 10 Minuten nach dem letzten Dokument hinaus.',
-  allSucceeded: (n: number) =>
-    n === 1 ? '1 Dokument wurde erfolgreich hochgeladen' : `${n} Dokumente wurden erfolgreich hochgeladen`,
-  someFailed: (failed: number, total: number) =>
-    `${failed} von ${total} ${total === 1 ? 'Dokument' : 'Dokumenten'} ${failed === 1 ? 'konnte' : 'konnten'} nicht hochgeladen werden.`,
-} as const;
+export { documentCount, UPLOAD_BATCH_MESSAGES } from './file-messages.ts';
+import { UPLOAD_BATCH_MESSAGES } from './file-messages.ts';
 
 /** A batch id: a UUID (lower case, so that one batch has one spelling). */
 export const batchIdSchema = z

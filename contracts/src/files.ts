@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataOf, idSchema, MIN_NAME_LENGTH, roleRefSchema, titleText } from './common.ts';
-import { asList, FOLDER_MESSAGES, folderSchema, optionalIdField, roleListField } from './folders.ts';
+import { asList, folderSchema, optionalIdField, roleListField } from './folders.ts';
 import {
   ACKNOWLEDGEMENT_MESSAGES,
   acknowledgementFields,
@@ -9,33 +9,8 @@ import {
 } from './acknowledgements.ts';
 import { batchIdField } from './files-batches.ts';
 
-/** German texts of the file area: server errors and the explorer's toasts (product.md P12). */
-export const FILE_MESSAGES = {
-  rolesRequired: FOLDER_MESSAGES.rolesRequired,
-  unknownRole: FOLDER_MESSAGES.unknownRole,
-  folderRequired: 'Bitte einen Ordner wählen.',
-  oneFolderOnly: 'Bitte höchstens einen Ordner wählen.',
-  folderNotFound: 'Der Ordner wurde nicht gefunden.',
-  noUploadToRoot:
-    'In den Hauptordner können keine Dateien hochgeladen werden. Bitte einen Unterordner wählen.',
-  fileRequired: 'Bitte eine Datei auswählen.',
-  notificationsOutsideRoles: 'Benachrichtigungen können nur an Rollen gehen, die die Datei sehen dürfen.',
-  created: 'Datei wurde erfolgreich hochgeladen',
-  createFailed: 'Fehler beim Hochladen der Datei',
-  createFailedPage: 'Fehler beim Erstellen einer Datei',
-  updated: 'Datei erfolgreich aktualisiert',
-  updateFailed: 'Fehler beim Aktualisieren der Datei',
-  updateFailedPage: 'Fehler beim Aktualisieren einer Datei',
-  deleted: 'Datei wurde in den Papierkorb verschoben',
-  /** The delete confirmation (decision 125): nothing is lost at once. */
-  deleteToTrash: 'Die Datei wird in den Papierkorb verschoben. Admins können sie dort wiederherstellen.',
-  deleteFailed: 'Fehler beim Löschen der Datei',
-  deleteFailedPage: 'Fehler beim Löschen einer Datei',
-  loadFailed: 'Daten konnten nicht geladen werden',
-  selectedTitle: 'Datei ausgewählt',
-  selectedText: 'Eine der folgenden Funktionen auswählen.',
-  overviewTitle: 'Übersicht aktueller Dateien',
-} as const;
+export { FILE_MESSAGES } from './file-messages.ts';
+import { FILE_MESSAGES } from './file-messages.ts';
 
 /** Multipart and JSON field names that hold lists (repeated fields in multipart). */
 export const FILE_LIST_FIELDS = ['roles', 'permissions', 'folders', 'notifications'] as const;

@@ -1,52 +1,8 @@
 import { z } from 'zod';
-import { dataOf, idSchema, MIN_NAME_LENGTH, msg, roleRefSchema, titleText } from './common.ts';
+import { dataOf, idSchema, MIN_NAME_LENGTH, roleRefSchema, titleText } from './common.ts';
 
-/** Amtsperiode (product.md P6.8): years 1950–2100, at most this many years (one subfolder each). */
-export const PERIOD_MIN_YEAR = 1950;
-export const PERIOD_MAX_YEAR = 2100;
-export const PERIOD_MAX_YEARS = 10;
-
-/** German texts of the folder area: server errors and the explorer's toasts (product.md P12). */
-export const FOLDER_MESSAGES = {
-  duplicateTitle: 'Ein Ordner mit diesem Namen existiert hier bereits.',
-  slashInTitle: 'Der Name darf keinen Schrägstrich (/) enthalten.',
-  controlInTitle: 'Der Name enthält unzulässige Zeichen.',
-  protectedFolder:
-    'Dieser Ordner ist geschützt und kann nicht umbenannt, verschoben, geändert oder gelöscht werden.',
-  moveIntoItself: 'Ein Ordner kann nicht in sich selbst oder einen seiner Unterordner verschoben werden.',
-  parentNotFound: 'Der Zielordner wurde nicht gefunden.',
-  rolesRequired: 'Bitte mindestens eine Rolle wählen.',
-  unknownRole: (role: string | number) => `Die Rolle „${role}“ gibt es nicht.`,
-  periodStartRequired: msg.required('Start'),
-  periodEndRequired: msg.required('Ende'),
-  periodYearInvalid: (field: string) => `${field} muss eine Jahreszahl sein.`,
-  periodYearMin: (field: string) => `${field} darf nicht vor ${PERIOD_MIN_YEAR} liegen.`,
-  periodYearMax: (field: string) => `${field} darf nicht nach ${PERIOD_MAX_YEAR} liegen.`,
-  periodEndBeforeStart: 'Das Ende darf nicht vor dem Start liegen.',
-  periodTooLong: `Eine Amtsperiode umfasst höchstens ${PERIOD_MAX_YEARS} Jahre.`,
-  /** The delete confirmation since the Papierkorb (decision 125): nothing is lost at once. */
-  trashConfirm: (folders: number, files: number) => {
-    const parts = [
-      ...(folders > 0 ? [`${folders} Ordner`] : []),
-      ...(files > 0 ? [`${files} ${files === 1 ? 'Datei' : 'Dateien'}`] : []),
-    ];
-    return parts.length === 0
-      ? 'Der Ordner ist leer und wird in den Papierkorb verschoben.'
-      : `Der Ordner enthält ${parts.join(' und ')}. Alles wird in den Papierkorb verschoben.`;
-  },
-  deleteToTrash: 'Admins können den Ordner mit seinem Inhalt dort wiederherstellen.',
-  created: 'Ordner wurde erfolgreich erstellt',
-  createFailed: 'Fehler beim Erstellen des Ordners',
-  createFailedPage: 'Fehler beim Erstellen eines Ordners',
-  updated: 'Ordner erfolgreich aktualisiert',
-  updateFailed: 'Fehler beim Aktualisieren des Ordners',
-  deleted: 'Ordner wurde in den Papierkorb verschoben',
-  deleteFailed: 'Fehler beim Löschen des Ordners',
-  periodCreated: 'Amtsperiode wurde erfolgreich erstellt',
-  periodFailed: 'Fehler beim Erstellen der Amtsperiode',
-  loadFailed: 'Daten konnten nicht geladen werden',
-  empty: 'Ordner leer',
-} as const;
+export { FOLDER_MESSAGES, PERIOD_MAX_YEAR, PERIOD_MAX_YEARS, PERIOD_MIN_YEAR } from './file-messages.ts';
+import { FOLDER_MESSAGES, PERIOD_MAX_YEAR, PERIOD_MAX_YEARS, PERIOD_MIN_YEAR } from './file-messages.ts';
 
 /** `Amtsperiode 2026–2030`, with an en dash. */
 export const periodFolderTitle = (start: number, end: number) => `Amtsperiode ${start}–${end}`;

@@ -1,4 +1,4 @@
-import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { sharesRole, type Viewer } from './principal.ts';
 import { roleFilter } from './role-filter.ts';

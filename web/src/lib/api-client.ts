@@ -8,9 +8,10 @@
 import { TWO_FACTOR_SETUP_REQUIRED } from '@gremienportal/contracts/rules';
 import { filenameFromContentDisposition, type DownloadedFile } from './saved-files';
 
-export const API_BASE = '/api/v1';
-export const TOKEN_STORAGE_KEY = 'access_token';
-export const USER_STORAGE_KEY = 'user';
+import { API_BASE, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from './api-constants';
+import { takeEarlyResponse } from './early-requests';
+
+export { API_BASE, TOKEN_STORAGE_KEY, USER_STORAGE_KEY };
 
 /** Without an answer after this long a JSON call fails with a German timeout message. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -220,6 +221,10 @@ function transportError(abort: Abortable): ApiError {
   return new ApiError(0, TRANSPORT_MESSAGES.network, { kind: 'network' });
 }
 
+/** A call the boot script may have made already: no headers of its own but what it accepts. */
+const acceptOnly = (headers: Record<string, string> | undefined) =>
+  Object.keys(headers ?? {}).every((name) => name.toLowerCase() === 'accept');
+
 function authHeaders(token: string | null): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
@@ -249,7 +254,12 @@ export async function request<T>(
     let response: Response;
     let text: string;
     try {
-      response = await fetch(apiUrl(path), { method, headers, body: payload, signal: abort.signal });
+      const early =
+        method === 'GET' && payload === undefined && acceptOnly(options.headers)
+          ? takeEarlyResponse(apiUrl(path), token, abort.signal)
+          : undefined;
+      response = await (early ??
+        fetch(apiUrl(path), { method, headers, body: payload, signal: abort.signal }));
       text = await response.text();
     } catch {
       throw transportError(abort);
@@ -362,11 +372,15 @@ export async function download(path: string, options: DownloadOptions = {}): Pro
   try {
     let response: Response;
     try {
-      response = await fetch(apiUrl(path), {
-        method: 'GET',
-        headers: { Accept: '*/*', ...authHeaders(token), ...options.headers },
-        signal: abort.signal,
-      });
+      const early = acceptOnly(options.headers)
+        ? takeEarlyResponse(apiUrl(path), token, abort.signal)
+        : undefined;
+      response = await (early ??
+        fetch(apiUrl(path), {
+          method: 'GET',
+          headers: { Accept: '*/*', ...authHeaders(token), ...options.headers },
+          signal: abort.signal,
+        }));
     } catch {
       throw transportError(abort);
     }

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Anchor, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { isAdmin } from '@gremienportal/contracts/common';
+import { isAdmin } from '@gremienportal/contracts/rules';
 import { settingsQueryOptions, type PortalSettings } from '../../lib/settings';
 import touch from './touch.module.css';
 

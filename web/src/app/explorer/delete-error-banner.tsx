@@ -1,4 +1,4 @@
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { DismissibleError } from '../../components/dismissible-error';
 
 /** product.md P12: "Fehler beim Löschen einer Datei" (file and folder pages), with the server's reason. */

@@ -1,7 +1,7 @@
 import { memo, useMemo, useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Group, Pagination, Stack, Table, Text } from '@mantine/core';
-import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { SkeletonBar } from '../../components/skeleton-bar';
 import type { ExplorerItem, StoredFile } from '../../features/files/files.api';
 import type { Folder } from '../../features/folders/folders.api';

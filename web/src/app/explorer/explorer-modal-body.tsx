@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
-import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/files-batches';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
+import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { useCreateFile, useUpdateFile, type StoredFile } from '../../features/files/files.api';

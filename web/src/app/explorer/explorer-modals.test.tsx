@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Button } from '@mantine/core';
-import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { json, mockApi } from '../../testing/fetch-mock';
 import { adminUser, signIn, makeStoredFile } from '../../testing/factories';
 import { renderWithProviders } from '../../testing/render';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TreeNode } from '@gremienportal/contracts/files';
-import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
 import { json, mockApi, type MockHandler, type MockReply } from '../../testing/fetch-mock';
 import { adminUser, makeStoredFile, makeUser, signIn, vertreterUser } from '../../testing/factories';

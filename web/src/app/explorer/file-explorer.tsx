@@ -15,8 +15,8 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconClockHour4, IconFolders } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
-import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/rules';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { ErrorState } from '../../components/error-state';
 import { PageTitle } from '../../components/page-title';
 import { useAuth } from '../../lib/auth';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FOLDER_MESSAGES } from '@gremienportal/contracts/folders';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 
 /** The delete confirmation names only what the folder holds, in the right number. */
 describe('FOLDER_MESSAGES.trashConfirm', () => {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
-import { FOLDER_MESSAGES, type Folder } from '@gremienportal/contracts/folders';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
+import type { Folder } from '@gremienportal/contracts/folders';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { openConfirmDialog } from '../../components/confirm-dialog';
 import { errorMessage } from '../../lib/api-client';
 import { folderQueryOptions, useDeleteFolder } from '../../features/folders/folders.api';

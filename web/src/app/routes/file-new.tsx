@@ -1,8 +1,8 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button, Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
-import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/files-batches';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
+import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';

@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Box, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconFolderOpen, IconLock, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/rules';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';

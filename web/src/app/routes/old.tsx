@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconFolderPlus, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';

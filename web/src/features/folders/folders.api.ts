@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/rules';
 import type { ExplorerListResponse, TreeResponse } from '@gremienportal/contracts/files';
 import type {
   CreateFolderBody,

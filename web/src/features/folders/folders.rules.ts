@@ -1,4 +1,4 @@
-import { PROTECTED_FOLDER_IDS, ROOT_FOLDER_ID } from '@gremienportal/contracts/common';
+import { PROTECTED_FOLDER_IDS, ROOT_FOLDER_ID } from '@gremienportal/contracts/rules';
 import type { TreeNode } from '@gremienportal/contracts/files';
 import { isWithinPath } from '../../lib/folder-paths';
 

@@ -1,4 +1,5 @@
-import { ADMIN_ROLES, isSuperAdmin, type Role } from '@gremienportal/contracts/common';
+import type { Role } from '@gremienportal/contracts/common';
+import { ADMIN_ROLES, isSuperAdmin } from '@gremienportal/contracts/rules';
 
 /** The web side of product.md P1.3; the server enforces the same rules. */
 

@@ -17,7 +17,7 @@ import {
   updateAccountBodySchema,
   type UpdateAccountBody,
 } from '@gremienportal/contracts/account';
-import { TITLE_OPTIONS } from '@gremienportal/contracts/common';
+import { TITLE_OPTIONS } from '@gremienportal/contracts/rules';
 import { FormError } from '../../../components/form-error';
 import { useAuth } from '../../../lib/auth';
 import { applyFieldErrors } from '../../../lib/form-errors';

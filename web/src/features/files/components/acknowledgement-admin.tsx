@@ -1,10 +1,8 @@
 import { useState } from 'react';
 import { Badge, Progress, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import {
-  ACKNOWLEDGEMENT_MESSAGES,
-  type AcknowledgementEntry,
-} from '@gremienportal/contracts/acknowledgements';
+import type { AcknowledgementEntry } from '@gremienportal/contracts/acknowledgements';
+import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { MemberListActions } from '../../../components/member-list-actions';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingState } from '../../../components/loading-state';

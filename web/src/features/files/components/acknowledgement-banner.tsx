@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconChecks, IconEyeCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/acknowledgements';
+import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useConfirmAcknowledgement } from '../acknowledgements.api';

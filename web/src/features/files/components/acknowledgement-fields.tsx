@@ -1,6 +1,6 @@
 import { Checkbox, Group, TextInput } from '@mantine/core';
 import type { FieldValues, Path, PathValue } from 'react-hook-form';
-import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/acknowledgements';
+import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/file-messages';
 import touch from '../../../components/touch-choice.module.css';
 import type { SpecForm } from '../../../lib/forms';
 

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/acknowledgements';
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/file-messages';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { mockApi } from '../../../testing/fetch-mock';
 import { renderWithProviders } from '../../../testing/render';
 import { fileFormData } from '../files.api';

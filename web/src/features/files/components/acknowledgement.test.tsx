@@ -1,9 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  ACKNOWLEDGEMENT_MESSAGES,
-  type AcknowledgementList,
-} from '@gremienportal/contracts/acknowledgements';
+import type { AcknowledgementList } from '@gremienportal/contracts/acknowledgements';
+import { ACKNOWLEDGEMENT_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { json, mockApi } from '../../../testing/fetch-mock';
 import { adminUser, signIn, vertreterUser, makeInvitationFile } from '../../../testing/factories';
 import { onDesktop } from '../../../testing/media';

@@ -11,7 +11,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconCircleCheck, IconX } from '@tabler/icons-react';
-import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/files-batches';
+import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { formatSizeMb } from '../../../lib/format';
 import type { BatchRow } from './use-batch-upload';
 

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FILE_MESSAGES, type StoredFile } from '@gremienportal/contracts/files';
-import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/files-batches';
+import type { StoredFile } from '@gremienportal/contracts/files';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
+import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { json, mockApi, type MockHandler } from '../../../testing/fetch-mock';
 import { renderWithProviders } from '../../../testing/render';
 import { FileUploadForm } from './file-upload-form';

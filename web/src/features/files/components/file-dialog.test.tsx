@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { json, mockApi } from '../../../testing/fetch-mock';
 import { adminUser, signIn, vertreterUser, makeStoredFile } from '../../../testing/factories';
 import { renderWithProviders } from '../../../testing/render';

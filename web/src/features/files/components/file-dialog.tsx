@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload, IconEye, IconInfoCircle, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { FileIcon } from '../../../components/file-icon';
 import { useOpenDocument } from '../../../lib/document-content';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FILE_MESSAGES } from '@gremienportal/contracts/files';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { ApiError } from '../../../lib/api-client';
 import { mockApi } from '../../../testing/fetch-mock';
 import { renderWithProviders } from '../../../testing/render';

@@ -3,13 +3,9 @@ import { Controller, type Resolver } from 'react-hook-form';
 import { Fieldset, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import type { Role } from '@gremienportal/contracts/common';
-import {
-  createFileBodySchema,
-  FILE_MESSAGES,
-  type CreateFileBody,
-  type StoredFile,
-} from '@gremienportal/contracts/files';
-import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/files-batches';
+import { createFileBodySchema, type CreateFileBody, type StoredFile } from '@gremienportal/contracts/files';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
+import { UPLOAD_BATCH_MESSAGES } from '@gremienportal/contracts/file-messages';
 import type { FolderRef } from '@gremienportal/contracts/folders';
 import { NotificationSelect } from '../../../components/role-selects';
 import { UploadDropzone } from '../../../components/upload-dropzone';

@@ -1,10 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  FILE_MESSAGES,
-  fileTitleField,
-  type CreateFileBody,
-  type StoredFile,
-} from '@gremienportal/contracts/files';
+import { fileTitleField, type CreateFileBody, type StoredFile } from '@gremienportal/contracts/files';
+import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { isApiError, type UploadProgress } from '../../../lib/api-client';
 import { createFileRequest, useCompleteUploadBatch } from '../files.api';
 

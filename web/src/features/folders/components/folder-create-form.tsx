@@ -4,11 +4,11 @@ import { Stack, Text, TextInput } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import {
   createFolderBodySchema,
-  FOLDER_MESSAGES,
   type CreateFolderBody,
   type Folder,
   type FolderRef,
 } from '@gremienportal/contracts/folders';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { FolderSelect } from '../../../components/folder-select';
 import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';

@@ -4,12 +4,8 @@ import { Stack, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '@gremienportal/contracts/common';
-import {
-  FOLDER_MESSAGES,
-  updateFolderBodySchema,
-  type Folder,
-  type UpdateFolderBody,
-} from '@gremienportal/contracts/folders';
+import { updateFolderBodySchema, type Folder, type UpdateFolderBody } from '@gremienportal/contracts/folders';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { ErrorState } from '../../../components/error-state';
 import { FolderSelect } from '../../../components/folder-select';
 import { FormFooter } from '../../../components/form-footer';

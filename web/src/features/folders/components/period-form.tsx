@@ -2,15 +2,13 @@ import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
+import { periodBodySchema, type Folder, type PeriodBody } from '@gremienportal/contracts/folders';
 import {
   FOLDER_MESSAGES,
   PERIOD_MAX_YEAR,
   PERIOD_MAX_YEARS,
   PERIOD_MIN_YEAR,
-  periodBodySchema,
-  type Folder,
-  type PeriodBody,
-} from '@gremienportal/contracts/folders';
+} from '@gremienportal/contracts/file-messages';
 import { FormFooter } from '../../../components/form-footer';
 import { generalErrorOf, type GeneralError } from '../../../lib/form-errors';
 import { contractResolver } from '../../../lib/contract-resolver';
