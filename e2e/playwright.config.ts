@@ -11,9 +11,9 @@ import {
 /**
  * Journeys that check what the browser does with a document (saved, never opened in a tab) run in
  * the whole browser: the headless shell opens an empty tab for a download, which the browsers
- * members use do not.
+ * members use do not; layout shifts are only measured where the browser paints.
  */
-const WHOLE_BROWSER = /hostile-uploads\.spec\.ts$/;
+const WHOLE_BROWSER = /(hostile-uploads|layout-shift)\.spec\.ts$/;
 
 /**
  * Journeys in Debian's Chromium against the built portal, started fresh by the global setup: one

@@ -142,7 +142,7 @@ export default function AppLayout() {
           </Stack>
         </Drawer>
 
-        <MainContent>
+        <MainContent fillScreen>
           <Container size="xl" py={{ base: 'md', sm: 'xl' }}>
             <Outlet />
           </Container>

@@ -8,9 +8,11 @@ import { classes } from './layout-classes';
  * The <main> landmark. After a client-side navigation focus moves here, and from here to the new
  * page's heading as soon as it is there (PageTitle), so screen readers and keyboards start at the
  * new page instead of on the clicked link or on <body> (decision 183). A layout effect, so <main>
- * has focus before the heading's own effect asks for it.
+ * has focus before the heading's own effect asks for it. With `fillScreen` (the signed-in pages)
+ * it is at least as tall as the screen below the header, so the footer never shows under a page
+ * that is still loading and is then pushed away by its content (a layout shift, decision 184).
  */
-export function MainContent({ children }: { children: ReactNode }) {
+export function MainContent({ children, fillScreen = false }: { children: ReactNode; fillScreen?: boolean }) {
   const ref = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const firstRender = useRef(true);
@@ -27,7 +29,12 @@ export function MainContent({ children }: { children: ReactNode }) {
   }, [pathname]);
 
   return (
-    <main id={MAIN_CONTENT_ID} ref={ref} tabIndex={-1} className={classes.main}>
+    <main
+      id={MAIN_CONTENT_ID}
+      ref={ref}
+      tabIndex={-1}
+      className={fillScreen ? `${classes.main} ${classes.pageLoading}` : classes.main}
+    >
       <Suspense
         fallback={
           // As tall as the screen below the header: the footer waits below the fold while a page's

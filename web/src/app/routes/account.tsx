@@ -30,11 +30,10 @@ export default function AccountPage() {
     <Stack gap="lg" maw={760}>
       <div>
         <PageTitle documentTitle="Accountverwaltung">{name}</PageTitle>
-        {account.data?.roles_string ? (
-          <Text c="dimmed" mt={-12}>
-            Rollen: {account.data.roles_string}
-          </Text>
-        ) : null}
+        {/* The line is there while the account loads, so the sections below do not move (decision 184). */}
+        <Text c="dimmed" mt={-12}>
+          {account.data?.roles_string ? `Rollen: ${account.data.roles_string}` : '\u00a0'}
+        </Text>
       </div>
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         {account.data ? (
@@ -45,24 +44,26 @@ export default function AccountPage() {
           <LoadingState />
         )}
       </Paper>
+      {/* The sections below wait for the account: appearing under the form moves nothing, while
+          sections shown beside its loading state were pushed down by the form (decision 184). */}
       {account.data?.two_factor ? (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <TwoFactorSection status={account.data.two_factor} />
         </Paper>
       ) : null}
       {/* Decision 131: how often notification mails come; like the sign-ins, not during a required 2FA setup. */}
-      {setupPending ? null : (
+      {setupPending || !account.data ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <NotificationSettingsSection />
         </Paper>
       )}
       {/* Decision 130: the personal calendar feed; like the sign-ins, not during a required 2FA setup. */}
-      {setupPending ? null : (
+      {setupPending || !account.data ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <CalendarFeedSection />
         </Paper>
       )}
-      {setupPending ? null : (
+      {setupPending || !account.data ? null : (
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <MyLogins />
         </Paper>
