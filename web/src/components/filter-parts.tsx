@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, Group } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconFilterOff } from '@tabler/icons-react';
+import { GermanDates } from './german-dates';
 
 interface DayInputProps {
   label: string;
@@ -20,18 +21,20 @@ interface DayInputProps {
 /** One end of a filter's day range: a calendar day in German notation, clearable. */
 function DayInput({ label, clearLabel, value, error, minDate, maxDate, onChange }: DayInputProps) {
   return (
-    <DateInput
-      label={label}
-      placeholder="TT.MM.JJJJ"
-      valueFormat="DD.MM.YYYY"
-      value={value || null}
-      {...(minDate ? { minDate } : {})}
-      {...(maxDate ? { maxDate } : {})}
-      error={error}
-      clearable
-      clearButtonProps={{ 'aria-label': clearLabel }}
-      onChange={(day) => onChange(day ?? '')}
-    />
+    <GermanDates>
+      <DateInput
+        label={label}
+        placeholder="TT.MM.JJJJ"
+        valueFormat="DD.MM.YYYY"
+        value={value || null}
+        {...(minDate ? { minDate } : {})}
+        {...(maxDate ? { maxDate } : {})}
+        error={error}
+        clearable
+        clearButtonProps={{ 'aria-label': clearLabel }}
+        onChange={(day) => onChange(day ?? '')}
+      />
+    </GermanDates>
   );
 }
 

@@ -1,5 +1,6 @@
 import { DateTimePicker } from '@mantine/dates';
 import { IconCalendarEvent } from '@tabler/icons-react';
+import { GermanDates } from '../../../components/german-dates';
 
 /**
  * Mantine's picker speaks "YYYY-MM-DD HH:mm:ss" without a zone; the contract reads that as
@@ -34,27 +35,29 @@ export function EventDateTimeInput({
   name,
 }: EventDateTimeInputProps) {
   return (
-    <DateTimePicker
-      label={label}
-      name={name}
-      placeholder="TT.MM.JJJJ hh:mm"
-      valueFormat="DD.MM.YYYY HH:mm"
-      value={toPickerValue(value)}
-      onChange={(next) => onChange(next ?? '')}
-      onDropdownClose={onClose}
-      error={error}
-      disabled={disabled}
-      withAsterisk={required}
-      clearable
-      leftSection={<IconCalendarEvent size={18} aria-hidden />}
-      clearButtonProps={{ 'aria-label': `${label} leeren` }}
-      submitButtonProps={{ 'aria-label': `${label} übernehmen` }}
-      timePickerProps={{ hoursInputLabel: 'Stunden', minutesInputLabel: 'Minuten' }}
-      previousLabel="Vorheriger Monat"
-      nextLabel="Nächster Monat"
-      popoverProps={{ withinPortal: true }}
-      // The default placeholder grey is too light for WCAG AA on white.
-      styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
-    />
+    <GermanDates>
+      <DateTimePicker
+        label={label}
+        name={name}
+        placeholder="TT.MM.JJJJ hh:mm"
+        valueFormat="DD.MM.YYYY HH:mm"
+        value={toPickerValue(value)}
+        onChange={(next) => onChange(next ?? '')}
+        onDropdownClose={onClose}
+        error={error}
+        disabled={disabled}
+        withAsterisk={required}
+        clearable
+        leftSection={<IconCalendarEvent size={18} aria-hidden />}
+        clearButtonProps={{ 'aria-label': `${label} leeren` }}
+        submitButtonProps={{ 'aria-label': `${label} übernehmen` }}
+        timePickerProps={{ hoursInputLabel: 'Stunden', minutesInputLabel: 'Minuten' }}
+        previousLabel="Vorheriger Monat"
+        nextLabel="Nächster Monat"
+        popoverProps={{ withinPortal: true }}
+        // The default placeholder grey is too light for WCAG AA on white.
+        styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
+      />
+    </GermanDates>
   );
 }
