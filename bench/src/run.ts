@@ -31,10 +31,19 @@ import { downloadScenario } from './scenarios/download.ts';
 import { downloadOffloadScenario } from './scenarios/download-offload.ts';
 import { uploadScenario } from './scenarios/upload.ts';
 import { lighthouseScenario } from './scenarios/lighthouse.ts';
+import { interactionsScenario } from './scenarios/interactions.ts';
 import { countersScenario } from './scenarios/counters.ts';
 import { searchScenario } from './scenarios/search.ts';
 import { bookScenario } from './scenarios/book.ts';
 import { readStateScenario } from './scenarios/read-state.ts';
+import { growthRuns, growthScenario, renderGrowthComparison, setGrowthSize } from './scenarios/growth.ts';
+import {
+  DEFAULT_GROWTH,
+  growDataset,
+  LARGE_GROWTH,
+  QUICK_GROWTH,
+  type SizeName,
+} from './lib/dataset-large.ts';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   health: healthScenario,
@@ -47,16 +56,19 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   offload: downloadOffloadScenario,
   upload: uploadScenario,
   lighthouse: lighthouseScenario,
+  interactions: interactionsScenario,
+  // Adds audit entries, reads and a meeting; `--size=large` grows the data set (decision 186).
+  growth: growthScenario,
   // Last: it adds a folder, documents and a meeting to the data set.
   book: bookScenario,
 };
 
 /**
  * Scenarios during which the portal has every core even when pinned: sign-ins (argon2 computes on
- * its own core beside the event loop, decision 113), Lighthouse (the browser is measured, not the
- * server) and the Sitzungsmappe (its helper process builds beside the event loop), as on a server.
+ * its own core beside the event loop, decision 113), Lighthouse and interactions (the browser is
+ * measured, not the server) and the Sitzungsmappe (its helper process builds beside the event loop), as on a server.
  */
-const UNPINNED = new Set(['login', 'lighthouse', 'book']);
+const UNPINNED = new Set(['login', 'lighthouse', 'interactions', 'book']);
 
 /** Scenarios that measure code in this process: they need neither the data set nor the portal. */
 const IN_PROCESS: Record<string, (options: { quick: boolean }) => Promise<ScenarioResult>> = {
@@ -71,6 +83,7 @@ const { values } = parseArgs({
     pin: { type: 'boolean' },
     'no-pin': { type: 'boolean' },
     runs: { type: 'string', default: '1' },
+    size: { type: 'string', default: 'default' },
   },
 });
 const quick = values.quick ?? false;
@@ -85,6 +98,12 @@ if (unknown.length > 0) {
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1 || runs > 3) {
   console.error('--runs: 1 bis 3 Läufe');
+  process.exit(2);
+}
+// `--size=default,large` runs each size with its own data set and portal, one after the other.
+const sizes = (values.size ?? 'default').split(',') as SizeName[];
+if (sizes.some((size) => size !== 'default' && size !== 'large') || (quick && sizes.includes('large'))) {
+  console.error('--size: default, large oder default,large (nicht mit --quick)');
   process.exit(2);
 }
 // On by default where it works; `--pin` only states the default, `--no-pin` turns it off.
@@ -113,7 +132,7 @@ async function measure(
   }
 }
 
-async function runWithPortal(names: string[], results: ScenarioResult[]): Promise<string[]> {
+async function runWithPortal(names: string[], results: ScenarioResult[], size: SizeName): Promise<string[]> {
   const workDir = await mkdtemp(join(tmpdir(), 'gremienportal-bench-'));
   const dataDir = join(workDir, 'data');
   await mkdir(dataDir);
@@ -125,10 +144,24 @@ async function runWithPortal(names: string[], results: ScenarioResult[]): Promis
     moveSelf(pin.load),
   );
   console.log(`… fertig in ${((Date.now() - t0) / 1000).toFixed(1)} s:`, dataset.counts);
+  if (size === 'large' || names.includes('growth')) {
+    const t1 = Date.now();
+    const target = quick ? QUICK_GROWTH(dataset) : size === 'large' ? LARGE_GROWTH : DEFAULT_GROWTH;
+    const grown = growDataset(dataset, target);
+    const { folders, files, users, events } = grown.counts;
+    dataset.counts = { folders, files, users, events };
+    setGrowthSize(size === 'large' ? 'groß' : quick ? 'schnell' : 'Standard', {
+      'Aktivitäten-Einträge': grown.counts.auditRows,
+      Lesestände: grown.counts.fileReads,
+    });
+    console.log(`… gewachsen in ${((Date.now() - t1) / 1000).toFixed(1)} s:`, grown);
+  }
 
   const portal = await startPortal(dataDir, {
     // Room for the large upload of the upload scenario.
     MAX_UPLOAD_MB: String(Math.ceil(dataset.largeFile.bytes / 1024 ** 2) + 16),
+    // Ten years of audit entries stay (the default keeps one year).
+    AUDIT_RETENTION_DAYS: '4000',
   });
   const ctx = createContext({
     quick,
@@ -166,7 +199,7 @@ async function runWithPortal(names: string[], results: ScenarioResult[]): Promis
 }
 
 /** One whole run: the in-process scenarios first, then a fresh data set and portal for the rest. */
-async function oneRun(run: number): Promise<{ results: ScenarioResult[]; report: string }> {
+async function oneRun(run: number, size: SizeName): Promise<{ results: ScenarioResult[]; report: string }> {
   const started = new Date();
   const results: ScenarioResult[] = [];
   // First, while nothing else runs on the machine.
@@ -175,8 +208,8 @@ async function oneRun(run: number): Promise<{ results: ScenarioResult[]; report:
   }
   const withPortal = only.filter((name) => name in SCENARIOS);
   const described: string[] = [];
-  if (withPortal.length > 0) described.push(...(await runWithPortal(withPortal, results)));
-  const title = `Benchmark (${quick ? 'schnell, kleiner Datenbestand' : 'voll'})`;
+  if (withPortal.length > 0) described.push(...(await runWithPortal(withPortal, results, size)));
+  const title = `Benchmark (${quick ? 'schnell, kleiner Datenbestand' : 'voll'}${size === 'large' ? ', großer Datenbestand' : ''})`;
   const report = [
     runs > 1 ? `## ${title}, Lauf ${run} von ${runs}` : `## ${title}`,
     '',
@@ -194,11 +227,14 @@ const reports: string[] = [];
 const allResults: ScenarioResult[][] = [];
 for (let run = 1; run <= runs; run += 1) {
   if (runs > 1) console.log(`Lauf ${run} von ${runs}`);
-  const { results, report } = await oneRun(run);
-  allResults.push(results);
-  reports.push(report);
+  for (const size of sizes) {
+    const { results, report } = await oneRun(run, size);
+    if (size === sizes[0]) allResults.push(results);
+    reports.push(report);
+  }
 }
 if (runs > 1) reports.push(renderAgreement(allResults));
+if (growthRuns.length > 1) reports.push(renderGrowthComparison(growthRuns));
 const report = reports.join('\n\n');
 // bench/RESULTS.md is a report kept by hand (method, latest figures, known misses); every run
 // writes its full tables under bench/.tmp, from which the report takes its figures.
@@ -206,9 +242,11 @@ const target = join(
   REPO_ROOT,
   quick
     ? 'bench/.tmp/RESULTS-quick.md'
-    : values.only
-      ? 'bench/.tmp/RESULTS-only.md'
-      : 'bench/.tmp/RESULTS-full.md',
+    : sizes.includes('large')
+      ? 'bench/.tmp/RESULTS-large.md'
+      : values.only
+        ? 'bench/.tmp/RESULTS-only.md'
+        : 'bench/.tmp/RESULTS-full.md',
 );
 await mkdir(join(REPO_ROOT, 'bench/.tmp'), { recursive: true });
 await writeSection(target, 'bench', report);

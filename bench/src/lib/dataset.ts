@@ -15,6 +15,7 @@ import { seedBaseData } from '../../../server/src/db/seed.ts';
 import { hashPassword } from '../../../server/src/credentials/passwords.ts';
 import { newKey } from '../../../server/src/storage/object-keys.ts';
 import { fillSearchIndex, germanText } from './search-index.ts';
+import { addPageData, type PageData } from './dataset-pages.ts';
 
 export interface DatasetSize {
   folders: number;
@@ -67,6 +68,8 @@ export interface Dataset {
   largeFile: { id: number; downloadKey: string; path: string; bytes: number };
   /** Small documents visible to Vertreter, for downloads in the soak. */
   vertreterFileIds: number[];
+  /** Lighthouse and interactions (dataset-pages.ts): a folder of 50 documents, a meeting of 20 items. */
+  pages: PageData;
   counts: { folders: number; files: number; users: number; events: number };
   /** Text read from the documents, and what the search index adds to the database. */
   search: { textBytes: number; indexBytes: number };
@@ -396,6 +399,12 @@ export async function createDataset(dataDir: string, size: DatasetSize, quick: b
     ]);
     const searchIndexBytes = (await pages()) - before;
 
+    // --- Pages of Lighthouse and interactions, with a random source of their own (dataset-pages.ts)
+    const pageData = await addPageData(k, filesDir, {
+      vertreter: roleId('Vertreter'),
+      aufsichtsrat: roleId('Aufsichtsrat'),
+    });
+
     const vertreterRole = roleId('Vertreter');
     const vertreterFileIds = fileRows
       .map((file, index) => ({ file, id: fileIds[index]! }))
@@ -422,14 +431,15 @@ export async function createDataset(dataDir: string, size: DatasetSize, quick: b
         bytes: size.largeFileBytes,
       },
       vertreterFileIds,
+      pages: pageData,
       search: { textBytes: searchTextBytes, indexBytes: searchIndexBytes },
-      maxFolderId: Math.max(...folders.map((folder) => folder.id)),
-      maxFileId: Math.max(...fileIds),
+      maxFolderId: Math.max(...folders.map((folder) => folder.id), pageData.folderId),
+      maxFileId: Math.max(...fileIds, ...pageData.fileIds),
       counts: {
-        folders: folderRows.length,
-        files: fileRows.length,
+        folders: folderRows.length + 1,
+        files: fileRows.length + pageData.folderItems,
         users: userRows.length + 1,
-        events: eventRows.length,
+        events: eventRows.length + 1,
       },
     };
   } finally {

@@ -7,6 +7,7 @@ import {
   seriesFigure,
   valuesOf,
 } from '../lib/compare.ts';
+import { cpuFigure, metered, type Metered } from '../lib/cpu.ts';
 import { wrk, type LoadResult } from '../lib/load.ts';
 import { countQueries } from '../lib/query-count.ts';
 import { ms, perSecond, times, type ScenarioResult } from '../lib/report.ts';
@@ -56,7 +57,7 @@ async function coldLatencies(
   });
 }
 
-type Listing = Record<'small' | 'big', LoadResult>;
+type Listing = Record<'small' | 'big', Metered<LoadResult>>;
 
 /** Listing a folder of 1,000 documents against listing one of 10, in alternating rounds. */
 export async function folderListingScenario(ctx: BenchContext): Promise<ScenarioResult> {
@@ -66,7 +67,9 @@ export async function folderListingScenario(ctx: BenchContext): Promise<Scenario
   const bigPath = `/api/v1/folders/${ctx.dataset.bigFolderId}/files`;
   const smallPath = `/api/v1/folders/${ctx.dataset.smallFolderId}/files`;
   const run = (path: string) => () =>
-    wrk({ url: ctx.portal.url + path, connections: CONNECTIONS, seconds: ctx.phase, headers });
+    metered(ctx.portal.pid, () =>
+      wrk({ url: ctx.portal.url + path, connections: CONNECTIONS, seconds: ctx.phase, headers }),
+    );
   const series = await compareSides({
     label: 'Ordnerinhalt',
     rounds: ctx.rounds,
@@ -99,7 +102,7 @@ export async function folderListingScenario(ctx: BenchContext): Promise<Scenario
   const failed = rounds.reduce((sum, r) => sum + r.big.failed + r.small.failed, 0);
   return {
     name: `Ordnerinhalt: ${n} gegen 10 Einträge`,
-    setup: `\`GET /api/v1/folders/{id}/files\` als Vertreter, wrk (ein Thread) mit ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Ordner im Wechsel nach einer Aufwärmrunde; Verhältnis: Perzentil über die Antworten aller Runden zusammen (kleinster–größter Wert der einzelnen Runden), über ±15 % Streuung des p95-Verhältnisses einmal wiederholt. Abfragen gezählt mit einem Kysely-Plugin an der App des Portals im selben Prozess.`,
+    setup: `\`GET /api/v1/folders/{id}/files\` als Vertreter, wrk (ein Thread) mit ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Ordner im Wechsel nach einer Aufwärmrunde; Verhältnis: Perzentil über die Antworten aller Runden zusammen (kleinster–größter Wert der einzelnen Runden), über ±15 % Streuung des p95-Verhältnisses einmal wiederholt. CPU-Zeit des Portals je Anfrage aus \`/proc\` vor und nach jeder Runde, Median der Runden. Abfragen gezählt mit einem Kysely-Plugin an der App des Portals im selben Prozess.`,
     figures: [
       ratioFigure({
         measure: 'p50',
@@ -125,6 +128,7 @@ export async function folderListingScenario(ctx: BenchContext): Promise<Scenario
         format: times,
       }),
       { measure: 'Anfragen/s', value: perSecond(rps('big')), baseline: perSecond(rps('small')) },
+      cpuFigure({ measure: 'CPU-Zeit je Anfrage', rounds, side: (r) => r.big, baseline: (r) => r.small }),
       {
         measure: 'Datenbankabfragen je Anfrage (aus dem Cache)',
         value: String(queries.get(bigPath)!.warm),

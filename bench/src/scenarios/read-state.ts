@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../../../server/src/db/database.ts';
 import type { BenchContext } from '../lib/context.ts';
+import { cpuFigure, metered, type Metered } from '../lib/cpu.ts';
 import { wrk, type LoadResult } from '../lib/load.ts';
 import {
   compareSides,
@@ -131,20 +132,22 @@ async function compare(
   });
   const seconds = ctx.quick ? ctx.phase : 8;
   const run = (tokens: string[]) => () =>
-    wrk({
-      url: ctx.portal.url + path,
-      connections: CONNECTIONS,
-      seconds,
-      headers: { 'accept-encoding': 'gzip, deflate, br' },
-      tokens,
-    });
+    metered(ctx.portal.pid, () =>
+      wrk({
+        url: ctx.portal.url + path,
+        connections: CONNECTIONS,
+        seconds,
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+        tokens,
+      }),
+    );
   // The warm-up (each side once) also keeps each member's answer after their second request.
   const series = await compareSides({
     label,
     rounds: ctx.rounds,
     sides: { plain: run(groups.plain), reading: run(groups.reading) },
     ratios: {
-      p99: percentileRatio<Record<'plain' | 'reading', LoadResult>>(
+      p99: percentileRatio<Record<'plain' | 'reading', Metered<LoadResult>>>(
         99,
         (r) => r.reading,
         (r) => r.plain,
@@ -180,6 +183,12 @@ async function compare(
       format: times,
       goal: '≥ 0.90×',
       met: (median) => median >= 0.9,
+    }),
+    cpuFigure({
+      measure: `${label}: CPU-Zeit je Anfrage`,
+      rounds,
+      side: (r) => r.reading,
+      baseline: (r) => r.plain,
     }),
     ratioFigure({
       measure: `${label}: erste Antwort je Mitglied (Median)`,
@@ -235,7 +244,7 @@ export async function readStateScenario(ctx: BenchContext): Promise<ScenarioResu
     setup:
       `wrk (ein Thread), ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.quick ? ctx.phase : 8} s je Gruppe im Wechsel nach einer Aufwärmrunde; je Anfrage das nächste von ${groups.reading.length} Mitgliedern (nur Vertreter) ` +
       `mit Lesestand (Konto älter als jedes Dokument, ${READS_PER_MEMBER} Dokumente geöffnet: ${newForReader} sichtbare neu) gegen ${groups.plain.length} Mitglieder, ` +
-      `die alles als gelesen markiert haben (nichts neu: die geteilte Antwort). Verhältnis: p99 über die Antworten aller Runden zusammen, Anfragen/s Median der Runden (kleinster–größter Wert der einzelnen Runden). ` +
+      `die alles als gelesen markiert haben (nichts neu: die geteilte Antwort). Verhältnis: p99 über die Antworten aller Runden zusammen, Anfragen/s und CPU-Zeit des Portals je Anfrage (\`/proc\`, vor und nach jeder Runde) Median der Runden (kleinster–größter Wert der einzelnen Runden). ` +
       'Erste Antworten: je Runde ein Mitglied jeder Gruppe im Wechsel (ohne Aufwärmen und Wiederholung, die erste Antwort gibt es einmal).',
     figures,
   };

@@ -4,6 +4,7 @@ import { linesPdf } from '../../../server/src/db/demo-seed.ts';
 import { DEFAULT_LIMITS, extractText } from '../../../server/src/search/extract/index.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { compareSides, percentileOver, ratioFigure, seriesFigure, valuesOf } from '../lib/compare.ts';
+import { cpuFigure, metered, type Metered } from '../lib/cpu.ts';
 import { wrk, type LoadResult } from '../lib/load.ts';
 import { mib, ms, perSecond, times, type Figure, type ScenarioResult } from '../lib/report.ts';
 import { germanText } from '../lib/search-index.ts';
@@ -85,7 +86,9 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
   const token = await ctx.token(ctx.dataset.vertreter);
   const headers = { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br' };
   const run = (path: string) => () =>
-    wrk({ url: ctx.portal.url + path, connections: CONNECTIONS, seconds: ctx.phase, headers });
+    metered(ctx.portal.pid, () =>
+      wrk({ url: ctx.portal.url + path, connections: CONNECTIONS, seconds: ctx.phase, headers }),
+    );
   const searches = [
     ...QUERIES.map(([label, query]) => ({
       key: query as string,
@@ -106,13 +109,13 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
   const cold = new Map<string, number>();
   for (const search of searches.slice(0, QUERIES.length))
     cold.set(search.key, await coldLatency(ctx, search.path, headers));
-  const sides: Record<string, () => Promise<LoadResult>> = {
+  const sides: Record<string, () => Promise<Metered<LoadResult>>> = {
     listing: run(`/api/v1/folders/${ctx.dataset.bigFolderId}/files`),
   };
   // What a search costs against a listing, as the answers per second of each in the same round:
   // the listing's p95 (a few milliseconds) is decided by garbage collections and moved widely
   // between two full runs, a tail ratio over it as much (decision 166 gives the figures).
-  const ratios: Record<string, (round: Record<string, LoadResult>) => number> = {};
+  const ratios: Record<string, (round: Record<string, Metered<LoadResult>>) => number> = {};
   for (const search of searches) {
     sides[search.key] = run(search.path);
     ratios[search.key] = (round) => round[search.key]!.rps / round.listing!.rps;
@@ -158,6 +161,12 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
         ratio: series.ratios[search.key]!,
         format: times,
       }),
+      cpuFigure({
+        measure: `${search.label}: CPU-Zeit je Anfrage`,
+        rounds: series.rounds,
+        side: (r) => r[search.key]!,
+        baseline: (r) => r.listing!,
+      }),
     );
     if (cold.has(search.key))
       figures.push({
@@ -188,7 +197,7 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     name: `Suche über ${ctx.dataset.counts.files} Dokumente`,
     setup:
       `\`GET /api/v1/search\` und \`/search/suggest\` als Vertreter, wrk (ein Thread) mit ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Abfrage im Wechsel nach einer Aufwärmrunde; ` +
-      `Basis in denselben Runden: \`GET /api/v1/folders/{id}/files\` des Ordners mit ${ctx.dataset.bigFolderItems} Dokumenten. Perzentile über die Antworten aller Runden zusammen; die Ziele sind absolut. Verhältnis: Anfragen/s der Suche zu denen der Basis je Runde, Median (kleinster–größter Wert), also was eine Suche gegen einen Ordnerinhalt kostet; streut es über ±15 %, wird die Reihe wiederholt, streut sie wieder, heißen p95 und p99 „unstabil“. ` +
+      `Basis in denselben Runden: \`GET /api/v1/folders/{id}/files\` des Ordners mit ${ctx.dataset.bigFolderItems} Dokumenten. Perzentile über die Antworten aller Runden zusammen; die Ziele sind absolut. Verhältnis: Anfragen/s der Suche zu denen der Basis je Runde, Median (kleinster–größter Wert), also was eine Suche gegen einen Ordnerinhalt kostet (ebenso die CPU-Zeit des Portals je Anfrage aus \`/proc\`, vor und nach jeder Runde); streut es über ±15 %, wird die Reihe wiederholt, streut sie wieder, heißen p95 und p99 „unstabil“. ` +
       'Texte: etwa zwei Seiten Deutsch je Dokument, vorab im Index; die Textauslese einzeln gemessen (Hilfsprozess wie im Portal). ' +
       'Die Last misst den eingeschwungenen Zustand (die Treffer eines Worts sind je Indexstand zwischengespeichert); die erste Anfrage nach einer Indexänderung steht eigens da.',
     figures,

@@ -8,6 +8,7 @@ import {
   spreadText,
   valuesOf,
 } from '../lib/compare.ts';
+import { cpuFigure, metered } from '../lib/cpu.ts';
 import { wrk } from '../lib/load.ts';
 import { kib, ms, perSecond, type Figure, type ScenarioResult } from '../lib/report.ts';
 
@@ -36,12 +37,14 @@ export async function treeScenario(ctx: BenchContext): Promise<ScenarioResult> {
     sizes[label] = `${kib(size)} (${kib(sent)})`;
   }
   const run = (label: string) => () =>
-    wrk({
-      url: `${ctx.portal.url}/api/v1/tree`,
-      connections: CONNECTIONS,
-      seconds: ctx.phase,
-      headers: headers[label],
-    });
+    metered(ctx.portal.pid, () =>
+      wrk({
+        url: `${ctx.portal.url}/api/v1/tree`,
+        connections: CONNECTIONS,
+        seconds: ctx.phase,
+        headers: headers[label],
+      }),
+    );
   const series = await compareSides({
     label: 'Baum',
     rounds: ctx.rounds,
@@ -62,6 +65,7 @@ export async function treeScenario(ctx: BenchContext): Promise<ScenarioResult> {
         met: centre(p99) <= 50,
       },
       { measure: `${label}: Anfragen/s`, value: spreadText(of('rps'), perSecond) },
+      cpuFigure({ measure: `${label}: CPU-Zeit je Anfrage`, rounds: series.rounds, side: (r) => r[label] }),
       { measure: `${label}: Antwortgröße (gzip)`, value: sizes[label]! },
       { measure: `${label}: Fehlgeschlagene Anfragen`, value: String(failed), goal: '0', met: failed === 0 },
     );
@@ -71,7 +75,7 @@ export async function treeScenario(ctx: BenchContext): Promise<ScenarioResult> {
     name: 'GET /api/v1/tree',
     setup:
       `wrk (ein Thread), ${CONNECTIONS} Verbindungen, ${ctx.rounds} Runden zu je ${ctx.phase} s je Rolle im Wechsel nach einer Aufwärmrunde; ` +
-      `${ctx.dataset.counts.folders} Ordner, ${ctx.dataset.counts.files} Dateien. Ziel absolut (kein Verhältnis): p50 und p99 über die Antworten aller Runden zusammen (in Klammern die einzelnen Runden), Anfragen/s Median der Runden.`,
+      `${ctx.dataset.counts.folders} Ordner, ${ctx.dataset.counts.files} Dateien. Ziel absolut (kein Verhältnis): p50 und p99 über die Antworten aller Runden zusammen (in Klammern die einzelnen Runden), Anfragen/s und CPU-Zeit des Portals je Anfrage (\`/proc\`, vor und nach jeder Runde) Median der Runden.`,
     figures,
   };
 }

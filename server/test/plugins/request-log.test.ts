@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config.ts';
-import { loggerOptions, RequestLogger } from '../../src/plugins/logging.ts';
+import { loggedPath, loggerOptions, RequestLogger } from '../../src/plugins/logging.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { createUser, type TestUser } from '../support/factories.ts';
 
@@ -83,5 +83,25 @@ describe('the request log', () => {
       responseTime: 1.5,
       msg: 'request completed',
     });
+  });
+
+  it('hides the same paths with its quick test as with the replacements alone', () => {
+    const replaced = (url: string) =>
+      url
+        .split('?')[0]!
+        .replace(/(calendar\/)[^/]*/gi, '$1[verborgen]')
+        .replace(/[A-Za-z0-9_-]{32,}/g, '[verborgen]');
+    for (const url of [
+      '/api/v1/account',
+      '/api/v1/account?token=q7Vd0nX3_kR9-ZpLw2YtB8cHs6UeGm1AfJiOvN4xK5a',
+      '/api/v1/CALENDAR/abc.ics',
+      '/calendar',
+      `/x/${'a'.repeat(31)}/y`,
+      `/x/${'a'.repeat(32)}`,
+      `/x/${'A_-9'.repeat(10)}?q`,
+      '',
+      '?',
+    ])
+      expect(loggedPath(url)).toBe(replaced(url));
   });
 });

@@ -22,6 +22,16 @@ const capitalizeWords = (text: string) =>
   text.replace(/(^|[\s\-.<@])(\p{L})/gu, (_, a, b) => a + b.toUpperCase());
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
+/** Whether the filter narrows anything at all. */
+const narrows = (filter: AuditFilter) =>
+  filter.actorId !== undefined ||
+  (filter.actions !== undefined && filter.actions.length > 0) ||
+  filter.objectType !== undefined ||
+  filter.objectId !== undefined ||
+  filter.fromIso !== undefined ||
+  filter.beforeIso !== undefined ||
+  Boolean(filter.text);
+
 function matches(filter: AuditFilter) {
   return (eb: ExpressionBuilder<Database, 'audit_log'>) => {
     const conditions = [];
@@ -52,11 +62,10 @@ function matches(filter: AuditFilter) {
 }
 
 export async function countEntries(db: Executor, filter: AuditFilter): Promise<number> {
-  const row = await db
-    .selectFrom('audit_log')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where(matches(filter))
-    .executeTakeFirstOrThrow();
+  const all = db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number | string>().as('n'));
+  // Without a condition, not even the `1 = 1` of an empty `and`: SQLite then counts the entries
+  // of the smallest index's pages without reading one row (decision 186: 5 million entries).
+  const row = await (narrows(filter) ? all.where(matches(filter)) : all).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -89,9 +98,12 @@ export async function entriesAfter(
 ): Promise<AuditRow[]> {
   let query = db.selectFrom('audit_log').selectAll().where(matches(filter));
   if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]),
-    );
+    // `at <= ? and (at < ? or id < ?)`, not the equal `at < ? or (at = ? and id < ?)`: SQLite
+    // does not search an index by an OR and scanned every newer entry for each batch, so the
+    // export of 5 million entries grew with their square (decision 186).
+    query = query
+      .where('at', '<=', after.at)
+      .where((eb) => eb.or([eb('at', '<', after.at), eb('id', '<', after.id)]));
   }
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }

@@ -29,9 +29,15 @@ async function withRoles(db: Executor, rows: EventRow[]): Promise<EventRecord[]>
  * Events by start time. `visible` (a rule from policies/) limits the list in the same query;
  * undefined lists every event.
  */
-export async function listEvents(db: Executor, visible?: EventRowFilter): Promise<EventRecord[]> {
+export async function listEvents(
+  db: Executor,
+  visible?: EventRowFilter,
+  /** Only events ending at or after this instant (ISO UTC), and at most `limit` of them. */
+  upcoming?: { endsFrom: string; limit: number },
+): Promise<EventRecord[]> {
   let query = db.selectFrom('events').selectAll('events');
   if (visible) query = query.where(visible);
+  if (upcoming) query = query.where('events.end_at', '>=', upcoming.endsFrom).limit(upcoming.limit);
   const rows = await query.orderBy('events.start_at').orderBy('events.id').execute();
   return withRoles(db, rows);
 }

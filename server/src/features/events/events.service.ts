@@ -129,8 +129,16 @@ export function eventsService(ctx: AppContext) {
   const db = ctx.db.kysely;
 
   return {
-    async list(principal: Principal): Promise<PortalEvent[]> {
-      const records = await listEvents(db, eventFilter(viewerOf(principal)));
+    /**
+     * The visible events, by start; with `upcoming` only those not over yet, at most that many
+     * ("Neu für Sie" shows three of thousands, decision 186).
+     */
+    async list(principal: Principal, upcoming?: { now: string; limit: number }): Promise<PortalEvent[]> {
+      const records = await listEvents(
+        db,
+        eventFilter(viewerOf(principal)),
+        upcoming && { endsFrom: upcoming.now, limit: upcoming.limit },
+      );
       const [counts, answers] = await Promise.all([
         agendaCounts(
           db,

@@ -18,13 +18,14 @@ export function newsService(ctx: AppContext, cache: ReadCache) {
   return {
     async get(principal: Principal): Promise<News> {
       const view = await cache.view();
+      const now = ctx.clock.now().toISOString();
       const tree = await view.folderTree(viewerOf(principal));
       const news = await cache.reads.news(view, principal);
       const newest = news.files.slice(0, NEWS_FILES_LIMIT).map((file) => file.id);
       const [newFiles, required, portalEvents] = await Promise.all([
         loadFiles(db(), { ids: newest }),
         loadFiles(db(), { acknowledgementRequired: true, visible: fileFilter(tree) }),
-        events.list(principal),
+        events.list(principal, { now, limit: NEWS_EVENTS_LIMIT }),
       ]);
       const visibleNew = newFiles.filter((file) => canSeeFile(tree, file));
       const visibleRequired = required.filter((file) => canSeeFile(tree, file));
@@ -32,7 +33,6 @@ export function newsService(ctx: AppContext, cache: ReadCache) {
       const present = (file: (typeof newFiles)[number]) =>
         toStoredFile(file, tree.byId.get(file.folder_id), member.get(file.id));
       const order = new Map(newest.map((id, index) => [id, index]));
-      const now = ctx.clock.now().toISOString();
       return {
         files: visibleNew.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(present),
         files_total: news.files.length,
