@@ -112,7 +112,7 @@ function firstLoadBoot(): Plugin {
 
 /**
  * Mantine's Drawer imports ScrollArea (only to compare a component), and ScrollArea imports
- * `useMergeRefs` from `@floating-ui/react`: one module of 44 KB that then lands, whole, in the first
+ * `useMergeRefs` from `@floating-ui/react`: one module that then lands, whole, in the first
  * load of every signed-in page. ScrollArea gets the same hook on Mantine's `useMergedRef` instead
  * (src/lib/shims/merge-refs.ts); menus, popovers and tooltips keep floating-ui and load it with
  * their chunks (decision 184).

@@ -19,7 +19,7 @@ export interface RouteBudget {
   modules: readonly string[];
   /** What `npm test` enforces: today's size with a little room, so that growth is noticed. */
   budgetBytes: number;
-  /** The issue's goal where it is not met yet (Performance 3); reported, not enforced. */
+  /** The goal of decision 184 where it is not met yet; reported, not enforced. */
   goalBytes?: number;
 }
 

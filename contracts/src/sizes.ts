@@ -4,8 +4,8 @@
 export const BYTES_PER_MB = 1024 * 1024;
 
 /**
- * Made on first use, not when the module loads: three formatters took 64 ms of a four times slowed
- * phone's CPU while the explorer's first paint was due (decision 184).
+ * Made on first use, not when the module loads: building the formatters took a noticeable part of
+ * a slow phone's CPU while the explorer's first paint was due (decision 184).
  */
 function once<T>(make: () => T): () => T {
   let value: T | undefined;

@@ -14,6 +14,7 @@ import { demoPdf } from '../../../server/src/db/demo-seed.ts';
 import { fold } from '../../../server/src/search/fold.ts';
 import { newKey } from '../../../server/src/storage/object-keys.ts';
 import type { Dataset } from './dataset.ts';
+import { FILE_WORDS, FOLDER_WORDS, random } from './demo-files.ts';
 import { germanText } from './search-index.ts';
 
 export type SizeName = 'default' | 'large';
@@ -39,7 +40,7 @@ export const DEFAULT_GROWTH: GrowthTarget = {
   readsPerUser: 50,
 };
 
-/** The large size (Performance 3): ten times the documents, accounts, events and entries. */
+/** The large size of decision 186: ten times the documents, accounts, events and entries. */
 export const LARGE_GROWTH: GrowthTarget = {
   folders: 10_000,
   files: 200_000,
@@ -59,16 +60,6 @@ export const QUICK_GROWTH = (dataset: Dataset): GrowthTarget => ({
 /** Distinct texts the new documents take in turn: the index stores every one per document. */
 const TEXT_POOL = 1_000;
 const TEN_YEARS_DAYS = 3_652;
-const FOLDER_WORDS = ['Sitzung', 'Protokolle', 'Berichte', 'Anlagen', 'Beschlüsse', 'Haushalt', 'Wahl'];
-const FILE_WORDS = ['Protokoll', 'Tagesordnung', 'Bericht', 'Beschlussvorlage', 'Anlage', 'Einladung'];
-
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 export interface GrowthReport {
   /** Seconds per step. */

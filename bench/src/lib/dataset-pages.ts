@@ -1,17 +1,14 @@
-// The pages the issue (Performance 3) names for Lighthouse and interaction to next paint: a folder of
+// The pages decision 184 measures with Lighthouse and interaction to next paint: a folder of
 // exactly 50 documents and a meeting with 20 agenda items, both visible to Vertreter. Added to the
 // data set by createDataset (dataset.ts) after everything else, with a random source of their own,
 // so the rest of the data set stays exactly as it was.
-import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../server/src/db/schema.ts';
-import { demoPdf } from '../../../server/src/db/demo-seed.ts';
 import { newKey } from '../../../server/src/storage/object-keys.ts';
+import { demoFile } from './demo-files.ts';
 import { fillSearchIndex, germanText } from './search-index.ts';
 
-/** The issue's folder size for `/files` (one page of the grid) and the meeting's agenda length. */
+/** The folder size for `/files` (one page of the grid) and the meeting's agenda length. */
 export const PAGE_FOLDER_ITEMS = 50;
 export const MEETING_AGENDA_ITEMS = 20;
 
@@ -85,24 +82,9 @@ export async function addPageData(
     for (let index = 0; index < PAGE_FOLDER_ITEMS; index += 1) {
       const topic = TOPICS[index % TOPICS.length]!;
       const title = index < TOPICS.length ? `TOP ${index + 1} ${topic}` : `Anlage ${index + 1} zu ${topic}`;
-      const content = demoPdf(title);
-      const key = newKey();
-      await writeFile(join(filesDir, key), content);
       const { id } = await trx
         .insertInto('files')
-        .values({
-          folder_id: folderId,
-          title,
-          format: 'pdf',
-          mime_type: 'application/pdf',
-          size_bytes: content.length,
-          sha256: createHash('sha256').update(content).digest('hex'),
-          storage_key: key,
-          download_key: newKey(),
-          created_at: stamp,
-          updated_at: stamp,
-          content_at: stamp,
-        })
+        .values(await demoFile(filesDir, folderId, title, stamp))
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx.insertInto('file_roles').values({ file_id: id, role_id: roles.vertreter }).execute();

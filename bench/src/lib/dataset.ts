@@ -16,6 +16,7 @@ import { hashPassword } from '../../../server/src/credentials/passwords.ts';
 import { newKey } from '../../../server/src/storage/object-keys.ts';
 import { fillSearchIndex, germanText } from './search-index.ts';
 import { addPageData, type PageData } from './dataset-pages.ts';
+import { demoFile, FILE_WORDS, FOLDER_WORDS, random } from './demo-files.ts';
 
 export interface DatasetSize {
   folders: number;
@@ -81,17 +82,6 @@ export interface Dataset {
 const SHARED_PASSWORD = 'Bench-Passwort-2026';
 const FIRST_NAMES = ['Anna', 'Bernd', 'Clara', 'Dieter', 'Elke', 'Frank', 'Gisela', 'Hans', 'Ilse', 'Jörg'];
 const LAST_NAMES = ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Meyer', 'Wagner', 'Becker'];
-const FOLDER_WORDS = ['Sitzung', 'Protokolle', 'Berichte', 'Anlagen', 'Beschlüsse', 'Haushalt', 'Wahl'];
-const FILE_WORDS = ['Protokoll', 'Tagesordnung', 'Bericht', 'Beschlussvorlage', 'Anlage', 'Einladung'];
-
-/** Deterministic pseudo-random numbers, so every run builds the same data set. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 async function chunked<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>) {
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
@@ -268,25 +258,7 @@ export async function createDataset(dataDir: string, size: DatasetSize, quick: b
     const fileRows: { row: Insertable<FilesTable>; roles: number[] }[] = [];
     for (const [index, folder] of placements.entries()) {
       const title = `${pick(FILE_WORDS)} ${index + 1}`;
-      const content = demoPdf(title);
-      const key = newKey();
-      await writeFile(join(filesDir, key), content);
-      fileRows.push({
-        row: {
-          folder_id: folder.id,
-          title,
-          format: 'pdf',
-          mime_type: 'application/pdf',
-          size_bytes: content.length,
-          sha256: createHash('sha256').update(content).digest('hex'),
-          storage_key: key,
-          download_key: newKey(),
-          created_at: stamp,
-          updated_at: stamp,
-          content_at: stamp,
-        },
-        roles: folder.roles,
-      });
+      fileRows.push({ row: await demoFile(filesDir, folder.id, title, stamp), roles: folder.roles });
     }
     const large = await writeLargeObject(filesDir, size.largeFileBytes);
     fileRows.push({

@@ -128,3 +128,20 @@ export async function login(baseUrl: string, email: string, password: string): P
     throw new Error(`Anmeldung von ${email} scheiterte: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+/** A JSON call to the portal's API with a bearer token; anything but 2xx fails the bench. */
+export async function apiCall(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, any>> {
+  const res = await fetch(`${baseUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, any>>;
+}

@@ -4,6 +4,7 @@ import { curl, withPeak, type Transfer } from '../lib/curl.ts';
 import { compareSides, MIN_ROUNDS, ratioFigure, seriesFigure } from '../lib/compare.ts';
 import { pinning } from '../lib/pinning.ts';
 import { descendantsOf } from '../lib/processes.ts';
+import { apiCall } from '../lib/portal.ts';
 import { kib, mib, ms, times, type ScenarioResult } from '../lib/report.ts';
 import { germanText } from '../lib/search-index.ts';
 
@@ -31,15 +32,8 @@ function documentPdf(next: () => number, pages: number): Buffer {
   return linesPdf(Array.from({ length: pages }, page), 10);
 }
 
-async function call(ctx: BenchContext, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${ctx.portal.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, any>>;
-}
+const call = (ctx: BenchContext, token: string, method: string, path: string, body?: unknown) =>
+  apiCall(ctx.portal.url, token, method, path, body);
 
 /** A meeting of `documents` PDFs in a new folder for Vertreter; answers the event and the download keys. */
 async function createMeeting(ctx: BenchContext, size: { documents: number; pages: number }) {

@@ -1,4 +1,4 @@
-// Over 300 lines: one scenario measuring every cost the issue lists for one size, and the table of
+// Over 300 lines: one scenario measuring every cost decision 186 lists for one size, and the table of
 // two sizes side by side, which reads the same numbers; split, both would carry their shape.
 import { spawn } from 'node:child_process';
 import { mkdir, rm, stat } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { BenchContext } from '../lib/context.ts';
 import { percentile, pooledPercentile, wrk, type LoadResult } from '../lib/load.ts';
-import { login, REPO_ROOT, startPortal } from '../lib/portal.ts';
+import { apiCall, login, REPO_ROOT, startPortal } from '../lib/portal.ts';
 import { mib, ms, seconds, times, type Figure, type ScenarioResult } from '../lib/report.ts';
 
 /** What one size measured, for the table of both sizes (`renderGrowthComparison`). */
@@ -168,15 +168,8 @@ function prepareReaders(ctx: BenchContext, count: number, reads: number) {
   }
 }
 
-async function api(ctx: BenchContext, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${ctx.portal.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, any>>;
-}
+const api = (ctx: BenchContext, token: string, method: string, path: string, body?: unknown) =>
+  apiCall(ctx.portal.url, token, method, path, body);
 
 /** The first answer after a change, median of `rounds`; `change` makes the change. */
 async function firstAfterChange(
@@ -193,7 +186,7 @@ async function firstAfterChange(
 }
 
 /**
- * Performance 3, point 2: what the costs of one size are. The same measurements on the default
+ * Decision 186: what the costs of one size are. The same measurements on the default
  * and the large data set give the table of both (`renderGrowthComparison`).
  */
 export async function growthScenario(ctx: BenchContext): Promise<ScenarioResult> {
@@ -384,7 +377,7 @@ const dataBytes = (run: GrowthRun) => run.bytes.Datenbank! + run.bytes.Dokumente
 
 /**
  * The table of two sizes side by side: every figure of both, the ratio of the second (large) to
- * the first (default) and the issue's goals: p95 of the listed loads at most twice, start-up at
+ * the first (default) and the goals of decision 186: p95 of the listed loads at most twice, start-up at
  * most 5 s, backup and restore at most linear in the data (their ratio at most the data's).
  */
 export function renderGrowthComparison(runs: readonly GrowthRun[]): string {
@@ -452,7 +445,7 @@ export function renderGrowthComparison(runs: readonly GrowthRun[]): string {
   return [
     '## Wachstum nebeneinander',
     '',
-    `Szenario growth auf beiden Datenbeständen in einem Aufruf (je ein eigener Datenbestand und ein eigenes Portal, nacheinander). Ziele aus Performance 3: p95 groß höchstens das Doppelte von Standard für Baum, Ordnerinhalt, Suche, Neu für Sie und Aktivitätenseite; Start ≤ 5 s; Sicherung und Wiederherstellung höchstens linear (ihr Verhältnis höchstens das der Daten).`,
+    `Szenario growth auf beiden Datenbeständen in einem Aufruf (je ein eigener Datenbestand und ein eigenes Portal, nacheinander). Ziele (Entscheidung 186): p95 groß höchstens das Doppelte von Standard für Baum, Ordnerinhalt, Suche, Neu für Sie und Aktivitätenseite; Start ≤ 5 s; Sicherung und Wiederherstellung höchstens linear (ihr Verhältnis höchstens das der Daten).`,
     '',
     `| ${header.join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,

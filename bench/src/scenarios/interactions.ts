@@ -3,7 +3,7 @@ import type { BenchContext } from '../lib/context.ts';
 import { launchBrowser, signIn } from '../lib/browser.ts';
 import { ms, type Figure, type ScenarioResult } from '../lib/report.ts';
 
-/** The CPU slowdown for interaction to next paint, and its goal for the p75. */
+/** The CPU slowdown for interaction to next paint, and its goal for the p75. */
 const CPU_SLOWDOWN = 4;
 const GOAL_P75_MS = 200;
 /**
@@ -201,7 +201,7 @@ async function typing(page: Page, url: string, words: string[]): Promise<Kind> {
 }
 
 /**
- * Interaction to next paint (Performance 3) in Debian chromium with the CPU four times slower, as a
+ * Interaction to next paint (decision 184) in Debian chromium with the CPU four times slower, as a
  * Vertreter: clicking folders in the explorer's tree, opening the file dialog of a document, typing
  * in the header's search field. Each interaction's value is its longest Event Timing entry; the
  * table gives the p75 and the largest value of each kind.

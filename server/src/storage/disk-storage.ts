@@ -196,7 +196,7 @@ export class DiskStorage implements FileStorage {
     }
     for (const entry of await readdir(this.root, { withFileTypes: true }).catch(() => [])) {
       if (!entry.isFile() || !KEY_PATTERN.test(entry.name)) continue;
-      // Referenced first: nearly every object is, and the start must not stat 200,000 files
+      // Referenced first: nearly every object is, and the start must not stat every object
       // before its first answer (decision 186).
       if (await isReferenced(entry.name)) continue;
       const path = join(this.root, entry.name);

@@ -5,23 +5,15 @@
  * waits until the entry has loaded and run. The build bundles it on its own, with the small modules
  * it imports.
  */
-import { API_BASE, TOKEN_STORAGE_KEY } from '../lib/api-constants';
+import { API_BASE, getAccessToken } from '../lib/api-basics';
 import { startEarlyRequests } from '../lib/early-requests';
 import { CHUNK_TABLE_ID } from './chunk-table';
 import { firstLoad } from './first-load';
 
-function storedToken(): string | null {
-  try {
-    return window.localStorage.getItem(TOKEN_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
 function boot() {
   const table = document.getElementById(CHUNK_TABLE_ID)?.textContent;
   const chunks = (table ? JSON.parse(table) : {}) as Record<string, string[]>;
-  const token = storedToken();
+  const token = getAccessToken();
   const plan = firstLoad(window.location.pathname, window.location.search, token !== null);
   if (token !== null && plan.requests.length > 0)
     startEarlyRequests(

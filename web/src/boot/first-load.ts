@@ -4,20 +4,14 @@
  * calls it makes first. The boot script starts both while the entry still loads; the page's own
  * calls then find the answers already on their way (lib/early-requests.ts).
  */
+import { ROOT_FOLDER_ID } from '@gremienportal/contracts/rules';
+import { FOLDER_TREE_PATH, folderIdFromParam, folderItemsPath } from '../features/folders/folders.rules';
 
 export interface FirstLoad {
   /** Chunk groups whose files get `<link rel="modulepreload">`. */
   chunks: string[];
   /** API paths below /api/v1, exactly as the page's own calls spell them. */
   requests: string[];
-}
-
-/** The explorer's folder from `?folder=ID`, as folders.rules' folderIdFromParam reads it; null: root. */
-function folderOf(search: string): number | null {
-  const value = new URLSearchParams(search).get('folder');
-  if (!value || !/^[1-9]\d{0,9}$/.test(value)) return null;
-  const id = Number(value);
-  return id <= 2_147_483_647 && id !== 1 ? id : null;
 }
 
 export function firstLoad(pathname: string, search: string, signedIn: boolean): FirstLoad {
@@ -27,11 +21,11 @@ export function firstLoad(pathname: string, search: string, signedIn: boolean): 
     requests: ['/settings', ...requests],
   });
   if (pathname === '/' || pathname === '/files') {
-    const folder = folderOf(search);
+    const folder = folderIdFromParam(new URLSearchParams(search).get('folder'));
     return page('files', [
-      '/tree?files=false',
-      folder === null ? '/root/files' : `/folders/${folder}/files`,
-      ...(folder === null ? ['/news'] : []),
+      FOLDER_TREE_PATH,
+      folderItemsPath(folder),
+      ...(folder === ROOT_FOLDER_ID ? ['/news'] : []),
     ]);
   }
   const event = /^\/events\/show\/([1-9]\d{0,9})$/.exec(pathname);

@@ -8,10 +8,10 @@
 import { TWO_FACTOR_SETUP_REQUIRED } from '@gremienportal/contracts/rules';
 import { filenameFromContentDisposition, type DownloadedFile } from './saved-files';
 
-import { API_BASE, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from './api-constants';
+import { API_BASE, getAccessToken, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from './api-basics';
 import { takeEarlyResponse } from './early-requests';
 
-export { API_BASE, TOKEN_STORAGE_KEY, USER_STORAGE_KEY };
+export { API_BASE, getAccessToken, TOKEN_STORAGE_KEY, USER_STORAGE_KEY };
 
 /** Without an answer after this long a JSON call fails with a German timeout message. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -63,19 +63,6 @@ export function errorMessage(error: unknown, fallback: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Token storage and sign-out on 401
-
-function readStorage(key: string): string | null {
-  try {
-    return window.localStorage.getItem(key);
-  } catch {
-    // Storage can be switched off (private modes, policies): behave as signed out.
-    return null;
-  }
-}
-
-export function getAccessToken(): string | null {
-  return readStorage(TOKEN_STORAGE_KEY);
-}
 
 export function clearStoredAuth(): void {
   try {
@@ -221,9 +208,23 @@ function transportError(abort: Abortable): ApiError {
   return new ApiError(0, TRANSPORT_MESSAGES.network, { kind: 'network' });
 }
 
-/** A call the boot script may have made already: no headers of its own but what it accepts. */
-const acceptOnly = (headers: Record<string, string> | undefined) =>
-  Object.keys(headers ?? {}).every((name) => name.toLowerCase() === 'accept');
+/**
+ * A GET the boot script may have made already (decision 184): one without a body and without
+ * headers of its own but what it accepts takes that answer; anything else goes out now.
+ */
+function fetchOrEarly(
+  path: string,
+  token: string | null,
+  extraHeaders: Record<string, string> | undefined,
+  init: RequestInit & { signal: AbortSignal },
+): Promise<Response> {
+  const url = apiUrl(path);
+  const plain =
+    init.method === 'GET' &&
+    init.body === undefined &&
+    Object.keys(extraHeaders ?? {}).every((name) => name.toLowerCase() === 'accept');
+  return (plain ? takeEarlyResponse(url, token, init.signal) : undefined) ?? fetch(url, init);
+}
 
 function authHeaders(token: string | null): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {};
@@ -254,12 +255,12 @@ export async function request<T>(
     let response: Response;
     let text: string;
     try {
-      const early =
-        method === 'GET' && payload === undefined && acceptOnly(options.headers)
-          ? takeEarlyResponse(apiUrl(path), token, abort.signal)
-          : undefined;
-      response = await (early ??
-        fetch(apiUrl(path), { method, headers, body: payload, signal: abort.signal }));
+      response = await fetchOrEarly(path, token, options.headers, {
+        method,
+        headers,
+        body: payload,
+        signal: abort.signal,
+      });
       text = await response.text();
     } catch {
       throw transportError(abort);
@@ -372,15 +373,11 @@ export async function download(path: string, options: DownloadOptions = {}): Pro
   try {
     let response: Response;
     try {
-      const early = acceptOnly(options.headers)
-        ? takeEarlyResponse(apiUrl(path), token, abort.signal)
-        : undefined;
-      response = await (early ??
-        fetch(apiUrl(path), {
-          method: 'GET',
-          headers: { Accept: '*/*', ...authHeaders(token), ...options.headers },
-          signal: abort.signal,
-        }));
+      response = await fetchOrEarly(path, token, options.headers, {
+        method: 'GET',
+        headers: { Accept: '*/*', ...authHeaders(token), ...options.headers },
+        signal: abort.signal,
+      });
     } catch {
       throw transportError(abort);
     }

@@ -64,7 +64,7 @@ function matches(filter: AuditFilter) {
 export async function countEntries(db: Executor, filter: AuditFilter): Promise<number> {
   const all = db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number | string>().as('n'));
   // Without a condition, not even the `1 = 1` of an empty `and`: SQLite then counts the entries
-  // of the smallest index's pages without reading one row (decision 186: 5 million entries).
+  // of the smallest index's pages without reading one row (decision 186).
   const row = await (narrows(filter) ? all.where(matches(filter)) : all).executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -100,7 +100,7 @@ export async function entriesAfter(
   if (after) {
     // `at <= ? and (at < ? or id < ?)`, not the equal `at < ? or (at = ? and id < ?)`: SQLite
     // does not search an index by an OR and scanned every newer entry for each batch, so the
-    // export of 5 million entries grew with their square (decision 186).
+    // export of a long log grew with the square of its length (decision 186).
     query = query
       .where('at', '<=', after.at)
       .where((eb) => eb.or([eb('at', '<', after.at), eb('id', '<', after.id)]));

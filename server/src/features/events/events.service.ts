@@ -133,12 +133,8 @@ export function eventsService(ctx: AppContext) {
      * The visible events, by start; with `upcoming` only those not over yet, at most that many
      * ("Neu für Sie" shows three of thousands, decision 186).
      */
-    async list(principal: Principal, upcoming?: { now: string; limit: number }): Promise<PortalEvent[]> {
-      const records = await listEvents(
-        db,
-        eventFilter(viewerOf(principal)),
-        upcoming && { endsFrom: upcoming.now, limit: upcoming.limit },
-      );
+    async list(principal: Principal, upcoming?: { endsFrom: string; limit: number }): Promise<PortalEvent[]> {
+      const records = await listEvents(db, eventFilter(viewerOf(principal)), upcoming);
       const [counts, answers] = await Promise.all([
         agendaCounts(
           db,

@@ -25,7 +25,7 @@ export function newsService(ctx: AppContext, cache: ReadCache) {
       const [newFiles, required, portalEvents] = await Promise.all([
         loadFiles(db(), { ids: newest }),
         loadFiles(db(), { acknowledgementRequired: true, visible: fileFilter(tree) }),
-        events.list(principal, { now, limit: NEWS_EVENTS_LIMIT }),
+        events.list(principal, { endsFrom: now, limit: NEWS_EVENTS_LIMIT }),
       ]);
       const visibleNew = newFiles.filter((file) => canSeeFile(tree, file));
       const visibleRequired = required.filter((file) => canSeeFile(tree, file));
@@ -44,10 +44,8 @@ export function newsService(ctx: AppContext, cache: ReadCache) {
               compareTitles(a, b),
           )
           .map(present),
-        events: portalEvents
-          .filter((event) => event.end >= now)
-          .sort((a, b) => a.start.localeCompare(b.start) || a.id - b.id)
-          .slice(0, NEWS_EVENTS_LIMIT),
+        // Not over yet, by start, at most the limit: as the query chose them.
+        events: portalEvents,
       };
     },
 

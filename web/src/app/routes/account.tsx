@@ -51,23 +51,21 @@ export default function AccountPage() {
           <TwoFactorSection status={account.data.two_factor} />
         </Paper>
       ) : null}
-      {/* Decision 131: how often notification mails come; like the sign-ins, not during a required 2FA setup. */}
-      {setupPending || !account.data ? null : (
-        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-          <NotificationSettingsSection />
-        </Paper>
-      )}
-      {/* Decision 130: the personal calendar feed; like the sign-ins, not during a required 2FA setup. */}
-      {setupPending || !account.data ? null : (
-        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-          <CalendarFeedSection />
-        </Paper>
-      )}
-      {setupPending || !account.data ? null : (
-        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-          <MyLogins />
-        </Paper>
-      )}
+      {/* Decisions 131 and 130: how often notification mails come, the personal calendar feed and the
+          recent sign-ins; not during a required 2FA setup. */}
+      {account.data && !setupPending ? (
+        <>
+          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+            <NotificationSettingsSection />
+          </Paper>
+          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+            <CalendarFeedSection />
+          </Paper>
+          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+            <MyLogins />
+          </Paper>
+        </>
+      ) : null}
     </Stack>
   );
 }

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROOT_FOLDER_ID } from '@gremienportal/contracts/rules';
 import type { ExplorerListResponse, TreeResponse } from '@gremienportal/contracts/files';
 import type {
   CreateFolderBody,
@@ -14,6 +13,7 @@ import type {
 import { api, ApiError, DEFAULT_TIMEOUT_MS, TRANSPORT_MESSAGES } from '../../lib/api-client';
 import { refreshDocumentArea } from '../../lib/document-area';
 import { toFolderTree, type FolderNode } from './folder-tree.data';
+import { FOLDER_TREE_PATH, folderItemsPath } from './folders.rules';
 import type { FolderTreeWorkerAnswer } from './folder-tree.worker';
 
 export type { Folder, FolderNode };
@@ -84,7 +84,7 @@ export const treeQueryOptions = () =>
   queryOptions({
     queryKey: folderKeys.tree(),
     queryFn: async ({ signal }) => {
-      const { blob } = await api.download('/tree?files=false', {
+      const { blob } = await api.download(FOLDER_TREE_PATH, {
         signal,
         timeoutMs: DEFAULT_TIMEOUT_MS,
         headers: { Accept: 'application/json' },
@@ -98,14 +98,7 @@ export const folderItemsQueryOptions = (folderId: number) =>
   queryOptions({
     queryKey: folderKeys.items(folderId),
     queryFn: ({ signal }) =>
-      api
-        .get<ExplorerListResponse>(
-          folderId === ROOT_FOLDER_ID ? '/root/files' : `/folders/${folderId}/files`,
-          {
-            signal,
-          },
-        )
-        .then((body) => body.data),
+      api.get<ExplorerListResponse>(folderItemsPath(folderId), { signal }).then((body) => body.data),
   });
 
 /** Every visible folder as a flat list, by path. */

@@ -70,5 +70,12 @@ export function folderIdFromParam(value: string | null): number {
   return id <= 2_147_483_647 ? id : ROOT_FOLDER_ID;
 }
 
+/** The API address of a folder's subfolders and documents (the root has its own). */
+export const folderItemsPath = (id: number) =>
+  id === ROOT_FOLDER_ID ? '/root/files' : `/folders/${id}/files`;
+
+/** The API address of the folder tree without the documents (decision 114). */
+export const FOLDER_TREE_PATH = '/tree?files=false';
+
 /** The explorer's address for a folder: the root is the bare page. */
 export const folderSearch = (id: number) => (id === ROOT_FOLDER_ID ? '' : `?folder=${id}`);
