@@ -143,6 +143,8 @@ const WITHOUT_PRELOAD_LIST = new RegExp(
     'audit',
     'trash',
     'api-keys',
+    'committees',
+    'committee-show',
   ].join('|')})-[\\w-]+\\.js$`,
 );
 
@@ -209,9 +211,10 @@ export default defineConfig({
     manifest: true,
     modulePreload: {
       // The header search loads on its first use (decision 129), the agenda editor and the other
-      // pages only admins open on demand (decision 130). Their imports name only their own chunk
-      // and style sheets, not the dozens of chunks below them: those lists would sit in the app
-      // shell that /login and /files load first. The browser finds them when it runs the chunk.
+      // pages only admins open on demand (decision 130), and the Gremien pages, which members open
+      // now and then. Their imports name only their own chunk and style sheets, not the dozens of
+      // chunks below them: those lists would sit in the app shell that /login and /files load
+      // first. The browser finds them when it runs the chunk.
       resolveDependencies: (file, deps) => (WITHOUT_PRELOAD_LIST.test(file) ? [] : deps),
     },
     rolldownOptions: {

@@ -35,6 +35,7 @@ import { interactionsScenario } from './scenarios/interactions.ts';
 import { countersScenario } from './scenarios/counters.ts';
 import { searchScenario } from './scenarios/search.ts';
 import { bookScenario } from './scenarios/book.ts';
+import { membersImportScenario } from './scenarios/members-import.ts';
 import { readStateScenario } from './scenarios/read-state.ts';
 import { growthRuns, growthScenario, renderGrowthComparison, setGrowthSize } from './scenarios/growth.ts';
 import {
@@ -59,6 +60,8 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   interactions: interactionsScenario,
   // Adds audit entries, reads and a meeting; `--size=large` grows the data set (decision 186).
   growth: growthScenario,
+  // Adds committees and up to 5,000 accounts with memberships.
+  import: membersImportScenario,
   // Last: it adds a folder, documents and a meeting to the data set.
   book: bookScenario,
 };

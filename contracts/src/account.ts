@@ -7,6 +7,12 @@ export const ACCOUNT_UPDATED_MESSAGE = 'Account erfolgreich aktualisiert';
 export const ACCOUNT_FIELDS_FORBIDDEN_MESSAGE =
   'Titel, Name und E-Mail-Adresse können nur von der Geschäftsstelle geändert werden.';
 
+export const EMAIL_VISIBLE_TO_COMMITTEES_LABEL = 'Meine E-Mail-Adresse den Mitgliedern meiner Gremien zeigen';
+export const EMAIL_VISIBLE_TO_COMMITTEES_HINT =
+  'Eingeschaltet sehen die anderen Mitglieder Ihrer Gremien Ihre Adresse in der Mitgliederliste, sonst nur die Geschäftsstelle.';
+export const MY_COMMITTEES_TITLE = 'Meine Gremien';
+export const NO_COMMITTEES_MESSAGE = 'Sie gehören zurzeit keinem Gremium an.';
+
 export const CURRENT_PASSWORD_LABEL = 'Aktuelles Passwort';
 export const CURRENT_PASSWORD_WRONG_MESSAGE = 'Das aktuelle Passwort ist nicht korrekt.';
 
@@ -30,6 +36,10 @@ export const updateAccountBodySchema = z
     password: z.optional(newPasswordField('Neues Passwort')),
     password_confirmation: z.optional(passwordField('Passwortbestätigung')),
     current_password: z.optional(currentPasswordField),
+    /** Decision 189: fellow members of one's committees see the address; everyone may set it. */
+    email_visible_to_committees: z
+      .boolean({ error: `${EMAIL_VISIBLE_TO_COMMITTEES_LABEL}: bitte ja oder nein angeben.` })
+      .optional(),
   })
   .superRefine((body, ctx) => {
     if (body.password !== undefined && body.current_password === undefined) {
@@ -51,8 +61,14 @@ export const updateAccountBodySchema = z
   });
 export type UpdateAccountBody = z.infer<typeof updateAccountBodySchema>;
 
-/** The signed-in user's own account, as GET /account and PUT /account answer it. */
-export const accountSchema = personSchema.extend({ roles_string: z.string() });
+/**
+ * The signed-in user's own account, as GET /account and PUT /account answer it. `roles` are every
+ * role the user holds, given directly or through a committee (decision 189).
+ */
+export const accountSchema = personSchema.extend({
+  roles_string: z.string(),
+  email_visible_to_committees: z.boolean(),
+});
 export type Account = z.infer<typeof accountSchema>;
 
 export const updateAccountResponseSchema = z.object({ user: accountSchema });

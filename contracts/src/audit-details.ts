@@ -1,4 +1,5 @@
 import { formatBerlinDateTime } from './audit.ts';
+import { COMMITTEE_KIND_LABELS, END_REASON_LABELS, MEMBER_FUNCTION_LABELS } from './committee-labels.ts';
 
 /*
  * An audit entry's details as one line of German text, for the Aktivitäten table and the CSV:
@@ -52,6 +53,7 @@ const DETAIL_LABELS: Record<string, string> = {
   by: 'Durch',
   cancellations_sent: 'Absagen versandt',
   changes: 'Änderungen',
+  email_visible_to_committees: 'E-Mail für Gremien sichtbar',
   documents: 'Dokumente',
   elsewhere: 'An anderer Stelle',
   from_version: 'Aus Version',
@@ -66,6 +68,27 @@ const DETAIL_LABELS: Record<string, string> = {
   sub_items: 'Unterpunkte',
   trash: 'In den Papierkorb',
   valid_days: 'Gültig (Tage)',
+  committee_id: 'Gremium-ID',
+  term_id: 'Amtsperiode-ID',
+  from: 'Von',
+  until: 'Bis',
+  function: 'Funktion',
+  rank: 'Rang',
+  district: 'Wahlbezirk',
+  kind: 'Art',
+  role: 'Rolle',
+  role_created: 'Rolle neu angelegt',
+  rules: 'Regeln',
+  name: 'Name',
+  archived: 'Archiviert',
+  new_accounts: 'Neue Konten',
+  new_memberships: 'Neue Mitgliedschaften',
+  changed_memberships: 'Geänderte Mitgliedschaften',
+  unchanged: 'Unverändert',
+  errors: 'Fehlerhafte Zeilen',
+  for: 'Für',
+  account_deleted: 'Konto gelöscht',
+  import: 'Aus dem Import',
 };
 
 /** German names of the fields a "Geändert" list names (users, events, documents, folders). */
@@ -83,11 +106,19 @@ const FIELD_LABELS: Record<string, string> = {
   file: 'Datei',
   folder: 'Ordner',
   notifications: 'Benachrichtigungen',
+  email_visible_to_committees: 'E-Mail für Gremien sichtbar',
 };
 
 /** Values some features record as codes. */
 const VALUE_LABELS: Record<string, Record<string, string>> = {
-  reason: { email_changed: 'E-Mail-Adresse geändert', resent: 'erneut gesendet' },
+  reason: {
+    email_changed: 'E-Mail-Adresse geändert',
+    resent: 'erneut gesendet',
+    folder_refused: 'Ordner abgelehnt',
+    ...END_REASON_LABELS,
+  },
+  function: MEMBER_FUNCTION_LABELS,
+  kind: COMMITTEE_KIND_LABELS,
   recipients: { zugesagt: 'wer zugesagt hat', alle: 'alle Mitglieder der Rollen' },
 };
 
@@ -139,8 +170,12 @@ function labelledValue(key: string, value: unknown): string {
     );
   }
   const codes = VALUE_LABELS[key];
-  if (codes && typeof value === 'string' && codes[value]) return codes[value];
-  return detailValue(value);
+  const coded = (one: unknown) =>
+    codes && typeof one === 'string' && codes[one] ? codes[one] : detailValue(one);
+  if (codes && value && typeof value === 'object' && 'from' in value && 'to' in value) {
+    return `${coded(value.from)} → ${coded(value.to)}`;
+  }
+  return coded(value);
 }
 
 /** "Geändert: Titel, E-Mail; Rollen: Vertreter" — the details of an entry as one line of text. */

@@ -64,6 +64,21 @@ export const AUDIT_ACTIONS = {
   'api_key.created': 'API-Schlüssel angelegt',
   'api_key.revoked': 'API-Schlüssel widerrufen',
   'api_key.refused': 'API-Schlüssel abgewiesen',
+  'committee.created': 'Gremium angelegt',
+  'committee.updated': 'Gremium geändert',
+  'committee.deleted': 'Gremium gelöscht',
+  'term.created': 'Amtsperiode eines Gremiums angelegt',
+  'term.updated': 'Amtsperiode geändert',
+  'term.deleted': 'Amtsperiode gelöscht',
+  'term.archived': 'Amtsperiode archiviert',
+  'term.reopened': 'Archivierte Amtsperiode wieder geöffnet',
+  'membership.created': 'Mitgliedschaft angelegt',
+  'membership.updated': 'Mitgliedschaft geändert',
+  'membership.deleted': 'Mitgliedschaft gelöscht',
+  'membership.started': 'Mitgliedschaft begonnen',
+  'membership.ended': 'Mitgliedschaft beendet',
+  'membership.successor': 'Ersatzmitglied nachgerückt',
+  'membership.imported': 'Mitglieder importiert',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
@@ -98,6 +113,8 @@ export const AUDIT_OBJECT_TYPES = {
   session: 'Sitzung',
   trash: 'Papierkorb',
   api_key: 'API-Schlüssel',
+  committee: 'Gremium',
+  membership: 'Mitgliedschaft',
 } as const satisfies Record<string, string>;
 export type AuditObjectType = keyof typeof AUDIT_OBJECT_TYPES;
 export const AUDIT_OBJECT_TYPE_NAMES = Object.keys(AUDIT_OBJECT_TYPES) as AuditObjectType[];

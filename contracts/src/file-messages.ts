@@ -19,6 +19,11 @@ export const FOLDER_MESSAGES = {
     'Dieser Ordner ist geschützt und kann nicht umbenannt, verschoben, geändert oder gelöscht werden.',
   moveIntoItself: 'Ein Ordner kann nicht in sich selbst oder einen seiner Unterordner verschoben werden.',
   parentNotFound: 'Der Zielordner wurde nicht gefunden.',
+  /** The folder of an ended Amtsperiode, or a folder below it (decision 189): read-only, also for Admins. */
+  archived:
+    'Dieser Ordner ist archiviert (Amtsperiode beendet). Er kann nicht mehr geändert werden; nur ein Super-Admin kann ihn für eine Korrektur wieder öffnen.',
+  /** The Archiv badge next to an archived folder's title. */
+  archivedBadge: 'Archiv',
   rolesRequired: 'Bitte mindestens eine Rolle wählen.',
   unknownRole: (role: string | number) => `Die Rolle „${role}“ gibt es nicht.`,
   periodStartRequired: msg.required('Start'),

@@ -147,6 +147,11 @@ export const storedFileSchema = z.object({
   /** Time of the last change (content, title, roles or folder), ISO 8601 UTC. */
   updated_at: z.string(),
   /**
+   * In an archived folder (an ended Amtsperiode, decision 189): it cannot be replaced, renamed,
+   * moved or deleted, also by Admins; who may read it can still change.
+   */
+  archived: z.boolean(),
+  /**
    * `GET /files/{id}` only: whether the text inside can be searched (decision 128): `done`, `pending`
    * (being read), `empty` (no text layer, e.g. a scan), `failed` (damaged or too large), `none`
    * (a format without text, found by title only).
@@ -182,6 +187,8 @@ export interface TreeNode {
   breadcrumb: string;
   roles: string[];
   new_count: number;
+  /** Read-only: the folder of an ended Amtsperiode or below it (decision 189). */
+  archived: boolean;
   children: TreeNode[];
   files: StoredFile[];
 }
@@ -191,6 +198,7 @@ export const treeNodeSchema: z.ZodType<TreeNode> = z.object({
   breadcrumb: z.string(),
   roles: z.array(z.string()),
   new_count: z.number().int(),
+  archived: z.boolean(),
   get children() {
     return z.array(treeNodeSchema);
   },

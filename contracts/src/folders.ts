@@ -97,7 +97,17 @@ export const periodBodySchema = z
 export type PeriodBody = z.output<typeof periodBodySchema>;
 export type PeriodInput = z.input<typeof periodBodySchema>;
 
-export const folderRefSchema = z.object({ id: z.number().int(), breadcrumb: z.string() });
+/**
+ * `archived`: the folder of an ended Amtsperiode or a folder below it (decision 189): nothing in
+ * it can be uploaded, replaced, moved, renamed or deleted, also by Admins; its roles may change.
+ */
+const archivedField = z.boolean();
+
+export const folderRefSchema = z.object({
+  id: z.number().int(),
+  breadcrumb: z.string(),
+  archived: archivedField,
+});
 export type FolderRef = z.infer<typeof folderRefSchema>;
 
 /**
@@ -130,6 +140,8 @@ export const folderSchema = z.object({
   new_count: z.number().int(),
   /** Time of the last change (rename, move, roles), ISO 8601 UTC. */
   updated_at: z.string(),
+  /** Read-only: the folder of an ended Amtsperiode or below it (see `folderRefSchema`). */
+  archived: archivedField,
 });
 export type Folder = z.infer<typeof folderSchema>;
 

@@ -9,14 +9,31 @@ import {
   titleField,
   TITLE_OPTIONS,
 } from './common.ts';
+import { effectiveRoleSchema, ownMembershipSchema } from './committees.ts';
 
 /** Shown while a user has not yet set a password through the invitation link. */
 export const USER_STATUSES = ['aktiv', 'eingeladen'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
+/**
+ * A role the user holds (decision 189), with where it comes from; `committee` names the Gremium whose
+ * active membership gives it (a committee grants one role, and a role belongs to one committee).
+ */
+export const userEffectiveRoleSchema = effectiveRoleSchema.extend({
+  committee: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
+export type UserEffectiveRole = z.infer<typeof userEffectiveRoleSchema>;
+
 export const userSchema = personSchema.extend({
-  /** Role names joined by ", ". */
+  /**
+   * The roles an admin gave directly (decision 189): what `PUT /user/{id}` edits, so the form sends
+   * back what it got. Roles a committee membership gives are in `effective_roles` only.
+   */
+  roles: z.array(z.string()),
+  /** Every role the user holds (direct or through a committee), joined by ", ": the list shows it. */
   roles_string: z.string(),
+  /** Every role the user holds, direct or through a committee: what decides what they see. */
+  effective_roles: z.array(userEffectiveRoleSchema),
   status: z.enum(USER_STATUSES),
   /** A second factor is set up (decision 126); the office can reset it. */
   two_factor: z.boolean(),
@@ -26,7 +43,10 @@ export type User = z.infer<typeof userSchema>;
 
 export const userListResponseSchema = dataOf(z.array(userSchema));
 export type UserListResponse = z.infer<typeof userListResponseSchema>;
-export const userDataResponseSchema = dataOf(userSchema);
+/** One user (GET /user/{id}): also their committee memberships, active ones first. */
+export const userDetailSchema = userSchema.extend({ memberships: z.array(ownMembershipSchema) });
+export type UserDetail = z.infer<typeof userDetailSchema>;
+export const userDataResponseSchema = dataOf(userDetailSchema);
 export type UserDataResponse = z.infer<typeof userDataResponseSchema>;
 export const userResponseSchema = z.object({ user: userSchema });
 export type UserResponse = z.infer<typeof userResponseSchema>;
@@ -71,13 +91,25 @@ export const createUserBodySchema = z.object({
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 export type CreateUserInput = z.input<typeof createUserBodySchema>;
 
-/** product.md P11 "User update"; roles may be left out (kept as they are), but never emptied. */
+/**
+ * The edit form of a user who holds a role through a committee (decision 189): the direct roles
+ * may be emptied, as `PUT /user/{id}` allows for them.
+ */
+export const committeeMemberFormSchema = createUserBodySchema.extend({
+  roles: z.array(roleRefSchema, { error: ROLES_REQUIRED_MESSAGE }),
+});
+
+/**
+ * product.md P11 "User update"; roles may be left out (kept as they are). They are the direct roles
+ * (decision 189): an empty list only for a user who holds a role through a committee, which the
+ * server checks (422 with ROLES_REQUIRED_MESSAGE otherwise).
+ */
 export const updateUserBodySchema = z.object({
   title: titleField,
   firstname: requiredText('Vorname', MIN_NAME_LENGTH),
   lastname: requiredText('Nachname', MIN_NAME_LENGTH),
   email: emailField,
-  roles: rolesField.optional(),
+  roles: z.array(roleRefSchema, { error: ROLES_REQUIRED_MESSAGE }).optional(),
 });
 export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
 export type UpdateUserInput = z.input<typeof updateUserBodySchema>;

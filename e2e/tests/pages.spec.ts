@@ -22,6 +22,7 @@ interface Ids {
   file: number;
   event: number;
   user: number;
+  committee: number;
 }
 
 type PageList = (ids: Ids) => string[];
@@ -43,6 +44,7 @@ const MEMBER: PageList = (ids) => [
   `/events/show/${ids.event}`,
   '/account',
   '/search?q=Protokoll',
+  '/gremien',
 ];
 const ADMIN: PageList = (ids) => [
   ...MEMBER(ids),
@@ -54,6 +56,7 @@ const ADMIN: PageList = (ids) => [
   '/user',
   `/user/show/${ids.user}`,
   `/user/update/${ids.user}`,
+  `/gremien/${ids.committee}`,
   '/audit',
   '/trash',
 ];
@@ -142,7 +145,39 @@ async function prepare(request: APIRequestContext): Promise<Ids> {
     },
   });
   expect(key.status(), await key.text()).toBe(201);
-  return { folder: folderId, file: file.id, event: event.event!.id, user: user.user!.id };
+  // A committee of its own (decision 189) with a running term and a member, so /gremien/{id} shows
+  // the directory with its actions; its folder is the one above, the shared committees stay as they are.
+  const committeeRes = await request.post(`${BASE_URL}/api/v1/committees`, {
+    headers,
+    data: { name: `Prüfungsausschuss der Genossenschaft ${stamp}`, kind: 'ausschuss', folder_id: folderId },
+  });
+  expect(committeeRes.status(), await committeeRes.text()).toBe(201);
+  const committee = ((await committeeRes.json()) as { data: { id: number } }).data;
+  const term = await request.post(`${BASE_URL}/api/v1/committees/${committee.id}/terms`, {
+    headers,
+    data: { start: '2026-07-01', end: '2030-06-30' },
+  });
+  expect(term.status(), await term.text()).toBe(201);
+  // Its member comes by the import, with the committee's role only: the other pages' lists stay as they were.
+  const termId = ((await term.json()) as { data: { id: number } }).data.id;
+  const imported = await request.post(
+    `${BASE_URL}/api/v1/committees/${committee.id}/members/import?term_id=${termId}&dry_run=false`,
+    {
+      headers: { ...headers, 'content-type': 'text/csv' },
+      data: Buffer.from(
+        'Anrede;Vorname;Nachname;E-Mail;Funktion;Wahlbezirk\r\n' +
+          `Frau;Friederike;Oberländer-Schulze ${stamp};friederike.oberlaender-schulze.${stamp}@genossenschaft-beispiel.org;Vorsitz;Wahlbezirk Nord-Ost (Altbausiedlung am Stadtpark)\r\n`,
+      ),
+    },
+  );
+  expect(imported.status(), await imported.text()).toBe(200);
+  return {
+    folder: folderId,
+    file: file.id,
+    event: event.event!.id,
+    user: user.user!.id,
+    committee: committee.id,
+  };
 }
 
 async function openPage(browser: Browser, who: RoleKey | null, viewport: (typeof VIEWPORTS)[number]) {

@@ -162,7 +162,7 @@ test.describe('Nutzerverwaltung', () => {
     await expect(control(page, 'textbox', 'Vorname')).toHaveValue('Otto');
     await expectNoAxeViolations(page);
     await control(page, 'textbox', 'Nachname').fill(`${lastname}-Neu`);
-    await choose(page, 'Rollen', 'Aufsichtsrat');
+    await choose(page, 'Direkt vergebene Rollen', 'Aufsichtsrat');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Aktualisieren' }).click();
     await expect(page).toHaveURL(/\/user$/);
@@ -305,7 +305,7 @@ test.describe('Nutzerverwaltung', () => {
     await rowOf(page, `rollen-${id}@`)
       .getByRole('link', { name: /bearbeiten/ })
       .click();
-    await choose(page, 'Rollen', 'Admin');
+    await choose(page, 'Direkt vergebene Rollen', 'Admin');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Aktualisieren' }).click();
     await expect(page).toHaveURL(/\/user$/);

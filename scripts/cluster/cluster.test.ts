@@ -533,6 +533,75 @@ describe('scale-out: two instances behind nginx', () => {
     );
   });
 
+  it('committees: a membership given or ended through one instance shows on the other at once', async () => {
+    // Straight to one instance, not through nginx: which one answers matters here.
+    const direct = async (
+      instance: Instance,
+      method: string,
+      path: string,
+      token: string,
+      json?: unknown,
+    ) => {
+      const res = await fetch(`http://127.0.0.1:${instance.port}/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(json ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(json ? { body: JSON.stringify(json) } : {}),
+      });
+      return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, any> | null };
+    };
+    const day = (offsetDays: number) =>
+      new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+    const name = `Ausschuss ${run}`;
+    const committee = await direct(instanceA, 'POST', '/committees', adminToken, { name, kind: 'ausschuss' });
+    expect(committee.status, JSON.stringify(committee.body)).toBe(201);
+    const { id: committeeId, folder } = committee.body!.data as { id: number; folder: { id: number } };
+    const term = await direct(instanceA, 'POST', `/committees/${committeeId}/terms`, adminToken, {
+      start: day(-400),
+      end: day(400),
+    });
+    expect(term.status, JSON.stringify(term.body)).toBe(201);
+    const paper = await client.call('POST', '/api/v1/files', {
+      token: adminToken,
+      form: fileForm(
+        { title: `Prüfbericht ${run}`, folder_id: String(folder.id), permissions: [name] },
+        { name: 'bericht.pdf', data: Buffer.from('%PDF-1.4\nPrüfbericht\n%%EOF\n'), type: 'application/pdf' },
+      ),
+    });
+    expect(paper.status, paper.body.toString()).toBe(201);
+    const paperId = paper.json().file.id as number;
+    const member = members.viktor!;
+    // Within the principal cache's second at most (with Redis at once): poll for 1.5 s.
+    const answerOnB = async (status: number) =>
+      waitFor(
+        `Instanz b antwortet ${status}`,
+        async () => (await direct(instanceB, 'GET', `/files/${paperId}`, member.token)).status === status,
+        1_500,
+      );
+    expect((await direct(instanceB, 'GET', `/files/${paperId}`, member.token)).status).toBe(404);
+
+    const given = await direct(instanceA, 'POST', `/committees/${committeeId}/members`, adminToken, {
+      term_id: term.body!.data.id,
+      user_id: member.id,
+      function: 'mitglied',
+      from: day(-400),
+    });
+    expect(given.status, JSON.stringify(given.body)).toBe(201);
+    await answerOnB(200);
+
+    const ended = await direct(instanceA, 'PUT', `/memberships/${given.body!.data.id}`, adminToken, {
+      function: 'mitglied',
+      from: day(-400),
+      until: day(-1),
+      reason: 'ruecktritt',
+    });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    await answerOnB(404);
+    expect((await direct(instanceB, 'GET', `/committees/${committeeId}`, member.token)).status).toBe(404);
+  });
+
   it('files: a folder, uploads (one in parts) and downloads through either instance', async () => {
     const folder = await client.call('POST', '/api/v1/folders', {
       token: adminToken,

@@ -52,6 +52,12 @@ import { filesRoutes } from './features/files/files.routes.ts';
 import { acknowledgementsRoutes } from './features/files/acknowledgements.routes.ts';
 import { newsRoutes } from './features/news/news.routes.ts';
 import { foldersRoutes } from './features/folders/folders.routes.ts';
+import { foldersService } from './features/folders/folders.service.ts';
+import { committeesFeature } from './features/committees/committees.feature.ts';
+import { committeesRoutes } from './features/committees/committees.routes.ts';
+import { archiveEndedTerms } from './features/committees/terms.service.ts';
+import { applyDueMemberships } from './features/committees/membership-states.ts';
+import { MinuteJob } from './maintenance/minute-job.ts';
 import { ReadCache } from './features/explorer/explorer.service.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { agendaRoutes } from './features/meetings/agenda.routes.ts';
@@ -108,6 +114,8 @@ declare module 'fastify' {
     searchCounter: SearchCounter;
     /** Daily and weekly notification digests (decision 131); tests call `run()` themselves. */
     digests: DigestJob;
+    /** Memberships that start or end and terms that end (decision 189); tests call `run()` themselves. */
+    memberships: MinuteJob;
   }
 }
 
@@ -238,6 +246,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('searchCounter', searchCounter);
   const digests = new DigestJob(context);
   app.decorate('digests', digests);
+  const membershipJob = new MinuteJob('memberships', context.logger, () =>
+    applyDueMemberships(context, (today) => archiveEndedTerms(context, today)),
+  );
+  app.decorate('memberships', membershipJob);
   // Demo content only on the empty database this start has just set up.
   app.decorate(
     'demoAccounts',
@@ -268,7 +280,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(usersRoutes(context));
       // One read cache for folders and files: folders, trees and counts are shared by all reads.
       const readCache = new ReadCache(() => context.db.kysely);
-      await api.register(foldersRoutes(context, readCache));
+      const committees = committeesFeature(context, foldersService(context, readCache));
+      await api.register(foldersRoutes(context, readCache, committees.terms.recordPeriod));
+      await api.register(committeesRoutes(context, committees));
       await api.register(filesRoutes(context, readCache));
       await api.register(versionsRoutes(context, readCache));
       await api.register(acknowledgementsRoutes(context));
@@ -340,6 +354,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       indexer.start();
       searchCounter.start();
       digests.start();
+      membershipJob.start();
     }
   });
   app.addHook('onClose', async () => {
@@ -347,6 +362,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await books.close();
     await searchCounter.stop();
     await digests.stop();
+    await membershipJob.stop();
     await retention.stop();
     await mailSender.stop();
     transport.close();

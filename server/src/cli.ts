@@ -15,6 +15,7 @@ import { endAllSessions } from './features/auth/auth.service.ts';
 import { clearSecondFactor } from './features/two-factor/second-factor.service.ts';
 import { recordAudit } from './features/audit/audit-log.service.ts';
 import { sendDueDigests } from './features/notifications/notifications.service.ts';
+import { setDirectRoles } from './features/users/users.service.ts';
 
 const USAGE = `Verwendung:
   npm run cli -- create-user --email <adresse> --firstname <vorname> --lastname <nachname>
@@ -116,14 +117,15 @@ async function createUser(args: string[]): Promise<void> {
           .set({ password_hash: passwordHash, updated_at: now })
           .where('id', '=', userId)
           .execute();
-        await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
         await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       }
       const roles = await trx.selectFrom('roles').select('id').where('name', 'in', values.role).execute();
-      await trx
-        .insertInto('user_roles')
-        .values(roles.map((role) => ({ user_id: userId, role_id: role.id })))
-        .execute();
+      // The given roles become the direct ones; what a committee membership gives stays (decision 189).
+      await setDirectRoles(
+        trx,
+        userId,
+        roles.map((role) => role.id),
+      );
     });
     process.stdout.write(`Konto ${email} bereit (Rollen: ${values.role.join(', ')}).\n`);
   } finally {

@@ -35,6 +35,11 @@ export interface FolderRecord {
   updated_at: string;
   /** Ordered by role id. */
   roles: RoleRow[];
+  /**
+   * Own flag: the folder of an ended Amtsperiode (`committee_terms.archived` and not `reopened`,
+   * decision 189). Everything below it is read-only too: ask `FolderTree.isArchived`.
+   */
+  archived: boolean;
 }
 
 /**
@@ -43,13 +48,17 @@ export interface FolderRecord {
  */
 export type FileRecord = FileRow & { roles: RoleRow[] };
 
-/** Every folder with its roles, in one query: the tree is assembled in memory. */
+/**
+ * Every folder with its roles and its archive flag, in one query: the tree is assembled in memory.
+ * A change to `committee_terms` raises the tree version like a change to the folders (its triggers,
+ * migration 0016), so the read cache sees an archived or reopened term on the next request.
+ */
 export async function loadFolders(db: Executor): Promise<FolderRecord[]> {
   const rows = await db
     .selectFrom('folders')
     .leftJoin('folder_roles', 'folder_roles.folder_id', 'folders.id')
     .leftJoin('roles', 'roles.id', 'folder_roles.role_id')
-    .select([
+    .select((eb) => [
       'folders.id',
       'folders.parent_id',
       'folders.title',
@@ -58,11 +67,23 @@ export async function loadFolders(db: Executor): Promise<FolderRecord[]> {
       'folders.updated_at',
       'roles.id as role_id',
       'roles.name as role_name',
+      // The folder of an ended Amtsperiode that no Super-Admin has reopened (decision 189).
+      eb(
+        'folders.id',
+        'in',
+        eb
+          .selectFrom('committee_terms')
+          .select('committee_terms.folder_id')
+          .where('committee_terms.archived', '=', 1)
+          .where('committee_terms.reopened', '=', 0)
+          .where('committee_terms.folder_id', 'is not', null),
+      ).as('archived'),
     ])
     .orderBy('folders.id')
     .orderBy('roles.id')
     .execute();
-  return groupRoles(rows);
+  // SQLite answers the IN as 0 or 1, PostgreSQL as a boolean.
+  return groupRoles(rows).map((folder) => ({ ...folder, archived: Boolean(folder.archived) }));
 }
 
 /**
@@ -157,7 +178,10 @@ export async function lockFolderTree(trx: Transaction<Database>, dialect: Dialec
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(7301)`.execute(trx);
 }
 
-/** Raised by the database on every change to folders, files and their roles (migration 0002). */
+/**
+ * Raised by the database on every change to folders, files and their roles (migration 0002) and to
+ * the Amtsperioden, whose folders may be archived (migration 0016).
+ */
 export async function readTreeVersion(db: Executor): Promise<string> {
   const row = await db
     .selectFrom('change_counters')

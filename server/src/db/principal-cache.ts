@@ -18,7 +18,7 @@ import type { Database } from './schema.ts';
  * one member costs one look-up instead of two queries each, and a hit neither hashes nor awaits.
  *
  * Correct, not merely short: every write to a table the principal is read from (sessions, users,
- * user_roles, roles, api_keys) empties the cache when it is sent, when it returns and when its
+ * user_roles, roles, api_keys, committee_memberships) empties the cache when it is sent, when it returns and when its
  * transaction ends, and a look-up that overlapped such a write is not kept. Other instances hear
  * of it through `onInvalidate` (Redis), and `ttlMs` bounds what a lost message could leave. The
  * expiry rules (idle, absolute, a key's date) are checked on every hit against the clock, so a
@@ -67,7 +67,15 @@ export class PrincipalCache<T> {
 }
 
 /** The tables a principal is read from. */
-const PRINCIPAL_TABLES = new Set<string>(['sessions', 'users', 'user_roles', 'roles', 'api_keys']);
+const PRINCIPAL_TABLES = new Set<string>([
+  'sessions',
+  'users',
+  'user_roles',
+  'roles',
+  'api_keys',
+  // Whether the person has memberships (decision 189).
+  'committee_memberships',
+]);
 
 function writtenTable(node: RootOperationNode): string | undefined {
   const target: OperationNode | undefined =

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { CommitteeKind, EndReason, MemberFunction } from '@gremienportal/contracts/committees';
 
 /**
  * Timestamps are ISO 8601 UTC strings (`Date#toISOString`) in both dialects: they sort as text,
@@ -35,14 +36,19 @@ export interface UsersTable {
   news_version: Generated<number>;
   /** How the member is told about documents and events (contracts/notifications.ts). */
   notify_files: Generated<NotificationFrequency>;
+  /** Fellow members of the person's committees may see the e-mail address (decision 189). */
+  email_visible_to_committees: Generated<number>;
   notify_events: Generated<NotificationFrequency>;
 }
 
 export type NotificationFrequency = 'sofort' | 'taeglich' | 'woechentlich' | 'nie';
 
+/** A role a person holds (effective roles): granted by an admin, by an active membership, or both. */
 export interface UserRolesTable {
   user_id: number;
   role_id: number;
+  direct: Generated<number>;
+  via_committee: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -461,6 +467,53 @@ export interface Database {
   api_keys: ApiKeysTable;
   upload_batches: UploadBatchesTable;
   upload_batch_notices: UploadBatchNoticesTable;
+  committees: CommitteesTable;
+  committee_terms: CommitteeTermsTable;
+  committee_memberships: CommitteeMembershipsTable;
+}
+
+/** Gremien (decision 189); `rules` is JSON of the contract's `CommitteeRules`. */
+export interface CommitteesTable {
+  id: Generated<number>;
+  name: string;
+  kind: CommitteeKind;
+  role_id: number;
+  folder_id: number | null;
+  rules: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CommitteeTermsTable {
+  id: Generated<number>;
+  committee_id: number;
+  starts_on: string;
+  ends_on: string;
+  folder_id: number | null;
+  archived: Generated<number>;
+  reopened: Generated<number>;
+  created_at: Timestamp;
+}
+
+/** What the portal has applied of a membership: its start and its end each happen once. */
+export type MembershipState = 'pending' | 'active' | 'ended';
+
+export interface CommitteeMembershipsTable {
+  id: Generated<number>;
+  committee_id: number;
+  term_id: number;
+  user_id: number | null;
+  holder_name: string;
+  function: MemberFunction;
+  rank: number | null;
+  valid_from: string;
+  valid_until: string;
+  district: string | null;
+  reason: EndReason | null;
+  state: Generated<MembershipState>;
+  succeeded_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { ROLE_NAMES, type RoleName } from '@gremienportal/contracts/common';
+import { DEFAULT_COMMITTEE_RULES, type CommitteeKind } from '@gremienportal/contracts/committees';
 import type { Db } from './database.ts';
 import type { Clock } from '../clock.ts';
 import { hashPassword } from '../credentials/passwords.ts';
@@ -26,6 +27,11 @@ const PROTECTED_FOLDERS: {
     roles: ['Vertreter'],
   },
   { id: 4, parent: 1, title: 'Allgemein', breadcrumb: '/Allgemein', roles: ['Aufsichtsrat', 'Vertreter'] },
+];
+
+const INITIAL_COMMITTEES: { name: string; kind: CommitteeKind; role: RoleName; folder: number }[] = [
+  { name: 'Aufsichtsrat', kind: 'aufsichtsrat', role: 'Aufsichtsrat', folder: 2 },
+  { name: 'Vertreterversammlung', kind: 'vertreterversammlung', role: 'Vertreter', folder: 3 },
 ];
 
 export interface InitialAdmin {
@@ -80,6 +86,22 @@ export async function seedBaseData(
             .values(folder.roles.map((name) => ({ folder_id: folder.id, role_id: roleId(name) })))
             .execute();
         }
+      }
+      // The committees the two committee roles stand for (decision 189).
+      for (const committee of INITIAL_COMMITTEES) {
+        await trx
+          .insertInto('committees')
+          .values({
+            name: committee.name,
+            kind: committee.kind,
+            role_id: roleId(committee.role),
+            folder_id: committee.folder,
+            rules: JSON.stringify(DEFAULT_COMMITTEE_RULES),
+            created_at: now,
+            updated_at: now,
+          })
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
       }
       if (db.dialect === 'postgres') {
         // Explicit ids do not advance PostgreSQL's sequence.

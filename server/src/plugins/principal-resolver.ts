@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { requiresSecondFactor } from '../policies/two-factor.policy.ts';
 import { hashToken } from '../credentials/tokens.ts';
 import { API_KEY_PREFIX } from '@gremienportal/contracts/api-keys';
@@ -42,7 +44,22 @@ const USER_COLUMNS = [
   'users.created_at as user_created_at',
   'users.news_read_at',
   'users.news_version',
+  'users.email_visible_to_committees',
 ] as const;
+
+/**
+ * Whether the user has any committee membership (decision 189), read with the user: the account
+ * answers from the principal and looks the memberships up only for a member who has some.
+ */
+const hasMemberships = (eb: ExpressionBuilder<Database, 'users'>) =>
+  eb
+    .exists(
+      eb
+        .selectFrom('committee_memberships')
+        .select('committee_memberships.id')
+        .whereRef('committee_memberships.user_id', '=', 'users.id'),
+    )
+    .as('has_memberships');
 
 /**
  * Reads the session or API-Schlüssel behind a bearer token with its user and roles, as one
@@ -54,6 +71,7 @@ export function principalResolver(db: Db, twoFactorRoles: readonly string[]) {
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .select(['sessions.id as session_id', 'sessions.created_at', 'sessions.last_seen_at', ...USER_COLUMNS])
+      .select(hasMemberships)
       .where('sessions.token_hash', '=', tokenHash)
       .executeTakeFirst();
   const keyRow = (tokenHash: string) =>
@@ -68,6 +86,7 @@ export function principalResolver(db: Db, twoFactorRoles: readonly string[]) {
         'api_keys.last_used_at',
         ...USER_COLUMNS,
       ])
+      .select(hasMemberships)
       .where('api_keys.token_hash', '=', tokenHash)
       .executeTakeFirst();
   // Roles are read with the session, so a removed role grants nothing from the next request on.
@@ -91,6 +110,8 @@ export function principalResolver(db: Db, twoFactorRoles: readonly string[]) {
     | 'user_created_at'
     | 'news_read_at'
     | 'news_version'
+    | 'email_visible_to_committees'
+    | 'has_memberships'
   >;
 
   function principalOfRows(
@@ -119,6 +140,9 @@ export function principalResolver(db: Db, twoFactorRoles: readonly string[]) {
         version: Number(user.news_version),
       },
       twoFactorEnabled: Boolean(user.two_factor_enabled),
+      emailVisibleToCommittees: user.email_visible_to_committees === 1,
+      // SQLite answers 0 or 1, PostgreSQL a boolean.
+      hasCommitteeMemberships: Boolean(user.has_memberships),
       needsTwoFactorSetup:
         !user.two_factor_enabled &&
         requiresSecondFactor({ TWO_FACTOR_REQUIRED_ROLES: twoFactorRoles }, roleNames),

@@ -19,7 +19,7 @@ const RULES: readonly (readonly [RegExp, Area])[] = [
   [/^\/audit\/my-logins$/, null],
   [/^\/user\/:id\/two-factor$/, null],
   [/^\/calendar\//, null],
-  [/^\/(roles|user)(\/|$)/, 'nutzer'],
+  [/^\/(roles|user|committees|terms|memberships)(\/|$)/, 'nutzer'],
   [
     /^\/(folders|root|tree|breadcrumbs|file-breadcrumbs|period|files|download|search|info|minutes)(\/|$)/,
     'inhalte',

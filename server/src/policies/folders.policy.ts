@@ -7,6 +7,8 @@ export interface FolderNode {
   title: string;
   breadcrumb: string;
   roles: readonly { id: number }[];
+  /** Own flag: the folder of an ended Amtsperiode (decision 189); what lies below inherits it. */
+  archived?: boolean;
 }
 
 const byTitle = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
@@ -27,6 +29,8 @@ export class FolderTree<F extends FolderNode = FolderNode> {
   readonly byId = new Map<number, F>();
   private readonly childrenById = new Map<number, F[]>();
   readonly visible = new Set<number>();
+  /** Archived folders and everything below them, whoever looks (decision 189). */
+  private readonly archived = new Set<number>();
 
   constructor(
     records: readonly F[],
@@ -41,6 +45,14 @@ export class FolderTree<F extends FolderNode = FolderNode> {
       }
     }
     for (const list of this.childrenById.values()) list.sort(compareTitles);
+    // Top-down over every folder: below an archived folder everything is archived.
+    const all = records.filter((record) => record.parent_id === null);
+    for (let next = 0; next < all.length; next += 1) {
+      const folder = all[next]!;
+      const parentArchived = folder.parent_id !== null && this.archived.has(folder.parent_id);
+      if (folder.archived || parentArchived) this.archived.add(folder.id);
+      all.push(...(this.childrenById.get(folder.id) ?? []));
+    }
     // Top-down from the roots: a folder is visible only below a visible parent.
     const queue = records.filter((record) => record.parent_id === null);
     for (const root of queue) this.visible.add(root.id);
@@ -75,6 +87,19 @@ export class FolderTree<F extends FolderNode = FolderNode> {
       for (const child of this.childrenById.get(next < 0 ? id : result[next]!) ?? []) result.push(child.id);
     }
     return result;
+  }
+
+  /**
+   * Read-only (decision 189): the folder, or a folder above it, is the folder of an ended
+   * Amtsperiode. Nothing in it is uploaded, replaced, moved, renamed or deleted, also by Admins.
+   */
+  isArchived(id: number): boolean {
+    return this.archived.has(id);
+  }
+
+  /** Whether the folder or a folder below it is archived (deleting it would delete the archive). */
+  holdsArchived(id: number): boolean {
+    return this.isArchived(id) || this.descendantIds(id).some((below) => this.isArchived(below));
   }
 
   visibleFolders(): F[] {

@@ -22,6 +22,10 @@ export interface Principal {
   twoFactorEnabled: boolean;
   /** A role requires a second factor and none is set up: only the setup routes answer (decision 126). */
   needsTwoFactorSetup: boolean;
+  /** Fellow committee members may see the e-mail address (`users.email_visible_to_committees`, decision 189). */
+  emailVisibleToCommittees: boolean;
+  /** The user has a committee membership, past or present (decision 189): the account lists them. */
+  hasCommitteeMemberships: boolean;
   /**
    * What "neu" starts from (decision 131): content stored after `since` (the account's creation or the
    * last "Alle als gelesen markieren") is new until opened; `version` changes with every read.

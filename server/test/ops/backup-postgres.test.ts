@@ -200,6 +200,38 @@ async function fillEveryTable(db: Db, dataDir: string) {
   const batch = { id: randomUUID(), created_by: admin, created_at: now, last_file_at: now };
   await put('upload_batches', { ...batch, files: 1, completed_at: null, mails: 0 });
   await put('upload_batch_notices', { batch_id: batch.id, user_id: member, file_id: fileId });
+
+  // Gremien (0016), as in backup-committees.test.ts: the seeded Aufsichtsrat with an archived,
+  // reopened Amtsperiode, an applied membership and the role it gives (also given directly).
+  const { id: committeeId } = await k
+    .selectFrom('committees')
+    .select('id')
+    .where('name', '=', 'Aufsichtsrat')
+    .executeTakeFirstOrThrow();
+  const period = { starts_on: '2022-07-01', ends_on: '2026-06-30', archived: 1, reopened: 1 };
+  const term = await k
+    .insertInto('committee_terms')
+    .values({ committee_id: committeeId, ...period, folder_id: null, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const seat = { function: 'ersatzmitglied', rank: 2, district: 'Nord', reason: 'ruecktritt' } as const;
+  const dates = { valid_from: '2022-07-01', valid_until: '2024-03-31', state: 'ended' } as const;
+  const held = { holder_name: 'Vera Vertreterin', succeeded_by: null, created_at: now, updated_at: now };
+  await put('committee_memberships', {
+    committee_id: committeeId,
+    term_id: term.id,
+    user_id: member,
+    ...seat,
+    ...dates,
+    ...held,
+  });
+  const { id: roleId } = await k
+    .selectFrom('roles')
+    .select('id')
+    .where('name', '=', 'Aufsichtsrat')
+    .executeTakeFirstOrThrow();
+  await put('user_roles', { user_id: member, role_id: roleId, direct: 0, via_committee: 1 });
+  await k.updateTable('users').set({ email_visible_to_committees: 1 }).where('id', '=', member).execute();
   return { apiToken, fileId, memberId: member, trashedId: draft!.id };
 }
 

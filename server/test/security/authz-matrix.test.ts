@@ -1,6 +1,7 @@
 // Over 300 lines: the expected status of every API route (ENTRIES) has to be one table, checked against the
 // route inventory so that a new route without an entry fails; that table is most of the file.
 import { NOTICE_MESSAGES } from '@gremienportal/contracts/meeting-notices';
+import { COMMITTEE_MESSAGES, type Committee, type Membership } from '@gremienportal/contracts/committees';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +45,18 @@ type Kind = 'visible' | 'hidden' | 'nonexistent' | 'trashed' | 'gone' | 'none';
  * `trashItem`: a Papierkorb entry, addressed `type/id` as in `/trash/:type/:id`. `minutesKey`: the
  * download key of an event's Protokoll (decision 130).
  */
-type ObjectType = 'folder' | 'file' | 'event' | 'user' | 'fileKey' | 'eventKey' | 'trashItem' | 'minutesKey';
+type ObjectType =
+  | 'folder'
+  | 'file'
+  | 'event'
+  | 'user'
+  | 'fileKey'
+  | 'eventKey'
+  | 'trashItem'
+  | 'minutesKey'
+  | 'committee'
+  | 'term'
+  | 'membership';
 
 interface Target {
   kind: Kind;
@@ -83,9 +95,13 @@ interface Entry {
   cancelledView?: boolean;
   /** The address to call instead of the route's path with the target (a key made per call). */
   url?: (call: Call) => string | Promise<string>;
+  /** The disposable object of this entry, where the object type's usual one does not fit. */
+  fresh?: (w: World) => Promise<string | number>;
 }
 
 const NONEXISTENT_ID = 2_147_483_000;
+/** The Amtsperiode of each fresh Gremium the import entry made, by the Gremium's id. */
+const importTerms = new Map<number, number>();
 const randomKey = () => randomBytes(16).toString('base64url');
 
 const dataIds = (res: LightMyRequestResponse) => (res.json().data as { id: number }[]).map((item) => item.id);
@@ -908,6 +924,207 @@ const ENTRIES: Record<string, Entry> = {
     },
   },
 
+  // --- Gremien, Amtsperioden, Mitgliedschaften (decision 189) --------------------------------------
+  // Members (an applied, active membership) see their Gremien, their Amtsperioden and who belongs to
+  // them; anyone else gets the 404 of a Gremium that does not exist, also who holds the Gremium's
+  // role directly (the seeded "Aufsichtsrat" for the principal aufsichtsrat). Only admins write.
+  'GET /api/v1/committees': {
+    access: 'user',
+    check: ({ w, p }, res) => {
+      const names = (res.json().data as Committee[]).map((c) => c.name);
+      const { ar, vt } = w.committees;
+      if (isAdminPrincipal(p)) {
+        expect(names).toEqual(
+          expect.arrayContaining([ar.name, vt.name, 'Aufsichtsrat', 'Vertreterversammlung']),
+        );
+      } else {
+        const own = { vertreter: [vt.name], aufsichtsrat: [ar.name], stripped: [] };
+        expect(names, p).toEqual(own[p as keyof typeof own]);
+      }
+    },
+  },
+  'POST /api/v1/committees': {
+    access: 'admin',
+    ok: 201,
+    request: ({ w }) => ({ payload: { name: w.newSecret('NeuesGremium', []), kind: 'ausschuss' } }),
+    check: (_c, res) => {
+      const data = res.json().data as Committee;
+      // A Gremium without a chosen folder gets one of its name at the top, with its role.
+      expect(data.folder?.breadcrumb).toBe(`/${data.name}`);
+      expect(data.role.name).toBe(data.name);
+    },
+  },
+  'GET /api/v1/committees/:id': {
+    access: 'user',
+    object: 'committee',
+    check: ({ w, target }, res) => {
+      const data = res.json().data as Committee;
+      expect(data.id).toBe(target.value);
+      const { ar } = w.committees;
+      // Vorsitz and two Mitglieder, all active.
+      if (data.id === ar.id) {
+        expect(data).toMatchObject({ name: ar.name, member_count: 3, current_term: { id: ar.termId } });
+      }
+    },
+  },
+  'PUT /api/v1/committees/:id': {
+    access: 'admin',
+    object: 'committee',
+    disposable: true,
+    request: ({ w }) => ({ payload: { name: w.newSecret('UmbenanntesGremium', []), kind: 'sonstiges' } }),
+    check: ({ target }, res) =>
+      expect(res.json().data).toMatchObject({ id: target.value, kind: 'sonstiges' }),
+  },
+  // A disposable Gremium has no Amtsperioden, so it may go.
+  'DELETE /api/v1/committees/:id': {
+    access: 'admin',
+    object: 'committee',
+    disposable: true,
+    check: (_c, res) => expect(res.json()).toEqual({ message: 'Das Gremium wurde gelöscht.' }),
+  },
+  'GET /api/v1/committees/:id/terms': {
+    access: 'user',
+    object: 'committee',
+    check: ({ w, target }, res) => {
+      const own = [w.committees.ar, w.committees.vt].find((c) => c.id === target.value);
+      if (own) expect(dataIds(res)).toEqual([own.termId]);
+    },
+  },
+  'POST /api/v1/committees/:id/terms': {
+    access: 'admin',
+    object: 'committee',
+    disposable: true,
+    ok: 201,
+    request: () => ({ payload: { start: '2026-01-01', end: '2029-12-31' } }),
+    check: ({ target }, res) =>
+      expect(res.json().data).toMatchObject({
+        committee_id: target.value,
+        title: 'Amtsperiode 2026–2029',
+        archived: false,
+      }),
+  },
+  // Reopening an archived Amtsperiode (`archived: false`) is a Super-Admin's: an Admin gets the 403
+  // of that rule on the admins' target, an archived one (see also the test below the matrix).
+  'PUT /api/v1/terms/:id': {
+    access: 'admin',
+    object: 'term',
+    disposable: true,
+    status: (p, kind) => (p === 'admin' && kind === 'visible' ? 403 : undefined),
+    request: () => ({ payload: { start: '2020-01-01', end: '2023-12-31', archived: false } }),
+    check: ({ target }, res) =>
+      expect(res.json().data).toMatchObject({ id: target.value, archived: true, reopened: true }),
+  },
+  'DELETE /api/v1/terms/:id': {
+    access: 'admin',
+    object: 'term',
+    disposable: true,
+    check: (_c, res) => expect(res.json()).toEqual({ message: 'Die Amtsperiode wurde gelöscht.' }),
+  },
+  // The addresses: to admins, to the member themself, and to fellow members only where its owner
+  // allowed it (the hidden one is a secret of the admins, so the leak check also looks for it).
+  'GET /api/v1/committees/:id/members': {
+    access: 'user',
+    object: 'committee',
+    check: ({ w, p, target }, res) => {
+      const list = res.json().data as Membership[];
+      if (target.value !== w.committees.ar.id) return;
+      const { hidden, shared } = w.members;
+      const chair = w.users.aufsichtsrat;
+      const emailOf = (id: number) => list.find((m) => m.user.id === id)?.user.email;
+      expect(list.map((m) => m.user.id).sort()).toEqual([chair.id, hidden.id, shared.id].sort());
+      expect(emailOf(chair.id)).toBe(chair.email);
+      expect(emailOf(shared.id)).toBe(shared.email);
+      expect(emailOf(hidden.id)).toBe(isAdminPrincipal(p) ? hidden.email : undefined);
+      for (const m of list) {
+        expect('proposed_successor' in m, `Nachrücken für ${p}`).toBe(isAdminPrincipal(p));
+      }
+    },
+  },
+  // An admin's target is a fresh Gremium: it gets an Amtsperiode first, and a fresh account joins it.
+  'POST /api/v1/committees/:id/members': {
+    access: 'admin',
+    object: 'committee',
+    disposable: true,
+    ok: 201,
+    request: async ({ w, p, target }) => {
+      if (target.kind === 'visible' && isAdminPrincipal(p)) {
+        const term = await w.inject('superAdmin', {
+          method: 'POST',
+          url: `/api/v1/committees/${target.value}/terms`,
+          payload: { start: '2026-01-01', end: '2030-12-31' },
+        });
+        expect(term.statusCode, term.body).toBe(201);
+        const user = await w.fresh.user();
+        return { payload: { term_id: term.json().data.id, user_id: user.id, function: 'mitglied' } };
+      }
+      return {
+        payload: { term_id: w.committees.ar.termId, user_id: w.users.vertreter.id, function: 'mitglied' },
+      };
+    },
+    check: ({ target }, res) =>
+      expect(res.json().data).toMatchObject({
+        committee_id: target.value,
+        function: 'mitglied',
+        active: true,
+      }),
+  },
+  // "Mitglieder importieren" (decision 190), for real (`dry_run=false`): an admin's target is a fresh
+  // Gremium with an Amtsperiode, and the file's new person gets an account and a membership.
+  'POST /api/v1/committees/:id/members/import': {
+    access: 'admin',
+    object: 'committee',
+    disposable: true,
+    fresh: async (w) => {
+      const term = await w.fresh.term();
+      importTerms.set(term.committeeId, term.id);
+      return term.committeeId;
+    },
+    request: ({ w, target }) => {
+      const lastname = w.newSecret('Importiert', []);
+      const email = `${lastname.toLowerCase()}@example.org`;
+      w.secrets.find((secret) => secret.texts[0] === lastname)!.texts.push(email);
+      const termId = importTerms.get(Number(target.value)) ?? w.committees.ar.termId;
+      return {
+        query: { term_id: String(termId), dry_run: 'false' },
+        headers: { 'content-type': 'text/csv' },
+        payload: `Anrede;Vorname;Nachname;E-Mail;Funktion\r\nFrau;Ina;${lastname};${email};Mitglied\r\n`,
+      };
+    },
+    check: (_c, res) =>
+      expect(res.json()).toMatchObject({
+        dry_run: false,
+        counts: { new_accounts: 1, new_memberships: 1, changed: 0, unchanged: 0, errors: 0 },
+      }),
+  },
+  'PUT /api/v1/memberships/:id': {
+    access: 'admin',
+    object: 'membership',
+    disposable: true,
+    request: () => ({ payload: { function: 'stellvertretung', from: '2026-01-01', until: '2030-12-31' } }),
+    check: ({ target }, res) =>
+      expect(res.json().data).toMatchObject({ id: target.value, function: 'stellvertretung', active: true }),
+  },
+  'DELETE /api/v1/memberships/:id': {
+    access: 'admin',
+    object: 'membership',
+    disposable: true,
+    check: (_c, res) => expect(res.json()).toEqual({ message: 'Die Mitgliedschaft wurde gelöscht.' }),
+  },
+  // An admin's target ended early, with an Ersatzmitglied proposed: it moves up from the next day.
+  'POST /api/v1/memberships/:id/successor': {
+    access: 'admin',
+    object: 'membership',
+    disposable: true,
+    ok: 201,
+    fresh: async (w) => (await w.fresh.membership({ successor: true })).id,
+    check: (_c, res) =>
+      expect(res.json().data).toMatchObject({
+        function: 'mitglied',
+        from: '2026-07-01',
+        until: '2030-12-31',
+      }),
+  },
+
   // --- Papierkorb (decision 125; admins list and restore, only a Super-Admin purges) -----------------
   'GET /api/v1/trash': {
     access: 'admin-hidden',
@@ -1040,22 +1257,27 @@ function targetsFor(
   const e = w.events;
   const u = w.users;
   const x = w.trash;
+  const c = w.committees;
   const trashEntries = [`file/${x.file.id}`, `folder/${x.folder.id}`, `event/${x.event.id}`];
   const inTrash = trashEntries.map((value) => ({ visible: [value], hidden: [] }));
   const lists: Record<
     ObjectType,
     Record<PrincipalKey, { visible: (string | number)[]; hidden: (string | number)[] }>
   > = {
+    // A Gremium's folder has the Gremium's role, which its members hold through the membership.
     folder: {
       anonymous: { visible: [f.vt.id], hidden: [f.ar.id] },
-      vertreter: { visible: [f.vt.id, f.mixed.id, f.mixedVt.id], hidden: [f.ar.id, f.arVt.id, f.mixedAr.id] },
-      aufsichtsrat: {
-        visible: [f.ar.id, f.mixed.id, f.mixedAr.id],
-        hidden: [f.vt.id, f.arVt.id, f.mixedVt.id],
+      vertreter: {
+        visible: [f.vt.id, f.mixed.id, f.mixedVt.id, c.vt.folderId],
+        hidden: [f.ar.id, f.arVt.id, f.mixedAr.id, c.ar.folderId],
       },
-      admin: { visible: [f.ar.id, f.arVt.id], hidden: [] },
+      aufsichtsrat: {
+        visible: [f.ar.id, f.mixed.id, f.mixedAr.id, c.ar.folderId],
+        hidden: [f.vt.id, f.arVt.id, f.mixedVt.id, c.vt.folderId],
+      },
+      admin: { visible: [f.ar.id, f.arVt.id, c.ar.folderId], hidden: [] },
       superAdmin: { visible: [f.ar.id, f.arVt.id], hidden: [] },
-      stripped: { visible: [1], hidden: [f.ar.id, f.vt.id, f.mixed.id] },
+      stripped: { visible: [1], hidden: [f.ar.id, f.vt.id, f.mixed.id, c.ar.folderId] },
     },
     file: {
       anonymous: { visible: [d.vt.id], hidden: [d.ar.id] },
@@ -1123,6 +1345,31 @@ function targetsFor(
       superAdmin: { visible: trashEntries, hidden: [] },
       stripped: inTrash[2]!,
     },
+    committee: {
+      anonymous: { visible: [c.ar.id], hidden: [c.vt.id] },
+      vertreter: { visible: [c.vt.id], hidden: [c.ar.id, c.seeded] },
+      aufsichtsrat: { visible: [c.ar.id], hidden: [c.vt.id, c.seeded] },
+      admin: { visible: [c.ar.id, c.vt.id, c.seeded], hidden: [] },
+      superAdmin: { visible: [c.ar.id], hidden: [] },
+      stripped: { visible: [], hidden: [c.ar.id, c.vt.id] },
+    },
+    // Admin routes only: members are refused before any look-up.
+    term: {
+      anonymous: { visible: [], hidden: [c.ar.termId] },
+      vertreter: { visible: [], hidden: [c.ar.termId] },
+      aufsichtsrat: { visible: [], hidden: [c.ar.termId] },
+      admin: { visible: [c.ar.termId], hidden: [] },
+      superAdmin: { visible: [c.ar.termId], hidden: [] },
+      stripped: { visible: [], hidden: [c.ar.termId] },
+    },
+    membership: {
+      anonymous: { visible: [], hidden: [c.ar.memberships[0]!] },
+      vertreter: { visible: [], hidden: [c.ar.memberships[0]!, c.vt.memberships[0]!] },
+      aufsichtsrat: { visible: [], hidden: [c.ar.memberships[0]!] },
+      admin: { visible: [c.ar.memberships[0]!], hidden: [] },
+      superAdmin: { visible: [c.ar.memberships[0]!], hidden: [] },
+      stripped: { visible: [], hidden: [c.vt.memberships[0]!] },
+    },
   };
   // In the Papierkorb, or inside a folder that is: for every principal as if it did not exist.
   const trashed: Record<ObjectType, (string | number)[]> = {
@@ -1134,6 +1381,9 @@ function targetsFor(
     minutesKey: [minutesKeys.trashed],
     user: [],
     trashItem: [],
+    committee: [],
+    term: [],
+    membership: [],
   };
   const { visible, hidden } = lists[type][p];
   const nonexistentValue =
@@ -1196,6 +1446,12 @@ async function freshValue(w: World, type: ObjectType): Promise<string | number> 
       return publishMinutes(w, (await w.fresh.event()).id);
     case 'user':
       return (await w.fresh.user()).id;
+    case 'committee':
+      return (await w.fresh.committee()).id;
+    case 'term':
+      return (await w.fresh.term({ archived: true })).id;
+    case 'membership':
+      return (await w.fresh.membership()).id;
   }
 }
 
@@ -1288,7 +1544,22 @@ async function setUpMatrix(env: Record<string, string> = {}): Promise<MatrixStat
     const res = await su({ method: 'DELETE', url });
     expect(res.statusCode, `${url}: ${res.body}`).toBe(204);
   }
+  // A Gremium, an Amtsperiode and a membership, each deleted again.
+  const goneCommittee = await w.fresh.committee();
+  const goneTerm = await w.fresh.term();
+  const goneMembership = await w.fresh.membership();
+  for (const url of [
+    `/api/v1/committees/${goneCommittee.id}`,
+    `/api/v1/terms/${goneTerm.id}`,
+    `/api/v1/memberships/${goneMembership.id}`,
+  ]) {
+    const res = await su({ method: 'DELETE', url });
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+  }
   Object.assign(deleted, {
+    committee: goneCommittee.id,
+    term: goneTerm.id,
+    membership: goneMembership.id,
     folder: folder.id,
     file: file.id,
     fileKey: file.external,
@@ -1346,7 +1617,7 @@ async function checkEntry(state: MatrixState, key: string, offload?: Offload): P
       for (const original of targets) {
         let target = original;
         if (entry.disposable && original.kind === 'visible' && isAdminPrincipal(p)) {
-          target = { ...original, value: await freshValue(w, entry.object!) };
+          target = { ...original, value: await (entry.fresh?.(w) ?? freshValue(w, entry.object!)) };
         }
         const call: Call = { w, p, target };
         const extra = (await entry.request?.(call)) ?? {};
@@ -1553,6 +1824,36 @@ describe('authorization matrix', () => {
     expect(await t.db.kysely.selectFrom('folders').select('id').where('id', 'in', targets).execute()).toEqual(
       [],
     );
+  });
+
+  it('lets every admin change an Amtsperiode, and only a Super-Admin reopen or close an archived one', async () => {
+    const open = await w.fresh.term();
+    const moved = await w.inject('admin', {
+      method: 'PUT',
+      url: `/api/v1/terms/${open.id}`,
+      payload: { start: '2026-01-01', end: '2031-06-30' },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data).toMatchObject({ end: '2031-06-30', archived: false });
+    const archived = await w.fresh.term({ archived: true });
+    const dates = { start: '2020-01-01', end: '2023-12-31' };
+    const put = (p: PrincipalKey, archivedValue?: boolean) =>
+      w.inject(p, {
+        method: 'PUT',
+        url: `/api/v1/terms/${archived.id}`,
+        payload: { ...dates, ...(archivedValue === undefined ? {} : { archived: archivedValue }) },
+      });
+    // Its dates stay an admin's to correct; whether it is open is not.
+    expect((await put('admin')).statusCode).toBe(200);
+    const byAdmin = await put('admin', false);
+    expect({ status: byAdmin.statusCode, body: byAdmin.json() }).toEqual({
+      status: 403,
+      body: { message: COMMITTEE_MESSAGES.reopenSuperAdmin },
+    });
+    expect((await put('superAdmin', false)).json().data).toMatchObject({ archived: true, reopened: true });
+    const closeByAdmin = await put('admin', true);
+    expect(closeByAdmin.statusCode).toBe(403);
+    expect((await put('superAdmin', true)).json().data).toMatchObject({ archived: true, reopened: false });
   });
 
   it.each(Object.keys(ENTRIES))('%s', (key) => checkEntry(state, key));

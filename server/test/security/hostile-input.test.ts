@@ -46,6 +46,16 @@ import {
 import { searchQuerySchema, suggestQuerySchema } from '@gremienportal/contracts/search';
 import { minutesUploadBodySchema, putAttendanceBodySchema } from '@gremienportal/contracts/meetings';
 import { markReadBodySchema } from '@gremienportal/contracts/news';
+import {
+  createCommitteeBodySchema,
+  createMembershipBodySchema,
+  createTermBodySchema,
+  importQuerySchema,
+  membersQuerySchema,
+  updateCommitteeBodySchema,
+  updateMembershipBodySchema,
+  updateTermBodySchema,
+} from '@gremienportal/contracts/committees';
 import { putNotificationSettingsBodySchema } from '@gremienportal/contracts/notifications';
 import {
   addPasskey,
@@ -163,6 +173,17 @@ interface Pools {
   minutesKeys: string[];
   /** Upload batches (decision 182): an open and a completed one of the actor's, an unknown one. */
   batchIds: string[];
+  /**
+   * Gremien (decision 189): one with an Amtsperiode and members, the two seeded ones, an unknown
+   * one; Amtsperioden (one with members, one archived) and memberships. The spare ones are what the
+   * DELETE routes may remove (or are refused: a Gremium with Amtsperioden, an Amtsperiode with members).
+   */
+  committeeIds: string[];
+  termIds: string[];
+  membershipIds: string[];
+  spareCommitteeIds: string[];
+  spareTermIds: string[];
+  spareMembershipIds: string[];
 }
 
 interface Spec {
@@ -177,6 +198,8 @@ interface Spec {
   freshSession?: boolean;
   /** Share of RUNS for this route (reads without input need fewer). */
   weight?: number;
+  /** A body that is no JSON (the members' CSV file): its generator, instead of the schema's. */
+  raw?: (pools: Pools) => fc.Arbitrary<Payload>;
   /** A request that must succeed (2xx), so the generators are known to reach the real work. */
   valid: (env: Env) => Promise<Partial<InjectOptions>> | Partial<InjectOptions>;
 }
@@ -192,6 +215,14 @@ interface Env {
     user(): Promise<string>;
     /** Deleted into the Papierkorb: its id (for `/trash/:type/:id`). */
     trashed(kind: 'file' | 'folder' | 'event'): Promise<string>;
+    /** A Gremium without Amtsperioden. */
+    committee(): Promise<string>;
+    /** An Amtsperiode 2026–2030 of a fresh Gremium, without members. */
+    term(): Promise<{ id: string; committeeId: string }>;
+    /** A Mitglied for the whole term; `successor`: ended early, with an Ersatzmitglied to move up. */
+    membership(options?: {
+      successor?: boolean;
+    }): Promise<{ id: string; committeeId: string; termId: string }>;
   };
 }
 
@@ -324,6 +355,145 @@ async function askForAcknowledgement(t: TestApp, actor: TestUser, fileId: string
   });
   expect(res.statusCode, res.body).toBe(200);
 }
+
+// --- Gremien (decision 189) -----------------------------------------------------------------------
+
+/** Days as the contract writes them, mostly around the Amtsperioden of the pools (2026–2030). */
+const dayText = fc
+  .date({ min: new Date('2019-01-01T00:00:00Z'), max: new Date('2032-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
+const dayHint = fc.oneof(
+  { weight: 6, arbitrary: dayText },
+  {
+    weight: 1,
+    arbitrary: pick([
+      '2026-02-30',
+      '30.06.2026',
+      '2026-6-1',
+      '1899-12-31',
+      '2201-01-01',
+      '2026-01-01T00:00',
+      '',
+    ]),
+  },
+  { weight: 1, arbitrary: hostileString },
+);
+const termHints = (): Hints => ({ start: dayHint, end: dayHint });
+const committeeHints = (pools: Pools): Hints => ({
+  folder_id: fc.oneof(pick(pools.folderIds.map(Number)), fc.constant(null)),
+  // Names that meet the tree and the roles: an admin role, a folder's title in another case, a
+  // slash, the longest name (longer than a role's name may be elsewhere).
+  name: fc.oneof(
+    { weight: 4, arbitrary: fc.string({ minLength: 2, maxLength: 60 }) },
+    {
+      weight: 1,
+      arbitrary: pick([
+        'Aufsichtsrat',
+        'Admin',
+        'Super-Admin',
+        'Vertreter',
+        'allgemein',
+        'Bau/Technik',
+        'Ä'.repeat(100),
+      ]),
+    },
+  ),
+});
+const membershipHints = (pools: Pools): Hints => ({
+  term_id: pick(pools.termIds.map(Number)),
+  user_id: pick(pools.userIds.map(Number)),
+  from: dayHint,
+  until: dayHint,
+});
+
+const CSV_HEADERS = [
+  'Anrede;Vorname;Nachname;E-Mail;Funktion;von;bis;Wahlbezirk;Rang',
+  'Vorname,Nachname,E-Mail,Funktion,Rang',
+  'vorname;NACHNAME;email;funktion',
+  '"Vor;name";Nachname;E-Mail',
+  'Name;Mail',
+  '',
+];
+const csvCell = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: pick([
+      'Frau',
+      'Herr',
+      'Ina',
+      'Muster',
+      'ina@example.org',
+      'Mitglied',
+      'Ersatzmitglied',
+      'stellv. Vorsitz',
+      '01.02.2026',
+      '2026-13-01',
+      '3',
+      'Nord',
+      '',
+    ]),
+  },
+  { weight: 2, arbitrary: hostileString },
+  {
+    weight: 1,
+    arbitrary: pick(['"', '""', '"a;b"', '"offen', '=SUMME(A1)', '+1', '@x', '\r', '\r\n', ';;;;', '\uFEFF']),
+  },
+);
+const csvText = fc
+  .tuple(
+    pick(CSV_HEADERS),
+    fc.array(
+      fc.array(csvCell, { maxLength: 10 }).map((cells) => cells.join(';')),
+      { maxLength: 6 },
+    ),
+    pick(['\n', '\r\n', '\r']),
+  )
+  .map(([header, rows, end]) => [header, ...rows].join(end));
+/** The members' CSV file, spoilt: cells, quotes, line ends, encodings, size, content types. */
+const csvPayload = (): fc.Arbitrary<Payload> =>
+  fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(
+          csvText,
+          pick(['text/csv', 'text/csv; charset=utf-8', 'application/vnd.ms-excel', 'text/plain']),
+        )
+        .map(([body, contentType]): Payload => ({ kind: 'raw', body, contentType })),
+    },
+    {
+      weight: 1,
+      arbitrary: csvText.map((text): Payload => ({
+        kind: 'raw',
+        body: Buffer.from(`\uFEFF${text}`, 'latin1'),
+        contentType: 'application/octet-stream',
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: pick<Payload>([
+        { kind: 'raw', body: Buffer.alloc(5 * 1024 * 1024 + 1, 0x41), contentType: 'text/csv' },
+        {
+          kind: 'raw',
+          body: `Vorname;Nachname;E-Mail;Funktion\n${'Ina;Muster;x@example.org;Mitglied\n'.repeat(10_001)}`,
+          contentType: 'text/csv',
+        },
+        { kind: 'raw', body: '"nie geschlossen\nVorname;Nachname', contentType: 'text/csv' },
+        { kind: 'raw', body: '', contentType: 'text/csv' },
+        { kind: 'raw', body: 'Vorname;Nachname;E-Mail;Funktion', contentType: 'text/csv' },
+      ]),
+    },
+  );
+
+/** A file with one new person per line (Windows line ends, as Excel writes them). */
+const membersCsv = (count = 1) =>
+  [
+    'Anrede;Vorname;Nachname;E-Mail;Funktion;von;bis;Wahlbezirk;Rang',
+    ...Array.from({ length: count }, (_, i) => {
+      const n = (serial += 1);
+      return `Frau;Ina;Import ${n};import${n}-${Date.now()}@example.org;${i === 0 ? 'Ersatzmitglied' : 'Mitglied'};01.03.2026;;Nord;${i === 0 ? '1' : ''}`;
+    }),
+  ].join('\r\n');
 
 /**
  * A route that asks for the password again (decision 147): a wrong one is logged like a failed
@@ -943,6 +1113,132 @@ const ENTRIES: Record<string, Spec> = {
     body: { schema: putNotificationSettingsBodySchema },
     valid: () => ({ payload: { files: 'woechentlich', events: 'taeglich' } }),
   },
+  // --- Gremien, Amtsperioden, Mitgliedschaften (decision 189) -------------------------------------
+  'GET /api/v1/committees': { weight: 0.2, valid: () => ({}) },
+  'POST /api/v1/committees': {
+    body: { schema: createCommitteeBodySchema, hints: committeeHints },
+    valid: () => ({
+      payload: {
+        name: `Gremium ${(serial += 1)}`,
+        kind: 'ausschuss',
+        rules: { quorum: 'two_thirds', minutes_signers: ['vorsitz'], notice_days: 21 },
+      },
+    }),
+  },
+  'GET /api/v1/committees/:id': {
+    params: (p) => ({ id: p.committeeIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/committees/${pools.committeeIds[0]}` }),
+  },
+  'PUT /api/v1/committees/:id': {
+    params: (p) => ({ id: p.committeeIds }),
+    body: { schema: updateCommitteeBodySchema, hints: committeeHints },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/committees/${await fresh.committee()}`,
+      payload: {
+        name: `Umbenannt ${(serial += 1)}`,
+        kind: 'sonstiges',
+        rules: { substitutes_see_papers: true },
+      },
+    }),
+  },
+  'DELETE /api/v1/committees/:id': {
+    params: (p) => ({ id: p.spareCommitteeIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/committees/${await fresh.committee()}` }),
+  },
+  'GET /api/v1/committees/:id/terms': {
+    params: (p) => ({ id: p.committeeIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/committees/${pools.committeeIds[0]}/terms` }),
+  },
+  'POST /api/v1/committees/:id/terms': {
+    params: (p) => ({ id: p.committeeIds }),
+    body: { schema: createTermBodySchema, hints: termHints },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/committees/${await fresh.committee()}/terms`,
+      payload: { start: '2026-07-01', end: '2030-06-30' },
+    }),
+  },
+  'PUT /api/v1/terms/:id': {
+    params: (p) => ({ id: p.termIds }),
+    body: { schema: updateTermBodySchema, hints: termHints },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/terms/${(await fresh.term()).id}`,
+      payload: { start: '2026-01-01', end: '2031-12-31' },
+    }),
+  },
+  'DELETE /api/v1/terms/:id': {
+    params: (p) => ({ id: p.spareTermIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/terms/${(await fresh.term()).id}` }),
+  },
+  'GET /api/v1/committees/:id/members': {
+    params: (p) => ({ id: p.committeeIds }),
+    query: { schema: membersQuerySchema, hints: (p) => ({ term_id: pick(p.termIds) }) },
+    weight: 0.5,
+    valid: ({ pools }) => ({
+      url: `/api/v1/committees/${pools.committeeIds[0]}/members?term_id=${pools.termIds[0]}`,
+    }),
+  },
+  'POST /api/v1/committees/:id/members': {
+    params: (p) => ({ id: p.committeeIds }),
+    body: { schema: createMembershipBodySchema, hints: membershipHints },
+    valid: async ({ fresh }) => {
+      const term = await fresh.term();
+      return {
+        url: `/api/v1/committees/${term.committeeId}/members`,
+        payload: {
+          term_id: Number(term.id),
+          user_id: Number(await fresh.user()),
+          function: 'ersatzmitglied',
+          rank: 1,
+          district: 'Nord',
+          from: '2026-03-01',
+          until: '2029-12-31',
+        },
+      };
+    },
+  },
+  'PUT /api/v1/memberships/:id': {
+    params: (p) => ({ id: p.membershipIds }),
+    body: { schema: updateMembershipBodySchema, hints: membershipHints },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/memberships/${(await fresh.membership()).id}`,
+      payload: {
+        function: 'mitglied',
+        from: '2026-01-01',
+        until: '2027-06-30',
+        reason: 'ruecktritt',
+        district: 'Süd',
+      },
+    }),
+  },
+  'DELETE /api/v1/memberships/:id': {
+    params: (p) => ({ id: p.spareMembershipIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/memberships/${(await fresh.membership()).id}` }),
+  },
+  'POST /api/v1/memberships/:id/successor': {
+    params: (p) => ({ id: p.membershipIds }),
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/memberships/${(await fresh.membership({ successor: true })).id}/successor`,
+    }),
+  },
+  // "Mitglieder importieren" (decision 190): the body is the CSV file itself.
+  'POST /api/v1/committees/:id/members/import': {
+    params: (p) => ({ id: p.committeeIds }),
+    query: {
+      schema: importQuerySchema,
+      hints: (p) => ({ term_id: pick(p.termIds), dry_run: fc.oneof(pick(['true', 'false']), hostileString) }),
+    },
+    raw: csvPayload,
+    valid: async ({ fresh }) => {
+      const term = await fresh.term();
+      return {
+        url: `/api/v1/committees/${term.committeeId}/members/import?term_id=${term.id}&dry_run=false`,
+        headers: { 'content-type': 'text/csv; charset=utf-8' },
+        payload: membersCsv(2),
+      };
+    },
+  },
   // --- API-Schlüssel (decision 136); appended for the same reason ------------------------------------
   'GET /api/v1/api-keys': { weight: 0.2, valid: () => ({}) },
   'POST /api/v1/api-keys': {
@@ -1116,6 +1412,13 @@ function payloadArbitrary(spec: Spec, pools: Pools): fc.Arbitrary<Payload> {
       })),
     hostileValue.map((value): Payload => ({ kind: 'json', value })),
   );
+  if (spec.raw) {
+    return fc.oneof(
+      { weight: 6, arbitrary: spec.raw(pools) },
+      { weight: 2, arbitrary: junk },
+      { weight: 1, arbitrary: fc.constant<Payload>({ kind: 'none' }) },
+    );
+  }
   if (!spec.body) {
     return fc.oneof(
       { weight: 3, arbitrary: fc.constant<Payload>({ kind: 'none' }) },
@@ -1335,6 +1638,51 @@ describe('hostile input', () => {
           )
         ).user.id,
       );
+    const committee = async () =>
+      String(
+        (
+          await su(
+            {
+              method: 'POST',
+              url: '/api/v1/committees',
+              payload: { name: `Gremium ${(serial += 1)}`, kind: 'ausschuss' },
+            },
+            201,
+          )
+        ).data.id,
+      );
+    const term = async ({ start = '2026-01-01', end = '2030-12-31' } = {}) => {
+      const committeeId = await committee();
+      const created = await su(
+        { method: 'POST', url: `/api/v1/committees/${committeeId}/terms`, payload: { start, end } },
+        201,
+      );
+      return { id: String(created.data.id), committeeId };
+    };
+    const member = async (at: { id: string; committeeId: string }, body: Record<string, unknown>) =>
+      String(
+        (
+          await su(
+            {
+              method: 'POST',
+              url: `/api/v1/committees/${at.committeeId}/members`,
+              payload: { term_id: Number(at.id), user_id: Number(await user()), ...body },
+            },
+            201,
+          )
+        ).data.id,
+      );
+    const membership = async ({
+      successor = false,
+      term: at,
+    }: { successor?: boolean; term?: { id: string; committeeId: string } } = {}) => {
+      const where = at ?? (await term());
+      if (!successor)
+        return { ...where, termId: where.id, id: await member(where, { function: 'mitglied' }) };
+      const id = await member(where, { function: 'mitglied', until: '2026-06-30' });
+      await member(where, { function: 'ersatzmitglied', rank: 1 });
+      return { committeeId: where.committeeId, termId: where.id, id };
+    };
     const files = [await file(), await file(), await file()];
     const events = [await event(), await event(), await event()];
     // One replacement, so this file has an old version (1) beside the current one (2).
@@ -1428,13 +1776,45 @@ describe('hostile input', () => {
       trashIds: [...trashIds, files[1]!.id, NONEXISTENT_ID],
       minutesKeys: [],
       batchIds: [],
+      committeeIds: [],
+      termIds: [],
+      membershipIds: [],
+      spareCommitteeIds: [],
+      spareTermIds: [],
+      spareMembershipIds: [],
     };
     env = {
       t,
       actor,
       pools,
-      fresh: { folder: () => folder(sandbox, `Wegwerf ${(serial += 1)}`), file, event, user, trashed },
+      fresh: {
+        folder: () => folder(sandbox, `Wegwerf ${(serial += 1)}`),
+        file,
+        event,
+        user,
+        trashed,
+        committee,
+        term,
+        membership,
+      },
     };
+    // Gremien (decision 189): one with members (its term also has an ended membership with a
+    // successor to confirm), an archived term, and spare ones for the DELETE routes.
+    const withMembers = await term();
+    const members = [
+      await membership({ term: withMembers }),
+      await membership({ term: withMembers }),
+      await membership({ term: withMembers, successor: true }),
+    ];
+    const archived = await term({ start: '2020-01-01', end: '2023-12-31' });
+    await t.app.memberships.run();
+    const spareTerm = await term();
+    pools.committeeIds = [withMembers.committeeId, '1', '2', archived.committeeId, NONEXISTENT_ID];
+    pools.termIds = [withMembers.id, archived.id, NONEXISTENT_ID];
+    pools.membershipIds = [...members.map((m) => m.id), NONEXISTENT_ID];
+    pools.spareCommitteeIds = [await committee(), await committee(), spareTerm.committeeId, NONEXISTENT_ID];
+    pools.spareTermIds = [(await term()).id, withMembers.id, NONEXISTENT_ID];
+    pools.spareMembershipIds = [(await membership()).id, (await membership()).id, NONEXISTENT_ID];
     pools.minutesKeys = [(await eventWithMinutes(env)).key, 'AAAAAAAAAAAAAAAAAAAAAA'];
     const [open, completed] = [randomUUID(), randomUUID()];
     await uploadInBatch(t, actor, pools, open);
@@ -1540,9 +1920,11 @@ describe('hostile input', () => {
       const spec = ENTRIES[key]!;
       const [method, path] = key.split(' ') as [string, string];
       const valid = await spec.valid(env);
+      // `user_id` is a real field of a membership's body: there another name stands for the stray one.
+      const stray = valid.payload && 'user_id' in (valid.payload as object) ? 'owner_id' : 'user_id';
       const payload = {
         ...(valid.payload as Record<string, unknown> | undefined),
-        user_id: 5,
+        [stray]: 5,
         two_factor_enabled: false,
       };
       const headers = { ...(await headersFor(spec)), ...valid.headers };
@@ -1556,10 +1938,75 @@ describe('hostile input', () => {
       });
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().errors).toMatchObject({
-        user_id: ['Dieses Feld ist unbekannt.'],
+        [stray]: ['Dieses Feld ist unbekannt.'],
         two_factor_enabled: ['Dieses Feld ist unbekannt.'],
       });
       expect(changes(before, await snapshot(t), []), 'unbekanntes Feld, aber geändert').toEqual(NO_CHANGES);
+    },
+  );
+
+  // A Gremium's name is also its role's and its folder's at the top of the tree (decision 189): names
+  // the folder or the role could not take must be refused before anything is written, or taken whole.
+  it.each([
+    ['allgemein', 'der Titel eines Ordners oben in anderer Schreibweise'],
+    ['Bau/Technik', 'ein Schrägstrich'],
+    ['Ä'.repeat(100), 'der längste Name, länger als ein Rollenname sonst sein darf'],
+  ])('POST /api/v1/committees named %j (%s): created whole, or refused without a trace', async (name) => {
+    const before = await snapshot(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/committees',
+      headers: env.actor.headers,
+      payload: { name, kind: 'ausschuss' },
+    });
+    expect(res.statusCode, res.body).toBeLessThan(500);
+    if (res.statusCode >= 400) {
+      expect(errorBodyProblems(res), res.body).toEqual([]);
+      expect(changes(before, await snapshot(t)), `abgelehnt, aber geändert: ${res.body}`).toEqual(NO_CHANGES);
+      return;
+    }
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json().data as {
+      id: number;
+      role: { id: number; name: string };
+      folder: { id: number } | null;
+    };
+    expect(created.role.name).toBe(name);
+    const folder = await t.db.kysely
+      .selectFrom('folders')
+      .select(['title', 'breadcrumb', 'parent_id'])
+      .where('id', '=', created.folder?.id ?? -1)
+      .executeTakeFirst();
+    // A folder's title never holds a slash (the breadcrumb would read it as two folders).
+    expect(folder?.title, 'Titel des Ordners').not.toContain('/');
+    expect(folder, 'Ordner des Gremiums').toEqual({ title: name, breadcrumb: `/${name}`, parent_id: 1 });
+    const roles = await t.db.kysely
+      .selectFrom('folder_roles')
+      .select('role_id')
+      .where('folder_id', '=', created.folder!.id)
+      .execute();
+    expect(roles.map((row) => row.role_id)).toEqual([created.role.id]);
+  });
+
+  // The import reads the file itself: a JSON body or none is refused before anything, in German.
+  it.each([
+    ['JSON', { 'content-type': 'application/json' }, '{"rows": []}'],
+    ['nichts', {}, undefined],
+  ] as const)(
+    'POST /api/v1/committees/:id/members/import refuses %s as the file, in German',
+    async (_label, headers, payload) => {
+      const [committeeId, termId] = [env.pools.committeeIds[0], env.pools.termIds[0]];
+      const before = await snapshot(t);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/committees/${committeeId}/members/import?term_id=${termId}`,
+        headers: { ...env.actor.headers, ...headers },
+        ...(payload === undefined ? {} : { payload }),
+      });
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      expect(errorBodyProblems(res), res.body).toEqual([]);
+      expect(changes(before, await snapshot(t))).toEqual(NO_CHANGES);
     },
   );
 

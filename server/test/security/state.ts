@@ -44,6 +44,9 @@ const TABLES: Record<keyof Database, string[]> = {
   api_keys: ['id'],
   upload_batches: ['id'],
   upload_batch_notices: ['batch_id', 'user_id', 'file_id'],
+  committees: ['id'],
+  committee_terms: ['id'],
+  committee_memberships: ['id'],
 };
 export type TableName = keyof Database;
 

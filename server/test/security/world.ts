@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { RoleName } from '@gremienportal/contracts/common';
+import type { Committee, Membership, Term } from '@gremienportal/contracts/committees';
 import type { TestApp } from '../support/build-test-app.ts';
 import { chooseNotifications, createUser, sessionFor, type TestUser } from '../support/factories.ts';
 import { pdfWithPages } from '../support/documents.fixtures.ts';
@@ -62,6 +63,27 @@ export interface Secret {
   event?: boolean;
 }
 
+/**
+ * A Gremium of the world (decision 189) with its current Amtsperiode: its name is also the name of
+ * the role it grants and the title of its folder at the top of the tree.
+ */
+export interface WorldCommittee {
+  id: number;
+  name: string;
+  folderId: number;
+  termId: number;
+  /** The world's memberships in it, ids. */
+  memberships: number[];
+}
+
+/** A member of the world's Aufsichtsrat-Gremium who is no principal: name and address as markers. */
+export interface WorldMember {
+  id: number;
+  lastname: string;
+  email: string;
+  membershipId: number;
+}
+
 /** Objects deleted into the Papierkorb while the world was built; alive, members would see them. */
 export interface WorldTrash {
   /** A document in /Allgemein/…gemischt with both roles. */
@@ -83,6 +105,17 @@ export interface World {
   folders: Record<'ar' | 'arVt' | 'vt' | 'mixed' | 'mixedAr' | 'mixedVt', WorldFolder>;
   files: Record<'ar' | 'arVt' | 'vt' | 'vtInAr' | 'mixedAr' | 'mixedVt' | 'mixedBoth', WorldFile>;
   events: Record<'ar' | 'vt' | 'both', WorldEvent>;
+  /**
+   * Gremien (decision 189): `ar` has the principal `aufsichtsrat` (Vorsitz) and two members who are
+   * no principals, `vt` the principal `vertreter`; `seeded` is the seeded Gremium "Aufsichtsrat",
+   * without members: holding its role directly makes nobody a member.
+   */
+  committees: { ar: WorldCommittee; vt: WorldCommittee; seeded: number };
+  /**
+   * The two other members of `ar`: `hidden` keeps the address to admins, `shared` showed it to
+   * fellow members (`email_visible_to_committees`, set on its account page).
+   */
+  members: { hidden: WorldMember; shared: WorldMember };
   trash: WorldTrash;
   secrets: Secret[];
   /**
@@ -107,6 +140,20 @@ export interface World {
     file(): Promise<WorldFile>;
     event(): Promise<WorldEvent>;
     user(): Promise<{ id: number; email: string }>;
+    /** A Gremium without Amtsperioden (its name, role and folder seen by admins only). */
+    committee(): Promise<{ id: number; name: string }>;
+    /**
+     * An Amtsperiode of a fresh Gremium without members; `archived`: 2020–2023, over and archived by
+     * the membership run.
+     */
+    term(options?: { archived?: boolean }): Promise<{ id: number; committeeId: number }>;
+    /**
+     * A membership (Mitglied for the whole term) in a fresh Gremium; `successor`: ended early (30 June
+     * 2026), with an Ersatzmitglied of rank 1 proposed to move up.
+     */
+    membership(options?: {
+      successor?: boolean;
+    }): Promise<{ id: number; committeeId: number; termId: number }>;
   };
 }
 
@@ -227,6 +274,79 @@ export async function buildWorld(t: TestApp): Promise<World> {
     both: await event(marker('EventBeide'), ['Aufsichtsrat', 'Vertreter'], ['Aufsichtsrat', 'Vertreter']),
   };
 
+  // Gremien (decision 189), as an admin makes them: the Gremium, its Amtsperiode (which holds the
+  // test clock's day), its members. A membership gives the Gremium's role (`via_committee`).
+  const committee = async (name: string): Promise<Committee> => {
+    const res = await su({ method: 'POST', url: '/api/v1/committees', payload: { name, kind: 'ausschuss' } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as Committee;
+  };
+  const term = async (committeeId: number, start: string, end: string): Promise<Term> => {
+    const res = await su({
+      method: 'POST',
+      url: `/api/v1/committees/${committeeId}/terms`,
+      payload: { start, end },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as Term;
+  };
+  const member = async (committeeId: number, body: Record<string, unknown>): Promise<Membership> => {
+    const res = await su({ method: 'POST', url: `/api/v1/committees/${committeeId}/members`, payload: body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as Membership;
+  };
+  /** An account made by an admin (it needs a role; Vertreter shows nothing of the Gremien). */
+  const account = async (lastname: string, email: string) => {
+    const res = await su({
+      method: 'POST',
+      url: '/api/v1/user',
+      payload: { title: 'Frau', firstname: 'Gremia', lastname, email, roles: ['Vertreter'] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().user.id as number;
+  };
+  const worldCommittee = async (label: string): Promise<WorldCommittee> => {
+    const created = await committee(marker(label));
+    expect(created.folder, created.name).not.toBeNull();
+    const current = await term(created.id, '2026-01-01', '2030-12-31');
+    return {
+      id: created.id,
+      name: created.name,
+      folderId: created.folder!.id,
+      termId: current.id,
+      memberships: [],
+    };
+  };
+  const committees = {
+    ar: await worldCommittee('GremiumAR'),
+    vt: await worldCommittee('GremiumVT'),
+  } as World['committees'];
+  const listed = await su({ method: 'GET', url: '/api/v1/committees' });
+  committees.seeded = (listed.json().data as Committee[]).find((c) => c.name === 'Aufsichtsrat')!.id;
+  const join = async (c: WorldCommittee, userId: number, fn: string) => {
+    const created = await member(c.id, { term_id: c.termId, user_id: userId, function: fn });
+    expect(created.active, `Mitgliedschaft in ${c.name}`).toBe(true);
+    c.memberships.push(created.id);
+    return created.id;
+  };
+  await join(committees.ar, users.aufsichtsrat.id, 'vorsitz');
+  await join(committees.vt, users.vertreter.id, 'mitglied');
+  const worldMember = async (label: string): Promise<WorldMember> => {
+    const lastname = marker(label);
+    const email = `${marker('gremienpost').toLowerCase()}@example.org`;
+    const id = await account(lastname, email);
+    return { id, lastname, email, membershipId: await join(committees.ar, id, 'mitglied') };
+  };
+  const members = { hidden: await worldMember('GremiumMitglied'), shared: await worldMember('GremiumOffen') };
+  // The shared member allows fellow members to see the address, on its own account page.
+  const allow = await t.app.inject({
+    method: 'PUT',
+    url: '/api/v1/account',
+    headers: { authorization: `Bearer ${await sessionFor(t, members.shared.id)}` },
+    payload: { email_visible_to_committees: true },
+  });
+  expect(allow.statusCode, allow.body).toBe(200);
+
   const secrets: Secret[] = [
     { name: 'Ordner AR', texts: [folders.ar.title], visibleTo: seenBy('aufsichtsrat') },
     { name: 'Ordner AR/VT', texts: [folders.arVt.title], visibleTo: seenBy() },
@@ -263,6 +383,17 @@ export async function buildWorld(t: TestApp): Promise<World> {
       name: 'Event beide',
       texts: [events.both.title, events.both.external],
       visibleTo: seenBy('aufsichtsrat', 'vertreter'),
+    },
+    // A Gremium's name (also its role's and its folder's) and its members only to its members.
+    { name: 'Gremium AR', texts: [committees.ar.name], visibleTo: seenBy('aufsichtsrat') },
+    { name: 'Gremium VT', texts: [committees.vt.name], visibleTo: seenBy('vertreter') },
+    { name: 'Gremiumsmitglied', texts: [members.hidden.lastname], visibleTo: seenBy('aufsichtsrat') },
+    // Not shown to fellow members: admins only.
+    { name: 'Adresse des Gremiumsmitglieds', texts: [members.hidden.email], visibleTo: seenBy() },
+    {
+      name: 'Gremiumsmitglied mit sichtbarer Adresse',
+      texts: [members.shared.lastname, members.shared.email],
+      visibleTo: seenBy('aufsichtsrat'),
     },
     // Other people's accounts are no business of members: only admins see them.
     ...(Object.keys(users) as SignedInKey[]).map((key) => ({
@@ -360,6 +491,49 @@ export async function buildWorld(t: TestApp): Promise<World> {
       expect(res.statusCode, res.body).toBe(201);
       return { id: res.json().user.id as number, email };
     },
+    async committee() {
+      const name = newSecret('Wegwerfgremium', []);
+      return { id: (await committee(name)).id, name };
+    },
+    async term({ archived = false } = {}) {
+      const { id: committeeId } = await fresh.committee();
+      const created = archived
+        ? await term(committeeId, '2020-01-01', '2023-12-31')
+        : await term(committeeId, '2026-01-01', '2030-12-31');
+      if (archived) {
+        // The membership run archives what has ended (decision 189), as every minute in a portal.
+        await t.app.memberships.run();
+        const listed = await su({ method: 'GET', url: `/api/v1/committees/${committeeId}/terms` });
+        expect((listed.json().data as Term[]).find((item) => item.id === created.id)?.archived).toBe(true);
+      }
+      return { id: created.id, committeeId };
+    },
+    async membership({ successor = false } = {}) {
+      const { id: termId, committeeId } = await fresh.term();
+      const holder = await fresh.user();
+      if (!successor) {
+        const created = await member(committeeId, {
+          term_id: termId,
+          user_id: holder.id,
+          function: 'mitglied',
+        });
+        return { id: created.id, committeeId, termId };
+      }
+      const ended = await member(committeeId, {
+        term_id: termId,
+        user_id: holder.id,
+        function: 'mitglied',
+        until: '2026-06-30',
+      });
+      const substitute = await fresh.user();
+      await member(committeeId, {
+        term_id: termId,
+        user_id: substitute.id,
+        function: 'ersatzmitglied',
+        rank: 1,
+      });
+      return { id: ended.id, committeeId, termId };
+    },
   };
 
   return {
@@ -368,6 +542,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
     folders,
     files,
     events,
+    committees,
+    members,
     trash,
     secrets,
     markTrashed,

@@ -178,7 +178,7 @@ export interface paths {
     get: operations['getAccount'];
     /**
      * Das eigene Konto ändern: Passwort alle; Titel, Namen und E-Mail nur Admin und Super-Admin
-     * @description Ein neues Passwort braucht `current_password`. Unbekannte Felder werden mit 422 abgelehnt.
+     * @description Ein neues Passwort braucht `current_password`. `email_visible_to_committees` (alle): die Mitglieder der eigenen Gremien sehen die E-Mail-Adresse. Unbekannte Felder werden mit 422 abgelehnt.
      *
      *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
      */
@@ -408,7 +408,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Alle Rollen, nach id sortiert
+     * Rollen, nach id sortiert: für Admins alle, sonst die festen Rollen und die eigenen
      * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `nutzer:lesen`.
      */
     get: operations['getRoles'];
@@ -574,14 +574,14 @@ export interface paths {
     get: operations['getFoldersById'];
     /**
      * Ordner umbenennen, verschieben (`parent_id`) oder seine Rollen ändern
-     * @description `{ title }` oder `{ parent_id, title }`, optional `roles`. Die Pfade aller Unterordner folgen. Geschützte Ordner (IDs 1–4) → 422.
+     * @description `{ title }` oder `{ parent_id, title }`, optional `roles`. Die Pfade aller Unterordner folgen. Geschützte Ordner (IDs 1–4) → 422. Ein archivierter Ordner (beendete Amtsperiode, `archived`) und alles darin behält Namen und Ort (422); nur seine Rollen dürfen sich ändern.
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     put: operations['putFoldersById'];
     post?: never;
     /**
-     * Ordner mit allem darin löschen (geschützte Ordner → 422)
+     * Ordner mit allem darin löschen (geschützte und archivierte Ordner → 422)
      * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     delete: operations['deleteFoldersById'];
@@ -708,6 +708,196 @@ export interface paths {
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `inhalte:schreiben`.
      */
     post: operations['postPeriod'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/committees': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Gremien: die eigenen, für Admins alle
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `nutzer:lesen`.
+     */
+    get: operations['getCommittees'];
+    put?: never;
+    /**
+     * Gremium anlegen, mit einer Rolle gleichen Namens (und einem Ordner, wenn keiner gewählt ist)
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    post: operations['postCommittees'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/committees/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Ein Gremium
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `nutzer:lesen`.
+     */
+    get: operations['getCommitteesById'];
+    /**
+     * Gremium ändern: Name, Art, Ordner, Regeln
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    put: operations['putCommitteesById'];
+    post?: never;
+    /**
+     * Gremium löschen (nur ohne Amtsperioden; die Rolle bleibt)
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    delete: operations['deleteCommitteesById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/committees/{id}/terms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Amtsperioden eines Gremiums, die neueste zuerst
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `nutzer:lesen`.
+     */
+    get: operations['getCommitteesByIdTerms'];
+    put?: never;
+    /**
+     * Amtsperiode anlegen, mit ihrem Ordner und einem Unterordner je Jahr im Ordner des Gremiums
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    post: operations['postCommitteesByIdTerms'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/terms/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Amtsperiode ändern; `archived` (wieder öffnen oder schließen) nur Super-Admins
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    put: operations['putTermsById'];
+    post?: never;
+    /**
+     * Amtsperiode löschen (nur ohne Mitgliedschaften; ihre Ordner bleiben)
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    delete: operations['deleteTermsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/committees/{id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Mitglieder einer Amtsperiode (ohne `term_id`: der laufenden)
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `nutzer:lesen`.
+     */
+    get: operations['getCommitteesByIdMembers'];
+    put?: never;
+    /**
+     * Mitgliedschaft anlegen
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    post: operations['postCommitteesByIdMembers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/memberships/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Mitgliedschaft ändern (Funktion, Rang, von, bis, Wahlbezirk, Grund eines vorzeitigen Endes)
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    put: operations['putMembershipsById'];
+    post?: never;
+    /**
+     * Mitgliedschaft löschen (ein Eintrag, der nicht hätte sein sollen)
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    delete: operations['deleteMembershipsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/memberships/{id}/successor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Nachrücken bestätigen: das vorgeschlagene Ersatzmitglied wird ab dem Folgetag Mitglied
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    post: operations['postMembershipsByIdSuccessor'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/committees/{id}/members/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mitglieder importieren (CSV): mit `dry_run=true` (Standard) nur die Vorschau, mit `false` der Import
+     * @description Rumpf: die CSV-Datei selbst (`Content-Type: text/csv`), UTF-8 mit oder ohne BOM oder Windows-1252, Trennzeichen `;` oder `,`, Spalten Anrede, Vorname, Nachname, E-Mail, Funktion, von, bis, Wahlbezirk, Rang. Der Import schreibt in einer Transaktion und nur, wenn keine Zeile fehlerhaft ist.
+     *
+     *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
+     */
+    post: operations['postCommitteesByIdMembersImport'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1676,12 +1866,14 @@ export interface components {
       parent: {
         id: number;
         breadcrumb: string;
+        archived: boolean;
       } | null;
       parent_id: number | null;
       children: number;
       files: number;
       new_count: number;
       updated_at: string;
+      archived: boolean;
     };
     PortalEvent: {
       id: number;
@@ -1738,6 +1930,7 @@ export interface components {
       size: number;
       size_bytes: number;
       updated_at: string;
+      archived: boolean;
       /** @enum {string} */
       text_state?: 'pending' | 'done' | 'empty' | 'failed' | 'none';
       new?: boolean;
@@ -1751,6 +1944,7 @@ export interface components {
       breadcrumb: string;
       roles: string[];
       new_count: number;
+      archived: boolean;
       children: components['schemas']['TreeNode'][];
       files: components['schemas']['StoredFile'][];
     };
@@ -1762,6 +1956,15 @@ export interface components {
       email: string;
       roles: string[];
       roles_string: string;
+      effective_roles: {
+        id: number;
+        name: string;
+        sources: ('direct' | 'committee')[];
+        committee: {
+          id: number;
+          name: string;
+        } | null;
+      }[];
       /** @enum {string} */
       status: 'aktiv' | 'eingeladen';
       two_factor: boolean;
@@ -2660,6 +2863,7 @@ export interface operations {
               email: string;
               roles: string[];
               roles_string: string;
+              email_visible_to_committees: boolean;
               two_factor: {
                 totp: boolean;
                 webauthn: number;
@@ -2678,6 +2882,20 @@ export interface operations {
                   expires_at: string;
                 }[];
               };
+              memberships: {
+                id: number;
+                committee: {
+                  id: number;
+                  name: string;
+                };
+                term_title: string;
+                /** @enum {string} */
+                function: 'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied';
+                rank: number | null;
+                from: string;
+                until: string;
+                active: boolean;
+              }[];
             };
           };
         };
@@ -2765,6 +2983,7 @@ export interface operations {
           password?: string;
           password_confirmation?: string;
           current_password?: string;
+          email_visible_to_committees?: boolean;
         };
       };
     };
@@ -2784,6 +3003,7 @@ export interface operations {
               email: string;
               roles: string[];
               roles_string: string;
+              email_visible_to_committees: boolean;
             };
           };
         };
@@ -4572,7 +4792,42 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: components['schemas']['User'];
+            data: {
+              id: number;
+              title: string;
+              firstname: string;
+              lastname: string;
+              email: string;
+              roles: string[];
+              roles_string: string;
+              effective_roles: {
+                id: number;
+                name: string;
+                sources: ('direct' | 'committee')[];
+                committee: {
+                  id: number;
+                  name: string;
+                } | null;
+              }[];
+              /** @enum {string} */
+              status: 'aktiv' | 'eingeladen';
+              two_factor: boolean;
+              created_at: string;
+              memberships: {
+                id: number;
+                committee: {
+                  id: number;
+                  name: string;
+                };
+                term_title: string;
+                /** @enum {string} */
+                function: 'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied';
+                rank: number | null;
+                from: string;
+                until: string;
+                active: boolean;
+              }[];
+            };
           };
         };
       };
@@ -5375,12 +5630,14 @@ export interface operations {
               parent: {
                 id: number;
                 breadcrumb: string;
+                archived: boolean;
               } | null;
               parent_id: number | null;
               children: number;
               files: number;
               new_count: number;
               updated_at: string;
+              archived: boolean;
               contents: {
                 folders: number;
                 files: number;
@@ -5984,6 +6241,7 @@ export interface operations {
             data: {
               id: number;
               breadcrumb: string;
+              archived: boolean;
             }[];
           };
         };
@@ -6081,6 +6339,7 @@ export interface operations {
             data: {
               id: number;
               breadcrumb: string;
+              archived: boolean;
             }[];
           };
         };
@@ -6175,6 +6434,2020 @@ export interface operations {
         content: {
           'application/json': {
             folder: components['schemas']['Folder'];
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCommittees: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              name: string;
+              /** @enum {string} */
+              kind: 'aufsichtsrat' | 'vertreterversammlung' | 'ausschuss' | 'sonstiges';
+              role: components['schemas']['Role'];
+              folder: {
+                id: number;
+                breadcrumb: string;
+              } | null;
+              rules: {
+                /** @enum {string} */
+                quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+                /** @enum {string} */
+                majority: 'simple' | 'two_thirds' | 'three_quarters';
+                /** @enum {string} */
+                majority_basis: 'cast' | 'members';
+                abstentions_count: boolean;
+                /** @enum {string} */
+                tie: 'rejected' | 'chair';
+                circular_allowed: boolean;
+                circular_objection_stops: boolean;
+                minutes_signers: (
+                  'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied'
+                )[];
+                substitutes_see_papers: boolean;
+                notice_days: number;
+              };
+              current_term: {
+                id: number;
+                committee_id: number;
+                start: string;
+                end: string;
+                title: string;
+                folder_id: number | null;
+                archived: boolean;
+                reopened: boolean;
+              } | null;
+              member_count: number;
+            }[];
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postCommittees: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @enum {string} */
+          kind: 'aufsichtsrat' | 'vertreterversammlung' | 'ausschuss' | 'sonstiges';
+          folder_id?: number | null;
+          rules?: {
+            /** @enum {string} */
+            quorum?: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+            /** @enum {string} */
+            majority?: 'simple' | 'two_thirds' | 'three_quarters';
+            /** @enum {string} */
+            majority_basis?: 'cast' | 'members';
+            abstentions_count?: boolean;
+            /** @enum {string} */
+            tie?: 'rejected' | 'chair';
+            circular_allowed?: boolean;
+            circular_objection_stops?: boolean;
+            minutes_signers?: (
+              'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied'
+            )[];
+            substitutes_see_papers?: boolean;
+            notice_days?: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              name: string;
+              /** @enum {string} */
+              kind: 'aufsichtsrat' | 'vertreterversammlung' | 'ausschuss' | 'sonstiges';
+              role: components['schemas']['Role'];
+              folder: {
+                id: number;
+                breadcrumb: string;
+              } | null;
+              rules: {
+                /** @enum {string} */
+                quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+                /** @enum {string} */
+                majority: 'simple' | 'two_thirds' | 'three_quarters';
+                /** @enum {string} */
+                majority_basis: 'cast' | 'members';
+                abstentions_count: boolean;
+                /** @enum {string} */
+                tie: 'rejected' | 'chair';
+                circular_allowed: boolean;
+                circular_objection_stops: boolean;
+                minutes_signers: (
+                  'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied'
+                )[];
+                substitutes_see_papers: boolean;
+                notice_days: number;
+              };
+              current_term: {
+                id: number;
+                committee_id: number;
+                start: string;
+                end: string;
+                title: string;
+                folder_id: number | null;
+                archived: boolean;
+                reopened: boolean;
+              } | null;
+              member_count: number;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCommitteesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              name: string;
+              /** @enum {string} */
+              kind: 'aufsichtsrat' | 'vertreterversammlung' | 'ausschuss' | 'sonstiges';
+              role: components['schemas']['Role'];
+              folder: {
+                id: number;
+                breadcrumb: string;
+              } | null;
+              rules: {
+                /** @enum {string} */
+                quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+                /** @enum {string} */
+                majority: 'simple' | 'two_thirds' | 'three_quarters';
+                /** @enum {string} */
+                majority_basis: 'cast' | 'members';
+                abstentions_count: boolean;
+                /** @enum {string} */
+                tie: 'rejected' | 'chair';
+                circular_allowed: boolean;
+                circular_objection_stops: boolean;
+                minutes_signers: (
+                  'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied'
+                )[];
+                substitutes_see_papers: boolean;
+                notice_days: number;
+              };
+              current_term: {
+                id: number;
+                committee_id: number;
+                start: string;
+                end: string;
+                title: string;
+                folder_id: number | null;
+                archived: boolean;
+                reopened: boolean;
+              } | null;
+              member_count: number;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putCommitteesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @enum {string} */
+          kind: 'aufsichtsrat' | 'vertreterversammlung' | 'ausschuss' | 'sonstiges';
+          folder_id?: number | null;
+          rules?: {
+            /** @enum {string} */
+            quorum?: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+            /** @enum {string} */
+            majority?: 'simple' | 'two_thirds' | 'three_quarters';
+            /** @enum {string} */
+            majority_basis?: 'cast' | 'members';
+            abstentions_count?: boolean;
+            /** @enum {string} */
+            tie?: 'rejected' | 'chair';
+            circular_allowed?: boolean;
+            circular_objection_stops?: boolean;
+            minutes_signers?: (
+              'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied'
+            )[];
+            substitutes_see_papers?: boolean;
+            notice_days?: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              name: string;
+              /** @enum {string} */
+              kind: 'aufsichtsrat' | 'vertreterversammlung' | 'ausschuss' | 'sonstiges';
+              role: components['schemas']['Role'];
+              folder: {
+                id: number;
+                breadcrumb: string;
+              } | null;
+              rules: {
+                /** @enum {string} */
+                quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+                /** @enum {string} */
+                majority: 'simple' | 'two_thirds' | 'three_quarters';
+                /** @enum {string} */
+                majority_basis: 'cast' | 'members';
+                abstentions_count: boolean;
+                /** @enum {string} */
+                tie: 'rejected' | 'chair';
+                circular_allowed: boolean;
+                circular_objection_stops: boolean;
+                minutes_signers: (
+                  'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied'
+                )[];
+                substitutes_see_papers: boolean;
+                notice_days: number;
+              };
+              current_term: {
+                id: number;
+                committee_id: number;
+                start: string;
+                end: string;
+                title: string;
+                folder_id: number | null;
+                archived: boolean;
+                reopened: boolean;
+              } | null;
+              member_count: number;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteCommitteesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCommitteesByIdTerms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee_id: number;
+              start: string;
+              end: string;
+              title: string;
+              folder_id: number | null;
+              archived: boolean;
+              reopened: boolean;
+            }[];
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postCommitteesByIdTerms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          start: string;
+          end: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee_id: number;
+              start: string;
+              end: string;
+              title: string;
+              folder_id: number | null;
+              archived: boolean;
+              reopened: boolean;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putTermsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          start: string;
+          end: string;
+          archived?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee_id: number;
+              start: string;
+              end: string;
+              title: string;
+              folder_id: number | null;
+              archived: boolean;
+              reopened: boolean;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteTermsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCommitteesByIdMembers: {
+    parameters: {
+      query?: {
+        term_id?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee_id: number;
+              term_id: number;
+              user: {
+                id: number | null;
+                title: string;
+                firstname: string;
+                lastname: string;
+                email?: string;
+              };
+              /** @enum {string} */
+              function: 'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied';
+              rank: number | null;
+              from: string;
+              until: string;
+              district: string | null;
+              reason: ('ruecktritt' | 'tod' | 'ausschluss' | 'sonstiges') | null;
+              active: boolean;
+              proposed_successor?: {
+                membership_id: number;
+                name: string;
+              } | null;
+            }[];
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postCommitteesByIdMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          term_id: number;
+          user_id: number;
+          /** @enum {string} */
+          function: 'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied';
+          rank?: number | null;
+          district?: string | null;
+          from?: string;
+          until?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee_id: number;
+              term_id: number;
+              user: {
+                id: number | null;
+                title: string;
+                firstname: string;
+                lastname: string;
+                email?: string;
+              };
+              /** @enum {string} */
+              function: 'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied';
+              rank: number | null;
+              from: string;
+              until: string;
+              district: string | null;
+              reason: ('ruecktritt' | 'tod' | 'ausschluss' | 'sonstiges') | null;
+              active: boolean;
+              proposed_successor?: {
+                membership_id: number;
+                name: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putMembershipsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          function: 'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied';
+          rank?: number | null;
+          district?: string | null;
+          from: string;
+          until: string;
+          reason?: ('ruecktritt' | 'tod' | 'ausschluss' | 'sonstiges') | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee_id: number;
+              term_id: number;
+              user: {
+                id: number | null;
+                title: string;
+                firstname: string;
+                lastname: string;
+                email?: string;
+              };
+              /** @enum {string} */
+              function: 'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied';
+              rank: number | null;
+              from: string;
+              until: string;
+              district: string | null;
+              reason: ('ruecktritt' | 'tod' | 'ausschluss' | 'sonstiges') | null;
+              active: boolean;
+              proposed_successor?: {
+                membership_id: number;
+                name: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteMembershipsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMembershipsByIdSuccessor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee_id: number;
+              term_id: number;
+              user: {
+                id: number | null;
+                title: string;
+                firstname: string;
+                lastname: string;
+                email?: string;
+              };
+              /** @enum {string} */
+              function: 'vorsitz' | 'stellvertretung' | 'schriftfuehrung' | 'mitglied' | 'ersatzmitglied';
+              rank: number | null;
+              from: string;
+              until: string;
+              district: string | null;
+              reason: ('ruecktritt' | 'tod' | 'ausschluss' | 'sonstiges') | null;
+              active: boolean;
+              proposed_successor?: {
+                membership_id: number;
+                name: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postCommitteesByIdMembersImport: {
+    parameters: {
+      query: {
+        term_id: number;
+        dry_run?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            dry_run: boolean;
+            rows: {
+              row: number;
+              name: string;
+              email: string;
+              /** @enum {string} */
+              action: 'new_account' | 'new_membership' | 'changed' | 'unchanged' | 'error';
+              messages: string[];
+            }[];
+            counts: {
+              new_accounts: number;
+              new_memberships: number;
+              changed: number;
+              unchanged: number;
+              errors: number;
+            };
           };
         };
       };
@@ -11688,7 +13961,17 @@ export interface operations {
         actor_id?: number;
         q?: string;
         action?: string[];
-        object_type?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash' | 'api_key';
+        object_type?:
+          | 'user'
+          | 'folder'
+          | 'file'
+          | 'event'
+          | 'period'
+          | 'session'
+          | 'trash'
+          | 'api_key'
+          | 'committee'
+          | 'membership';
         object_id?: number;
         from?: string;
         to?: string;
@@ -11802,7 +14085,17 @@ export interface operations {
         actor_id?: number;
         q?: string;
         action?: string[];
-        object_type?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash' | 'api_key';
+        object_type?:
+          | 'user'
+          | 'folder'
+          | 'file'
+          | 'event'
+          | 'period'
+          | 'session'
+          | 'trash'
+          | 'api_key'
+          | 'committee'
+          | 'membership';
         object_id?: number;
         from?: string;
         to?: string;

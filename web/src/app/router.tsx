@@ -33,6 +33,8 @@ const AuditPage = lazy(() => import('./routes/audit'));
 const TrashPage = lazy(() => import('./routes/trash'));
 const ApiKeysPage = lazy(() => import('./routes/api-keys'));
 const SearchPage = lazy(() => import('./routes/search'));
+const CommitteesPage = lazy(() => import('./routes/committees'));
+const CommitteeShowPage = lazy(() => import('./routes/committee-show'));
 
 /** "/" is the file explorer when signed in and a welcome page with the way to the login otherwise. */
 function HomeRoute() {
@@ -96,6 +98,9 @@ export const routes: RouteObject[] = [
                   { path: 'events', element: <EventsPage /> },
                   { path: 'events/show/:id', element: <EventShowPage /> },
                   { path: 'search', element: <SearchPage /> },
+                  // Members see the committees they belong to; the server filters (admins: all).
+                  { path: 'gremien', element: <CommitteesPage /> },
+                  { path: 'gremien/:id', element: <CommitteeShowPage /> },
                   { path: 'account', element: <AccountPage /> },
                   { path: 'user/:id', element: <UserIdRedirect /> },
                   // Members may view their own account here; the server answers 403 for others.

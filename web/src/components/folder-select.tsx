@@ -1,5 +1,6 @@
 import type { CSSProperties } from 'react';
 import { Select } from '@mantine/core';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
 import { folderOptionsOf } from '../lib/folder-paths';
 import type { ControlledField } from '../lib/forms';
 
@@ -7,13 +8,27 @@ interface FolderSelectProps extends ControlledField<string> {
   label: string;
   description?: string;
   /** The folders to choose from, named by their path. */
-  options: readonly { id: number; breadcrumb: string }[];
+  options: readonly { id: number; breadcrumb: string; archived?: boolean }[];
+  readOnly?: boolean;
   style?: CSSProperties;
 }
 
-/** A required, searchable folder choice ("Ordner", "Anlegen in", "Verschieben nach"); '' while none is chosen. */
+/**
+ * A required, searchable folder choice ("Ordner", "Anlegen in", "Verschieben nach"); '' while none is
+ * chosen. Every use is the target of a write, so an archived folder (decision 189) is marked and
+ * cannot be chosen; the current value stays shown.
+ */
 export function FolderSelect({ options, value, onChange, description, ...props }: FolderSelectProps) {
   const chosen = options.find((option) => String(option.id) === value)?.breadcrumb;
+  const data = folderOptionsOf(options).map((option, index) =>
+    options[index]!.archived
+      ? {
+          ...option,
+          label: `${option.label} (${FOLDER_MESSAGES.archivedBadge})`,
+          disabled: option.value !== value,
+        }
+      : option,
+  );
   return (
     <Select
       required
@@ -23,7 +38,7 @@ export function FolderSelect({ options, value, onChange, description, ...props }
       inputWrapperOrder={['label', 'input', 'description', 'error']}
       styles={{ description: { overflowWrap: 'break-word', marginTop: 4 } }}
       {...props}
-      data={folderOptionsOf(options)}
+      data={data}
       value={value || null}
       onChange={(next) => onChange(next ?? '')}
     />

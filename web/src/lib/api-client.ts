@@ -282,16 +282,19 @@ export interface UploadProgress {
   percent?: number;
 }
 
-export type UploadOptions = Omit<RequestOptions, 'headers'>;
+export interface UploadOptions extends Omit<RequestOptions, 'headers'> {
+  /** The media type of a body sent as it is (a file, not form data), e.g. `text/csv`. */
+  contentType?: string;
+}
 
 /**
- * Sends multipart form data with XMLHttpRequest, the one browser API that reports upload
- * progress. No timeout unless asked: large files on slow lines take long.
+ * Sends multipart form data, or one file as the whole body, with XMLHttpRequest, the one browser
+ * API that reports upload progress. No timeout unless asked: large files on slow lines take long.
  */
 export function upload<T>(
   method: 'POST' | 'PUT' | 'PATCH',
   path: string,
-  formData: FormData,
+  body: FormData | Blob,
   onProgress?: (progress: UploadProgress) => void,
   options: UploadOptions = {},
 ): Promise<T> {
@@ -302,6 +305,8 @@ export function upload<T>(
     xhr.open(method, apiUrl(path));
     xhr.setRequestHeader('Accept', 'application/json');
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    if (options.contentType && !(body instanceof FormData))
+      xhr.setRequestHeader('Content-Type', options.contentType);
     if (options.timeoutMs) xhr.timeout = options.timeoutMs;
 
     const onAbortSignal = () => xhr.abort();
@@ -351,7 +356,7 @@ export function upload<T>(
       return;
     }
     options.signal?.addEventListener('abort', onAbortSignal, { once: true });
-    xhr.send(formData);
+    xhr.send(body);
   });
 }
 

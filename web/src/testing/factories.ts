@@ -54,6 +54,7 @@ export function makeStoredFile(overrides: Partial<StoredFile> = {}): StoredFile 
     size: 1.25,
     size_bytes: 1_310_720,
     updated_at: '2026-03-12T10:00:00.000Z',
+    archived: false,
     ...overrides,
   };
 }

@@ -5,9 +5,11 @@ import {
   updateAccountResponseSchema,
 } from '@gremienportal/contracts/account';
 import { dataOf, errorBodySchema } from '@gremienportal/contracts/common';
+import { ownMembershipSchema } from '@gremienportal/contracts/committees';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { accountOf, accountService } from './account.service.ts';
+import { accountService } from './account.service.ts';
 import { twoFactorService } from '../two-factor/two-factor.service.ts';
 import { twoFactorStatusSchema } from '@gremienportal/contracts/two-factor';
 import {
@@ -34,14 +36,24 @@ export const accountRoutes =
           tags: ['Account'],
           summary: 'Das eigene Konto',
           response: {
-            200: dataOf(accountSchema.extend({ two_factor: twoFactorStatusSchema })),
+            200: dataOf(
+              accountSchema.extend({
+                two_factor: twoFactorStatusSchema,
+                /** Decision 189: the own committee memberships, active ones first. */
+                memberships: z.array(ownMembershipSchema),
+              }),
+            ),
             401: errorBodySchema,
           },
         },
       },
       async (request) => {
         const principal = principalOf(request);
-        return { data: { ...accountOf(principal), two_factor: await twoFactor.status(principal) } };
+        const [own, twoFactorStatus] = await Promise.all([
+          account.readAccount(principal),
+          twoFactor.status(principal),
+        ]);
+        return { data: { ...own, two_factor: twoFactorStatus } };
       },
     );
 
@@ -54,7 +66,8 @@ export const accountRoutes =
           summary:
             'Das eigene Konto ändern: Passwort alle; Titel, Namen und E-Mail nur Admin und Super-Admin',
           description:
-            'Ein neues Passwort braucht `current_password`. Unbekannte Felder werden mit 422 abgelehnt.',
+            'Ein neues Passwort braucht `current_password`. `email_visible_to_committees` (alle): die ' +
+            'Mitglieder der eigenen Gremien sehen die E-Mail-Adresse. Unbekannte Felder werden mit 422 abgelehnt.',
           body: updateAccountBodySchema,
           response: {
             200: updateAccountResponseSchema,

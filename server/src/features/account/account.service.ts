@@ -4,6 +4,7 @@ import {
   type Account,
   type UpdateAccountBody,
 } from '@gremienportal/contracts/account';
+import type { OwnMembership } from '@gremienportal/contracts/committees';
 import { EMAIL_TAKEN_MESSAGE } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
 import { forbidden, invalidField } from '../../errors.ts';
@@ -20,13 +21,17 @@ import {
 } from '../auth/auth.service.ts';
 import { forgetTrustedDevices } from '../two-factor/second-factor.service.ts';
 import { revokePasswordLinks } from '../../db/password-links.ts';
+import { membershipsOfUser } from '../../db/user-memberships.ts';
 import * as repo from './account.repository.ts';
 
 /** What only Admin and Super-Admin may change on their own account (product.md P1.2). */
 const PROFILE_FIELDS = ['title', 'firstname', 'lastname', 'email'] as const;
 type ProfileField = (typeof PROFILE_FIELDS)[number];
 
-/** The principal is read on every request, so it already is the stored account. */
+/**
+ * The principal is read on every request, so it already is the stored account; its roles are the
+ * effective ones (decision 189).
+ */
 export function accountOf(principal: Principal): Account {
   return {
     id: principal.id,
@@ -36,11 +41,23 @@ export function accountOf(principal: Principal): Account {
     email: principal.email,
     roles: principal.roles,
     roles_string: principal.roles.join(', '),
+    email_visible_to_committees: principal.emailVisibleToCommittees,
   };
 }
 
 /** The signed-in user's own account. */
 export function accountService(ctx: AppContext) {
+  /**
+   * GET /account: the account with its committee memberships, active ones first. Answered from the
+   * principal; only a member who has memberships costs a query (decision 189).
+   */
+  async function readAccount(principal: Principal): Promise<Account & { memberships: OwnMembership[] }> {
+    const memberships = principal.hasCommitteeMemberships
+      ? await membershipsOfUser(ctx.db.kysely, principal.id)
+      : [];
+    return { ...accountOf(principal), memberships };
+  }
+
   /**
    * Applies the changed fields. Fields sent with their stored value are no change, so a form that
    * sends everything still works for users who may only change their password. A new password
@@ -71,9 +88,16 @@ export function accountService(ctx: AppContext) {
       });
     }
     const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+    // Anyone may choose this for their own account (decision 189).
+    const emailVisible = body.email_visible_to_committees ?? principal.emailVisibleToCommittees;
+    const visibilityChanged = emailVisible !== principal.emailVisibleToCommittees;
 
-    const updated: Principal = { ...principal, ...changes };
-    const changed = [...Object.keys(changes), ...(passwordHash ? ['password'] : [])];
+    const updated: Principal = { ...principal, ...changes, emailVisibleToCommittees: emailVisible };
+    const changed = [
+      ...Object.keys(changes),
+      ...(passwordHash ? ['password'] : []),
+      ...(visibilityChanged ? ['email_visible_to_committees'] : []),
+    ];
     if (changed.length === 0) return accountOf(updated);
 
     const now = ctx.clock.now().toISOString();
@@ -82,6 +106,7 @@ export function accountService(ctx: AppContext) {
         await repo.updateUser(trx, principal.id, {
           ...changes,
           ...(passwordHash ? { password_hash: passwordHash } : {}),
+          ...(visibilityChanged ? { email_visible_to_committees: emailVisible ? 1 : 0 } : {}),
           updated_at: now,
         });
         // A new password signs out every other device; the one that changed it stays signed in.
@@ -97,7 +122,7 @@ export function accountService(ctx: AppContext) {
         }
         await recordOwnAccountAudit(trx, ctx.clock, updated, {
           action: 'account.updated',
-          details: { changed },
+          details: { changed, ...(visibilityChanged ? { email_visible_to_committees: emailVisible } : {}) },
           ip: client.ip,
         });
       });
@@ -108,5 +133,5 @@ export function accountService(ctx: AppContext) {
     return accountOf(updated);
   }
 
-  return { updateAccount };
+  return { readAccount, updateAccount };
 }

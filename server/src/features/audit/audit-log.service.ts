@@ -4,6 +4,7 @@ import { MINUTE, type Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { principalLabel, type Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
+import type { AuditObjectType } from '@gremienportal/contracts/audit';
 
 /*
  * Writing the audit log. Every feature calls these inside the transaction of the change they
@@ -18,7 +19,7 @@ export interface AuditActor {
 export interface AuditEntry {
   actor?: AuditActor | null;
   action: string;
-  objectType?: 'user' | 'folder' | 'file' | 'event' | 'period' | 'session' | 'trash' | 'api_key';
+  objectType?: AuditObjectType;
   objectId?: number | null;
   objectLabel?: string | null;
   details?: Record<string, unknown>;

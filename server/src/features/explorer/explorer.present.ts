@@ -15,8 +15,8 @@ export const sameTitle = (a: string, b: string) => a.toLocaleLowerCase('de') ===
 
 const roleNames = (roles: readonly RoleRow[]) => roles.map((role) => role.name);
 
-export function toFolderRef(folder: FolderRecord): FolderRef {
-  return { id: folder.id, breadcrumb: folder.breadcrumb };
+export function toFolderRef(folder: FolderRecord, tree: FilesTree): FolderRef {
+  return { id: folder.id, breadcrumb: folder.breadcrumb, archived: tree.isArchived(folder.id) };
 }
 
 /**
@@ -40,12 +40,13 @@ export function toFolder(
     roles: names,
     roles_string: names.join(', '),
     breadcrumb: folder.breadcrumb,
-    parent: parent ? toFolderRef(parent) : null,
+    parent: parent ? toFolderRef(parent, tree) : null,
     parent_id: folder.parent_id,
     children: tree.visibleChildren(folder.id).length,
     files: fileCounts.get(folder.id) ?? 0,
     new_count: newCount,
     updated_at: folder.updated_at,
+    archived: tree.isArchived(folder.id),
   };
 }
 
@@ -62,14 +63,11 @@ export interface MemberFileFields {
 }
 
 /**
- * The API shape of a file; without `member` (the tree, shared by a viewer kind) without the
- * member's fields and the Kenntnisnahme.
+ * The API shape of a file in `tree`; without `member` (the tree, shared by a viewer kind) without
+ * the member's fields and the Kenntnisnahme.
  */
-export function toStoredFile(
-  file: FileRecord,
-  folder: FolderRecord | undefined,
-  member?: MemberFileFields,
-): StoredFile {
+export function toStoredFile(file: FileRecord, tree: FilesTree, member?: MemberFileFields): StoredFile {
+  const folder = tree.byId.get(file.folder_id);
   const names = roleNames(file.roles);
   const stored: StoredFile = {
     type: 'file',
@@ -87,6 +85,7 @@ export function toStoredFile(
     size: megabytes(file.size_bytes),
     size_bytes: file.size_bytes,
     updated_at: file.updated_at,
+    archived: tree.isArchived(file.folder_id),
   };
   if (!member) return stored;
   stored.new = member.new;

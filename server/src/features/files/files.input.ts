@@ -5,6 +5,7 @@ import { invalidField } from '../../errors.ts';
 import type { FilesTree } from '../explorer/explorer.service.ts';
 import type { FolderRecord } from '../../db/document-records.ts';
 import { parseFields } from '../../http/upload-fields.ts';
+import { assertWritable } from '../folders/folders.service.ts';
 
 /**
  * The fields of a multipart upload that arrived before its file part, by the same
@@ -47,12 +48,13 @@ export function normalize(body: {
 export const fileFieldOf = (fields: Record<string, unknown>) =>
   fields.roles !== undefined || fields.folders !== undefined ? 'data' : 'file';
 
-/** The target folder of an upload or move: visible, existing, and not the root. */
+/** The target folder of an upload or move: visible, existing, not the root and not archived. */
 export function uploadFolder(tree: FilesTree, folderId: number, field: string): FolderRecord {
   const folder = tree.find(folderId);
   if (!folder) throw invalidField(field, FILE_MESSAGES.folderNotFound);
   if (folder.id === ROOT_FOLDER_ID || folder.parent_id === null)
     throw invalidField(field, FILE_MESSAGES.noUploadToRoot);
+  assertWritable(tree, folder.id);
   return folder;
 }
 

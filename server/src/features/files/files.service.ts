@@ -35,7 +35,7 @@ import { keepAsVersion, nextContentColumns } from './versions.repository.ts';
 import { trashFile } from '../trash/move-to-trash.service.ts';
 import { visibleFile } from './visible-file.ts';
 import { loadFolders, loadFiles, type FileRecord } from '../../db/document-records.ts';
-import { lockedTree } from '../folders/folders.service.ts';
+import { assertWritable, lockedTree } from '../folders/folders.service.ts';
 import { namesOfRoles, resolveRoles } from '../roles/roles.service.ts';
 import {
   readStateService,
@@ -111,7 +111,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
     const view = await cache.view();
     const { tree, file } = await visibleCachedFile(viewerOf(principal), { id }, view);
     const member = await memberFieldsOf(ctx, await cache.reads.news(view, principal), principal, [file]);
-    return toStoredFile(file, tree.byId.get(file.folder_id), member.get(file.id));
+    return toStoredFile(file, tree, member.get(file.id));
   }
 
   return {
@@ -127,7 +127,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       });
       const visible = files.filter((file) => canSeeFile(tree, file));
       const member = await memberFieldsOf(ctx, await cache.reads.news(view, principal), principal, visible);
-      return visible.map((file) => toStoredFile(file, tree.byId.get(file.folder_id), member.get(file.id)));
+      return visible.map((file) => toStoredFile(file, tree, member.get(file.id)));
     },
 
     async get(principal: Principal, id: number): Promise<StoredFile> {
@@ -180,6 +180,8 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
       const input = normalize(body);
       const tree = new FolderTree(await loadFolders(db()), viewerOf(actor.principal));
       const file = await visibleFile(db(), tree, { id });
+      // The file part begins: the content is to be replaced.
+      assertWritable(tree, file.folder_id);
       if (input.folderId !== undefined && input.folderId !== file.folder_id) {
         uploadFolder(tree, input.folderId, input.folderField);
       }
@@ -300,6 +302,13 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
               replaced: stored !== undefined,
               now,
             });
+            // In an archived folder only who may read the document can change (decision 189).
+            const changed =
+              stored !== undefined ||
+              title !== file.title ||
+              folder.id !== file.folder_id ||
+              Object.keys(acknowledgement.details).length > 0;
+            if (changed) assertWritable(tree, file.folder_id);
             if (stored) await keepAsVersion(trx, file, { at: now, byLabel: audit.actor?.label ?? null });
             await repo.updateFile(trx, id, {
               title,
@@ -375,6 +384,7 @@ export function filesService(ctx: AppContext, cache: ReadCache) {
         .execute(async (trx) => {
           const tree = await lockedTree(trx, ctx.db.dialect, viewer);
           const file = await visibleFile(trx, tree, { id });
+          assertWritable(tree, file.folder_id);
           const folder = tree.byId.get(file.folder_id);
           const audit = auditBy(actor);
           await trashFile(trx, id, {

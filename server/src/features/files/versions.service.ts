@@ -6,7 +6,9 @@ import type { Actor } from '../../plugins/auth.ts';
 import type { DownloadObject } from '../../http/send-download.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { deleteReleasedObjects } from '../../storage/released-objects.ts';
-import { loadFiles, lockFolderTree, type FileRecord } from '../../db/document-records.ts';
+import { loadFiles, type FileRecord } from '../../db/document-records.ts';
+import { viewerOf } from '../../policies/principal.ts';
+import { assertWritable, lockedTree } from '../folders/folders.service.ts';
 import { megabytes } from '../explorer/explorer.service.ts';
 import * as repo from './files.repository.ts';
 import { recordFileDelivery } from './files.service.ts';
@@ -109,10 +111,11 @@ export function versionsService(ctx: AppContext, fileFor: (actor: Actor, id: num
         await db()
           .transaction()
           .execute(async (trx) => {
-            await lockFolderTree(trx, ctx.db.dialect);
+            const tree = await lockedTree(trx, ctx.db.dialect, viewerOf(actor.principal));
             const [file] = await loadFiles(trx, { id });
             // Deleted or replaced meanwhile: the copy goes again.
             if (!file) throw notFound();
+            assertWritable(tree, file.folder_id);
             const row = await findVersion(trx, id, version);
             if (!row) throw notFound();
             const now = ctx.clock.now().toISOString();

@@ -17,7 +17,7 @@ import {
   treeResponseSchema,
 } from '@gremienportal/contracts/files';
 import type { AppContext } from '../../context.ts';
-import { actorOf, principalOf } from '../../plugins/auth.ts';
+import { actorOf, type Actor, principalOf } from '../../plugins/auth.ts';
 import { foldersService } from './folders.service.ts';
 import type { ReadCache, Serialised } from '../explorer/explorer.service.ts';
 import { acceptsGzip } from '../../http/spliced-json.ts';
@@ -43,8 +43,17 @@ const readErrors = { 401: errorBodySchema, 404: errorBodySchema };
  * targets and Amtsperioden. Reads are open to every signed-in user and show only what they may
  * see; writes need Admin or Super-Admin. `cache` is the read cache shared with the files routes.
  */
+/** Told of every Amtsperiode `POST /period` creates: the committees record the term (decision 189). */
+export type PeriodListener = (
+  actor: Actor,
+  parentId: number,
+  folderId: number,
+  start: number,
+  end: number,
+) => Promise<void>;
+
 export const foldersRoutes =
-  (ctx: AppContext, cache: ReadCache): FastifyPluginAsyncZod =>
+  (ctx: AppContext, cache: ReadCache, onPeriod?: PeriodListener): FastifyPluginAsyncZod =>
   async (app) => {
     const folders = foldersService(ctx, cache);
 
@@ -102,7 +111,8 @@ export const foldersRoutes =
           summary: 'Ordner umbenennen, verschieben (`parent_id`) oder seine Rollen ändern',
           description:
             '`{ title }` oder `{ parent_id, title }`, optional `roles`. Die Pfade aller Unterordner ' +
-            'folgen. Geschützte Ordner (IDs 1–4) → 422.',
+            'folgen. Geschützte Ordner (IDs 1–4) → 422. Ein archivierter Ordner (beendete Amtsperiode, ' +
+            '`archived`) und alles darin behält Namen und Ort (422); nur seine Rollen dürfen sich ändern.',
           params: idParamsSchema,
           body: updateFolderBodySchema,
           response: { 200: folderResponseSchema, ...errors },
@@ -119,7 +129,7 @@ export const foldersRoutes =
         config: { access: 'admin' },
         schema: {
           tags: folderTags,
-          summary: 'Ordner mit allem darin löschen (geschützte Ordner → 422)',
+          summary: 'Ordner mit allem darin löschen (geschützte und archivierte Ordner → 422)',
           params: idParamsSchema,
           response: { 204: z.null(), ...errors },
         },
@@ -216,7 +226,9 @@ export const foldersRoutes =
         },
       },
       async (request, reply) => {
-        const folder = await folders.createPeriod(actorOf(request), request.body);
+        const actor = actorOf(request);
+        const folder = await folders.createPeriod(actor, request.body);
+        await onPeriod?.(actor, request.body.folder_id, folder.id, request.body.start, request.body.end);
         return reply.status(201).send({ folder });
       },
     );

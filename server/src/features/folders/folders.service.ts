@@ -59,6 +59,17 @@ function assertUniqueTitle(tree: FolderTree, parentId: number, title: string, ex
   if (clash) throw invalidField('title', FOLDER_MESSAGES.duplicateTitle);
 }
 
+/**
+ * Refuses a write in an archived folder (the folder of an ended Amtsperiode or below it, decision
+ * 189), also for Admins and Super-Admins: every write into, out of or inside a folder asks it, on
+ * the tree read fresh under the lock.
+ */
+export function assertWritable(tree: FolderTree, folderId: number): void {
+  if (tree.isArchived(folderId)) throw archivedError();
+}
+
+const archivedError = () => new AppError('validation', FOLDER_MESSAGES.archived);
+
 /** Takes the tree lock and reads the tree fresh, as the viewer sees it: how every tree write starts. */
 export async function lockedTree(
   trx: Transaction<Database>,
@@ -115,7 +126,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
     for (const file of files ?? []) {
       if (!canSeeFile(tree, file)) continue;
       const list = filesByFolder.get(file.folder_id) ?? [];
-      list.push(toStoredFile(file, tree.byId.get(file.folder_id)));
+      list.push(toStoredFile(file, tree));
       filesByFolder.set(file.folder_id, list);
     }
     const build = (id: number): TreeNode => {
@@ -126,6 +137,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         breadcrumb: folder.breadcrumb,
         roles: folder.roles.map((role) => role.name),
         new_count: countSlot(folderSlotKey(folder.id)),
+        archived: tree.isArchived(folder.id),
         children: tree.visibleChildren(id).map((child) => build(child.id)),
         files: filesByFolder.get(id) ?? [],
       };
@@ -163,11 +175,10 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
     async items(principal: Principal, id: number): Promise<Serialised> {
       const view = await cache.view();
       const listing = await view.listing(viewerOf(principal), id, async ({ tree, fileCounts }) => {
-        const folder = tree.find(id)!;
         const files = (await loadFiles(db(), { folderId: id }))
           .filter((file) => canSeeFile(tree, file))
           .sort(compareTitles)
-          .map((file) => toStoredFile(file, folder, { new: flagSlot(fileSlotKey(file.id)) }));
+          .map((file) => toStoredFile(file, tree, { new: flagSlot(fileSlotKey(file.id)) }));
         const items: ExplorerItem[] = [
           ...tree
             .visibleChildren(id)
@@ -199,7 +210,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       return tree
         .visibleFolders()
         .filter((folder) => !excluded.has(folder.id))
-        .map(toFolderRef);
+        .map((folder) => toFolderRef(folder, tree));
     },
 
     /** Upload targets: every visible folder except the root. */
@@ -208,7 +219,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       return tree
         .visibleFolders()
         .filter((folder) => folder.parent_id !== null)
-        .map(toFolderRef);
+        .map((folder) => toFolderRef(folder, tree));
     },
 
     /** New folder in `folder_id` (or `parent_id`, default the root); roles default to the parent's. */
@@ -221,6 +232,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
       const id = await folderWrite(ctx, viewer, async (trx, tree) => {
         const parent = tree.find(parentId);
         if (!parent) throw invalidField(parentField, FOLDER_MESSAGES.parentNotFound);
+        assertWritable(tree, parent.id);
         assertUniqueTitle(tree, parent.id, body.title);
         const roles = await allRoles(trx);
         const roleIds = body.roles ? resolveRoles(roles, body.roles, 'roles') : parent.roles.map((r) => r.id);
@@ -260,6 +272,9 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         if (parentId === id || tree.descendantIds(id).includes(parentId)) {
           throw invalidField('parent_id', FOLDER_MESSAGES.moveIntoItself);
         }
+        // An archived folder keeps its name and place; who may read it can still change (decision 189).
+        if (body.title !== folder.title || parentId !== folder.parent_id) assertWritable(tree, id);
+        if (parentId !== folder.parent_id) assertWritable(tree, parentId);
         assertUniqueTitle(tree, parentId, body.title, id);
         const breadcrumb = childBreadcrumb(parent.breadcrumb, body.title);
         await repo.updateFolder(trx, id, {
@@ -312,6 +327,8 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         const folder = tree.find(id);
         if (!folder) throw notFound();
         if (isProtected(id) || folder.parent_id === null) throw protectedError();
+        // Also a folder that holds an archived one: the archive would go to the Papierkorb with it.
+        if (tree.holdsArchived(id)) throw archivedError();
         const below = tree.descendantIds(id);
         const audit = auditBy(actor);
         const moved = await trashFolder(trx, [id, ...below], {
@@ -346,6 +363,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
         const ensure = async (under: FolderRecord, title: string) => {
           const existing = tree.allChildren(under.id).find((child) => sameTitle(child.title, title));
           if (existing) return existing;
+          assertWritable(tree, under.id);
           const breadcrumb = childBreadcrumb(under.breadcrumb, title);
           const folderId = await repo.insertFolder(trx, {
             parent_id: under.id,
@@ -368,6 +386,7 @@ export function foldersService(ctx: AppContext, cache: ReadCache) {
             created_at: now,
             updated_at: now,
             roles: under.roles,
+            archived: false,
           };
           return record;
         };

@@ -30,8 +30,7 @@ export function newsService(ctx: AppContext, cache: ReadCache) {
       const visibleNew = newFiles.filter((file) => canSeeFile(tree, file));
       const visibleRequired = required.filter((file) => canSeeFile(tree, file));
       const member = await memberFieldsOf(ctx, news, principal, [...visibleNew, ...visibleRequired]);
-      const present = (file: (typeof newFiles)[number]) =>
-        toStoredFile(file, tree.byId.get(file.folder_id), member.get(file.id));
+      const present = (file: (typeof newFiles)[number]) => toStoredFile(file, tree, member.get(file.id));
       const order = new Map(newest.map((id, index) => [id, index]));
       return {
         files: visibleNew.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(present),

@@ -6,6 +6,7 @@ import {
 } from '@gremienportal/contracts/notifications';
 import type { AppContext } from '../../context.ts';
 import { DAY } from '../../clock.ts';
+import { MinuteJob } from '../../maintenance/minute-job.ts';
 import type { DailyTask } from '../../maintenance/daily-job.ts';
 import type { Database } from '../../db/schema.ts';
 import { enqueueMail, type OutgoingMail } from '../../mail/outbox.ts';
@@ -245,43 +246,10 @@ export const digestTasks: readonly DailyTask[] = [
 
 /**
  * Looks for due digests every `intervalMs` (a minute) on the injected clock. Cheap when nothing is
- * due: one indexed query per cadence. The timer is unref'd; `stop()` waits for a run in progress.
+ * due: one indexed query per cadence. `run()` answers how many digests went out.
  */
-export class DigestJob {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-
-  constructor(
-    private readonly ctx: DigestContext,
-    private readonly intervalMs = 60_000,
-  ) {}
-
-  start(): void {
-    const tick = () => {
-      void this.run()
-        .catch((error: unknown) => this.ctx.logger.error({ err: error }, 'Zusammenfassungen unterbrochen'))
-        .finally(() => {
-          if (this.timer) {
-            this.timer = setTimeout(tick, this.intervalMs);
-            this.timer.unref();
-          }
-        });
-    };
-    this.timer = setTimeout(tick, 0);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Sends what is due now; returns how many digests. Safe to call concurrently. */
-  run(): Promise<number> {
-    this.running ??= sendDueDigests(this.ctx).finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+export class DigestJob extends MinuteJob<number> {
+  constructor(ctx: DigestContext, intervalMs = 60_000) {
+    super('digests', ctx.logger, () => sendDueDigests(ctx), intervalMs);
   }
 }

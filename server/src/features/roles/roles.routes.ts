@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { dataOf, errorBodySchema, roleSchema } from '@gremienportal/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { rolesService } from './roles.service.ts';
+import { principalOf } from '../../plugins/auth.ts';
 
 export const rolesRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -13,10 +14,10 @@ export const rolesRoutes =
       {
         schema: {
           tags: ['Rollen'],
-          summary: 'Alle Rollen, nach id sortiert',
+          summary: 'Rollen, nach id sortiert: für Admins alle, sonst die festen Rollen und die eigenen',
           response: { 200: dataOf(z.array(roleSchema)), 401: errorBodySchema },
         },
       },
-      async () => ({ data: await roles.list() }),
+      async (request) => ({ data: await roles.list(principalOf(request)) }),
     );
   };

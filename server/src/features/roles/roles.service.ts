@@ -6,12 +6,17 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import * as repo from './roles.repository.ts';
+import type { Principal } from '../../policies/principal.ts';
+import { visibleRoles } from '../../policies/roles.policy.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** The roles feature's use case: any signed-in user may know every role (the forms offer them). */
+/** The roles feature's use case: the roles the principal may know of (the forms offer them). */
 export function rolesService(ctx: AppContext) {
-  return { list: (): Promise<Role[]> => repo.allRoles(ctx.db.kysely) };
+  return {
+    list: async (principal: Principal): Promise<Role[]> =>
+      visibleRoles(principal, await repo.allRoles(ctx.db.kysely)),
+  };
 }
 
 /** Every role by id, read with the caller's executor (inside its transaction, when it has one). */

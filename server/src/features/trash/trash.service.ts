@@ -23,6 +23,7 @@ import { auditBy, auditOn, recordAudit, type AuditEntry } from '../audit/audit-l
 import { loadFolders, lockFolderTree } from '../../db/document-records.ts';
 import { deleteReleasedObjects } from '../../storage/released-objects.ts';
 import { sameTitle } from '../explorer/explorer.service.ts';
+import { assertWritable } from '../folders/folders.service.ts';
 import * as repo from './trash.repository.ts';
 import { restoreSnapshot, type TrashSnapshot } from './trash.snapshot.ts';
 
@@ -192,6 +193,7 @@ export function trashService(ctx: TrashContext) {
               body.folder_id === undefined ? TRASH_MESSAGES.targetRequired : TRASH_MESSAGES.targetNotFound,
             );
           }
+          assertWritable(tree, target.id);
           let title: string;
           if (kind === 'folder') {
             const base = snapshot.folders[0]!.title;

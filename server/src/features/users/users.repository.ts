@@ -14,8 +14,22 @@ export type UserRecord = Pick<
   has_password: boolean;
   /** A second factor is set up (decision 126). */
   two_factor: boolean;
-  roles: { id: number; name: string }[];
+  /** Every role the user holds (effective roles, decision 189), ordered by role id. */
+  roles: HeldRole[];
 };
+
+/**
+ * One `user_roles` row with where it comes from (decision 189): given by an admin (`direct`), by an
+ * active committee membership (`viaCommittee`), or both. `committee` is the committee whose role it
+ * is, when the membership gives it.
+ */
+export interface HeldRole {
+  id: number;
+  name: string;
+  direct: boolean;
+  viaCommittee: boolean;
+  committee: { id: number; name: string } | null;
+}
 
 const userColumns = [
   'users.id',
@@ -31,6 +45,45 @@ const userColumns = [
 
 const rolesByUser = (db: Executor, userIds: number[]) => rolesByObject(db, 'user_roles', userIds);
 
+/** The held roles of each user, by user id, each list ordered by role id. */
+async function heldRolesByUser(db: Executor, userIds: readonly number[]): Promise<Map<number, HeldRole[]>> {
+  const byUser = new Map<number, HeldRole[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    // A committee grants one role and a role belongs to one committee (unique `committees.role_id`).
+    .leftJoin('committees', 'committees.role_id', 'roles.id')
+    .select([
+      'user_roles.user_id',
+      'user_roles.direct',
+      'user_roles.via_committee',
+      'roles.id',
+      'roles.name',
+      'committees.id as committee_id',
+      'committees.name as committee_name',
+    ])
+    .where('user_roles.user_id', 'in', [...userIds])
+    .orderBy('roles.id')
+    .execute();
+  for (const row of rows) {
+    const viaCommittee = row.via_committee === 1;
+    const list = byUser.get(row.user_id) ?? [];
+    list.push({
+      id: row.id,
+      name: row.name,
+      direct: row.direct === 1,
+      viaCommittee,
+      committee:
+        viaCommittee && row.committee_id !== null && row.committee_name !== null
+          ? { id: row.committee_id, name: row.committee_name }
+          : null,
+    });
+    byUser.set(row.user_id, list);
+  }
+  return byUser;
+}
+
 function toRecord(
   row: Pick<
     UserRow,
@@ -44,7 +97,7 @@ function toRecord(
     | 'created_at'
     | 'updated_at'
   >,
-  roles: { id: number; name: string }[],
+  roles: HeldRole[],
 ): UserRecord {
   const { password_hash, two_factor_enabled, ...rest } = row;
   return { ...rest, has_password: password_hash !== null, two_factor: Boolean(two_factor_enabled), roles };
@@ -59,7 +112,7 @@ export async function listUsers(db: Executor): Promise<UserRecord[]> {
     .orderBy('users.firstname')
     .orderBy('users.id')
     .execute();
-  const roles = await rolesByUser(
+  const roles = await heldRolesByUser(
     db,
     rows.map((row) => row.id),
   );
@@ -69,7 +122,7 @@ export async function listUsers(db: Executor): Promise<UserRecord[]> {
 export async function findUser(db: Executor, id: number): Promise<UserRecord | undefined> {
   const row = await db.selectFrom('users').select(userColumns).where('users.id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  const roles = await rolesByUser(db, [id]);
+  const roles = await heldRolesByUser(db, [id]);
   return toRecord(row, roles.get(id) ?? []);
 }
 
@@ -93,19 +146,38 @@ export async function updateUser(db: Executor, id: number, patch: UserUpdate): P
 }
 
 /**
- * Makes the user's role set exactly `roleIds`. Only the links that change are deleted or inserted:
- * a kept link keeps its row, so a concurrent `FOR UPDATE` on it (the last-Super-Admin check) still
- * finds it instead of skipping a deleted and re-inserted copy.
+ * Makes the user's direct roles exactly `roleIds` (decision 189); what a committee membership gives
+ * stays. A role no longer given directly loses `direct` and its row goes only when no membership
+ * gives it either. Only the links that change are touched: a kept link keeps its row, so a
+ * concurrent `FOR UPDATE` on it (the last-Super-Admin check) still finds it instead of skipping a
+ * deleted and re-inserted copy.
  */
-export async function replaceUserRoles(db: Executor, userId: number, roleIds: number[]): Promise<void> {
-  let removal = db.deleteFrom('user_roles').where('user_id', '=', userId);
-  if (roleIds.length > 0) removal = removal.where('role_id', 'not in', roleIds);
-  await removal.execute();
-  if (roleIds.length === 0) return;
+export async function replaceUserRoles(
+  db: Executor,
+  userId: number,
+  roleIds: readonly number[],
+): Promise<void> {
+  const ids = [...new Set(roleIds)];
+  let revoked = db
+    .updateTable('user_roles')
+    .set({ direct: 0 })
+    .where('user_id', '=', userId)
+    .where('direct', '=', 1);
+  if (ids.length > 0) revoked = revoked.where('role_id', 'not in', ids);
+  await revoked.execute();
+  await db
+    .deleteFrom('user_roles')
+    .where('user_id', '=', userId)
+    .where('direct', '=', 0)
+    .where('via_committee', '=', 0)
+    .execute();
+  if (ids.length === 0) return;
   await db
     .insertInto('user_roles')
-    .values(roleIds.map((role_id) => ({ user_id: userId, role_id })))
-    .onConflict((conflict) => conflict.columns(['user_id', 'role_id']).doNothing())
+    .values(ids.map((role_id) => ({ user_id: userId, role_id, direct: 1, via_committee: 0 })))
+    .onConflict((conflict) =>
+      conflict.columns(['user_id', 'role_id']).doUpdateSet({ direct: 1 }).where('user_roles.direct', '=', 0),
+    )
     .execute();
 }
 

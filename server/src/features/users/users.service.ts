@@ -8,11 +8,13 @@ import {
   ALREADY_ACTIVE_MESSAGE,
   EMAIL_TAKEN_MESSAGE,
   LAST_SUPER_ADMIN_MESSAGE,
+  ROLES_REQUIRED_MESSAGE,
   SELF_DELETE_FORBIDDEN_MESSAGE,
   unknownRoleMessage,
   type CreateUserBody,
   type UpdateUserBody,
   type User,
+  type UserDetail,
 } from '@gremienportal/contracts/users';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
@@ -32,6 +34,8 @@ import {
   mayReadUser,
 } from '../../policies/users.policy.ts';
 import { issuePasswordLink, revokePasswordLinks } from '../../db/password-links.ts';
+import { membershipsOfUser } from '../../db/user-memberships.ts';
+import { endMembershipsOfDeletedUser } from '../committees/membership-states.ts';
 import { allRoles, resolveRoleRefs } from '../roles/roles.service.ts';
 import { emailChangedMails, invitationMail } from './users.mails.ts';
 import {
@@ -46,6 +50,7 @@ import {
   roleNamesOf,
   updateUser,
   usersWithAnyRole as recipientsWithAnyRole,
+  type HeldRole,
   type Recipient,
   type UserRecord,
 } from './users.repository.ts';
@@ -58,8 +63,11 @@ type Trx = Transaction<Database>;
 const names = (roles: RoleRow[]) => roles.map((role) => role.name);
 const userLabel = (user: Pick<UserRecord, 'firstname' | 'lastname' | 'email'>) => principalLabel(user);
 
+/** The roles an admin gave (decision 189): what the user form shows and edits. */
+const directRoles = (roles: readonly HeldRole[]) => roles.filter((role) => role.direct);
+
 export function toUser(record: UserRecord): User {
-  const roleNames = names(record.roles);
+  const roleNames = names(directRoles(record.roles));
   return {
     id: record.id,
     title: record.title,
@@ -67,11 +75,29 @@ export function toUser(record: UserRecord): User {
     lastname: record.lastname,
     email: record.email,
     roles: roleNames,
-    roles_string: roleNames.join(', '),
+    // What the list shows and filters: every role the person holds, however given.
+    roles_string: names(record.roles).join(', '),
+    effective_roles: record.roles.map((role) => ({
+      id: role.id,
+      name: role.name,
+      sources: [
+        ...(role.direct ? ['direct' as const] : []),
+        ...(role.viaCommittee ? ['committee' as const] : []),
+      ],
+      committee: role.committee,
+    })),
     status: record.has_password ? 'aktiv' : 'eingeladen',
     two_factor: record.two_factor,
     created_at: record.created_at,
   };
+}
+
+/**
+ * Sets the user's direct roles (decision 189) in the caller's transaction; roles a committee
+ * membership gives stay. For the operator's `create-user` command.
+ */
+export function setDirectRoles(db: Executor, userId: number, roleIds: readonly number[]): Promise<void> {
+  return replaceUserRoles(db, userId, roleIds);
 }
 
 /** Role references (ids, numeric strings or names) to role rows; every unknown one is a 422. */
@@ -218,11 +244,12 @@ export function usersService(ctx: AppContext) {
     },
 
     /** Admins read every account; anyone else only their own. */
-    async get(actor: Actor, id: number): Promise<User> {
+    async get(actor: Actor, id: number): Promise<UserDetail> {
       if (!mayReadUser(actor.principal, id)) throw forbidden();
       const record = await findUser(db, id);
       if (!record) throw notFound();
-      return toUser(record);
+      const memberships = await membershipsOfUser(db, id);
+      return { ...toUser(record), memberships };
     },
 
     async create(actor: Actor, body: CreateUserBody): Promise<User> {
@@ -278,11 +305,18 @@ export function usersService(ctx: AppContext) {
           db.transaction().execute(async (trx) => {
             const { target, isSuperAdmin } = await lockForChange(ctx, trx, actor, id, 'user.updated');
 
-            const newRoles = body.roles ? await resolveRoles(trx, body.roles) : target.roles;
-            const oldIds = new Set(target.roles.map((role) => role.id));
+            // The form edits the direct roles only (decision 189): a role a committee gives is
+            // neither granted nor revoked here, and stays when its direct grant goes.
+            const oldRoles: RoleRow[] = directRoles(target.roles);
+            const newRoles = body.roles ? await resolveRoles(trx, body.roles) : oldRoles;
+            // No direct role is fine while a committee gives one (read after lockForChange).
+            if (body.roles && newRoles.length === 0 && !target.roles.some((role) => role.viaCommittee)) {
+              throw invalidField('roles', ROLES_REQUIRED_MESSAGE);
+            }
+            const oldIds = new Set(oldRoles.map((role) => role.id));
             const newIds = new Set(newRoles.map((role) => role.id));
             const added = newRoles.filter((role) => !oldIds.has(role.id));
-            const removed = target.roles.filter((role) => !newIds.has(role.id));
+            const removed = oldRoles.filter((role) => !newIds.has(role.id));
             const rolesChanged = added.length > 0 || removed.length > 0;
             assertKeyMayWrite(
               actor,
@@ -343,7 +377,7 @@ export function usersService(ctx: AppContext) {
               await recordAudit(trx, ctx.clock, {
                 ...audit,
                 action: 'user.roles_changed',
-                details: { old_roles: names(target.roles), new_roles: names(newRoles) },
+                details: { old_roles: names(oldRoles), new_roles: names(newRoles) },
               });
             }
             if (changed.includes('email')) {
@@ -381,6 +415,8 @@ export function usersService(ctx: AppContext) {
           if (holdsSuperAdmin(target.roles)) {
             await assertAnotherSuperAdminRemains(ctx, trx, id);
           }
+          // Their memberships end today, so the directory proposes who moves up (decision 189).
+          await endMembershipsOfDeletedUser(ctx, trx, id, auditBy(actor).actor ?? null);
           // The user's sessions go with the row (ON DELETE CASCADE): the next request is a 401.
           await deleteUser(trx, id);
           await recordAudit(trx, ctx.clock, {

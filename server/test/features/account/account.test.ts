@@ -18,9 +18,13 @@ describe('account', () => {
 
   const getAccount = (user: Pick<TestUser, 'headers'>) =>
     t.app.inject({ method: 'GET', url: '/api/v1/account', headers: user.headers });
-  /** GET's account without its second-factor part, which PUT does not answer (decision 126). */
+  /** GET's account without its second-factor part and memberships, which PUT does not answer (decisions 126, 189). */
   const profileOf = async (user: Pick<TestUser, 'headers'>) => {
-    const { two_factor: _twoFactor, ...profile } = (await getAccount(user)).json().data;
+    const {
+      two_factor: _twoFactor,
+      memberships: _memberships,
+      ...profile
+    } = (await getAccount(user)).json().data;
     return profile;
   };
   const putAccount = (user: Pick<TestUser, 'headers'>, payload: unknown) =>
@@ -62,6 +66,8 @@ describe('account', () => {
           email: user.email,
           roles: ['Aufsichtsrat', 'Vertreter'],
           roles_string: 'Aufsichtsrat, Vertreter',
+          email_visible_to_committees: false,
+          memberships: [],
           two_factor: {
             totp: false,
             webauthn: 0,
@@ -252,6 +258,7 @@ describe('account', () => {
         email: 'bernd.beispiel@example.org',
         roles: ['Admin'],
         roles_string: 'Admin',
+        email_visible_to_committees: false,
       };
       expect(res.json()).toEqual({ user: expected });
       expect(await profileOf(admin)).toEqual(expected);

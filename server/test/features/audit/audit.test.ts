@@ -267,8 +267,23 @@ describe('GET /audit: entries, filters and pages', () => {
       'api_key.created': 'API-Schlüssel angelegt',
       'api_key.revoked': 'API-Schlüssel widerrufen',
       'api_key.refused': 'API-Schlüssel abgewiesen',
+      'committee.created': 'Gremium angelegt',
+      'committee.updated': 'Gremium geändert',
+      'committee.deleted': 'Gremium gelöscht',
+      'term.created': 'Amtsperiode eines Gremiums angelegt',
+      'term.updated': 'Amtsperiode geändert',
+      'term.deleted': 'Amtsperiode gelöscht',
+      'term.archived': 'Amtsperiode archiviert',
+      'term.reopened': 'Archivierte Amtsperiode wieder geöffnet',
+      'membership.created': 'Mitgliedschaft angelegt',
+      'membership.updated': 'Mitgliedschaft geändert',
+      'membership.deleted': 'Mitgliedschaft gelöscht',
+      'membership.started': 'Mitgliedschaft begonnen',
+      'membership.ended': 'Mitgliedschaft beendet',
+      'membership.successor': 'Ersatzmitglied nachgerückt',
+      'membership.imported': 'Mitglieder importiert',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(55);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(70);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

@@ -239,6 +239,7 @@ describe('folders', () => {
     expect(targets).toContainEqual({
       id: low.id,
       breadcrumb: '/Mitgliedervertreter/Wanderer Neu/Mitte/Tief',
+      archived: false,
     });
     expect(targets.some((x) => x.breadcrumb.startsWith('/Allgemein/Wanderer'))).toBe(false);
 

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
+import { ArchiveBadge } from '../../components/archive-badge';
 import { FileIcon } from '../../components/file-icon';
 import { formatDateTime } from '../../lib/format';
 import type { ExplorerItem } from '../../features/files/files.api';
@@ -120,6 +121,7 @@ export const GridRow = memo(function GridRow({ item, href, onAction, isAdmin, me
               ) : item.new_count > 0 ? (
                 <span className={classes.newBadge}>{NEWS_MESSAGES.newCount(item.new_count)}</span>
               ) : null}
+              {item.type === 'folder' && item.archived ? <ArchiveBadge /> : null}
             </div>
             <p className={`${classes.meta} ${classes.narrowOnly}`}>
               {[type, size, changed].filter(Boolean).join(' · ')}

@@ -15,12 +15,13 @@ const folder = (id: number, title: string, updated_at = '2026-01-10T09:00:00.000
   roles: ['Vertreter'],
   roles_string: 'Vertreter',
   breadcrumb: `/Allgemein/${title}`,
-  parent: { id: 4, breadcrumb: '/Allgemein' },
+  parent: { id: 4, breadcrumb: '/Allgemein', archived: false },
   parent_id: 4,
   children: 0,
   files: 0,
   new_count: 0,
   updated_at,
+  archived: false,
 });
 
 const file = (
@@ -45,6 +46,7 @@ const file = (
   size: Math.round((size_bytes / 1024 / 1024) * 100) / 100,
   size_bytes,
   updated_at,
+  archived: false,
 });
 
 const ITEMS: ExplorerItem[] = [

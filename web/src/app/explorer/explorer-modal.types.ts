@@ -20,6 +20,8 @@ export interface ActiveFolder {
   breadcrumb: string;
   parent_id: number | null;
   roles: readonly string[];
+  /** An ended Amtsperiode's folder or below it (decision 189): only its roles may change. */
+  archived: boolean;
 }
 
 export interface ExplorerModalsProps {

@@ -23,6 +23,7 @@ const ACTIVE = {
   breadcrumb: '/Aufsichtsrat/Sitzungen 2026',
   parent_id: 2,
   roles: ['Aufsichtsrat'],
+  archived: false,
 };
 
 const FILE = makeStoredFile();

@@ -15,6 +15,7 @@ const node = (id: number, breadcrumb: string, newCount: number, children: TreeNo
   breadcrumb,
   roles: ['Vertreter'],
   new_count: newCount,
+  archived: false,
   children,
   files: [],
 });
@@ -37,6 +38,7 @@ const file = (id: number, title: string, overrides: Partial<StoredFile> = {}): S
   size: 0.01,
   size_bytes: 1000,
   updated_at: '2026-11-20T10:00:00.000Z',
+  archived: false,
   new: false,
   acknowledgement_required: false,
   acknowledgement_due: null,
@@ -52,12 +54,13 @@ const folder = (id: number, title: string, newCount: number): Folder => ({
   roles: ['Vertreter'],
   roles_string: 'Vertreter',
   breadcrumb: `/${title}`,
-  parent: { id: 1, breadcrumb: '/' },
+  parent: { id: 1, breadcrumb: '/', archived: false },
   parent_id: 1,
   children: 0,
   files: newCount,
   updated_at: '2026-11-20T10:00:00.000Z',
   new_count: newCount,
+  archived: false,
 });
 
 const EMPTY_NEWS: News = { files: [], files_total: 0, acknowledgements: [], events: [] };

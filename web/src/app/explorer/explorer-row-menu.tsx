@@ -13,11 +13,12 @@ export type RowActionHandler = (action: 'delete', folder: Folder) => void;
 
 /**
  * What a folder row's menu offers: admins edit and delete a folder that is not protected
- * (product.md P6.1). A member's folder row has nothing beyond opening it. A document's row has
- * the file dialog instead of a menu (decision 183).
+ * (product.md P6.1) and not archived (decision 189: its name, place and content stay; its roles
+ * are changed in the folder itself). A member's folder row has nothing beyond opening it. A
+ * document's row has the file dialog instead of a menu (decision 183).
  */
 export function folderActionsFor(folder: Folder, isAdmin: boolean): FolderRowAction[] {
-  return isAdmin && canChangeFolder(folder.id) ? ['edit', 'delete'] : [];
+  return isAdmin && canChangeFolder(folder.id) && !folder.archived ? ['edit', 'delete'] : [];
 }
 
 export const rowMenuLabel = (item: Pick<ExplorerItem, 'title'>) => `Aktionen für „${item.title}“`;

@@ -1,6 +1,8 @@
 import { lazy } from 'react';
-import { Button, Group } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { IconFolderPlus, IconUpload } from '@tabler/icons-react';
+import { FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
+import { ArchiveBadge } from '../../components/archive-badge';
 import { canChangeFolder, canCreateIn } from '../../features/folders/folders.rules';
 import { DeferredMenu } from '../../components/deferred-menu';
 import { MORE_ACTIONS_LABEL, MoreActionsButton, type ToolbarAction } from './explorer-actions';
@@ -14,6 +16,10 @@ interface ExplorerToolbarProps {
   onAction: (action: ToolbarAction) => void;
   /** While a delete is asked for or running. */
   deleting?: boolean;
+  /** The folder of an ended Amtsperiode or below it (decision 189): read-only, its roles aside. */
+  archived?: boolean;
+  /** It or a folder below it is archived: it cannot be deleted. */
+  holdsArchived?: boolean;
 }
 
 /**
@@ -21,14 +27,30 @@ interface ExplorerToolbarProps {
  * here is shown. "Datei hochladen" is the main action, "Neuer Ordner" next to it; editing, deleting
  * and the Amtsperiode are rare (deleting destructive) and wait in the "⋯" menu. Creating and
  * uploading need a subfolder, the protected folders 1–4 cannot be edited or deleted: those
- * actions are left out rather than shown disabled with a sentence each (decision 124).
+ * actions are left out rather than shown disabled with a sentence each (decision 124). An archived
+ * folder (decision 189) keeps only "Ordner bearbeiten" (its roles) and the Papierkorb; one sentence
+ * in place of the missing buttons says why.
  */
-export function ExplorerToolbar({ folderId, onAction, deleting = false }: ExplorerToolbarProps) {
-  const creatable = canCreateIn(folderId);
+export function ExplorerToolbar({
+  folderId,
+  onAction,
+  deleting = false,
+  archived = false,
+  holdsArchived = false,
+}: ExplorerToolbarProps) {
+  const creatable = canCreateIn(folderId) && !archived;
   const changeable = canChangeFolder(folderId);
 
   return (
     <Group gap={8} component="section" aria-label="Ordner und Dateien verwalten">
+      {archived ? (
+        <Group gap={8} wrap="nowrap" style={{ flex: '1 1 20rem', minWidth: 0 }}>
+          <ArchiveBadge />
+          <Text size="sm" c="dimmed">
+            {FOLDER_MESSAGES.archived}
+          </Text>
+        </Group>
+      ) : null}
       {creatable ? (
         <>
           <Button
@@ -49,7 +71,14 @@ export function ExplorerToolbar({ folderId, onAction, deleting = false }: Explor
         </>
       ) : null}
       <DeferredMenu trigger={(onClick) => <MoreActionsButton deleting={deleting} onClick={onClick} />}>
-        <MoreActionsMenu defaultOpened changeable={changeable} deleting={deleting} onAction={onAction} />
+        <MoreActionsMenu
+          defaultOpened
+          changeable={changeable}
+          archived={archived}
+          deletable={changeable && !holdsArchived}
+          deleting={deleting}
+          onAction={onAction}
+        />
       </DeferredMenu>
     </Group>
   );

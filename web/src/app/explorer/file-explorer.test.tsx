@@ -13,6 +13,7 @@ const node = (id: number, breadcrumb: string, roles: string[], children: TreeNod
   breadcrumb,
   roles,
   new_count: 0,
+  archived: false,
   children,
   files: [],
 });

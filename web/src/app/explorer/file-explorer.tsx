@@ -22,7 +22,12 @@ import { PageTitle } from '../../components/page-title';
 import { useAuth } from '../../lib/auth';
 import { folderItemsQueryOptions, treeQueryOptions, type Folder } from '../../features/folders/folders.api';
 import type { StoredFile } from '../../features/files/files.api';
-import { folderIdFromParam, folderSearch, indexTree } from '../../features/folders/folders.rules';
+import {
+  folderIdFromParam,
+  folderSearch,
+  holdsArchived,
+  indexTree,
+} from '../../features/folders/folders.rules';
 import { ContactBox } from './contact-box';
 import { EXPLORER_PAGE_SIZE, ExplorerGrid, ExplorerGridSkeleton } from './explorer-grid';
 import type { ActiveFolder, ExplorerModalState } from './explorer-modal.types';
@@ -143,6 +148,7 @@ export function FileExplorer() {
         breadcrumb: activeNode.breadcrumb,
         roles: activeNode.roles,
         parent_id: parentNode?.id ?? null,
+        archived: activeNode.archived,
       }
     : undefined;
   // The path bar and heading need the tree, the grid its items: until the tree is there (or has
@@ -244,7 +250,13 @@ export function FileExplorer() {
                     <FolderNews folder={activeNode} />
                   ) : null}
                   {isAdmin ? (
-                    <ExplorerToolbar folderId={shownId} onAction={handleAction} deleting={deleting} />
+                    <ExplorerToolbar
+                      folderId={shownId}
+                      onAction={handleAction}
+                      deleting={deleting}
+                      archived={activeNode?.archived ?? false}
+                      holdsArchived={activeNode ? holdsArchived(activeNode) : false}
+                    />
                   ) : null}
                   <section aria-labelledby="explorer-grid-title">
                     {/* The path bar above shows the folder's name; the heading is for screen readers. */}

@@ -22,6 +22,8 @@ vi.mock('../routes/user-update', () => ({ default: () => <h1>Seite user-update</
 vi.mock('../routes/audit', () => ({ default: () => <h1>Seite audit</h1> }));
 vi.mock('../routes/trash', () => ({ default: () => <h1>Seite trash</h1> }));
 vi.mock('../routes/api-keys', () => ({ default: () => <h1>Seite api-keys</h1> }));
+vi.mock('../routes/committees', () => ({ default: () => <h1>Seite committees</h1> }));
+vi.mock('../routes/committee-show', () => ({ default: () => <h1>Seite committee-show</h1> }));
 
 const settings = {
   imprint_url: 'https://www.example.org/impressum',
@@ -42,7 +44,14 @@ describe('app layout', () => {
     const { user } = renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Nutzerverwaltung', 'Aktivitäten', 'Papierkorb']);
+    expect(linkNames(nav)).toEqual([
+      'Dateien',
+      'Events',
+      'Gremien',
+      'Nutzerverwaltung',
+      'Aktivitäten',
+      'Papierkorb',
+    ]);
     expect(screen.getByRole('link', { name: 'Gremienportal' })).toHaveAttribute('href', '/');
 
     // The name opens Accountverwaltung and Abmelden (decision 124).
@@ -63,6 +72,7 @@ describe('app layout', () => {
     expect(linkNames(nav)).toEqual([
       'Dateien',
       'Events',
+      'Gremien',
       'Nutzerverwaltung',
       'Aktivitäten',
       'Papierkorb',
@@ -80,7 +90,7 @@ describe('app layout', () => {
     renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    expect(linkNames(nav)).toEqual(['Dateien', 'Events']);
+    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Gremien']);
     expect(within(nav).getByRole('button', { name: /^Angemeldet als/ })).toBeInTheDocument();
   });
 
@@ -90,6 +100,14 @@ describe('app layout', () => {
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
     expect(within(nav).getByRole('link', { name: 'Events' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'Dateien' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('marks Gremien on a committee page', async () => {
+    signIn(vertreterUser());
+    renderApp('/gremien/3');
+    const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
+    expect(await screen.findByRole('heading', { name: 'Seite committee-show' })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Gremien' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('lists the same entries in the burger menu', async () => {
@@ -104,6 +122,7 @@ describe('app layout', () => {
     expect(linkNames(drawer)).toEqual([
       'Dateien',
       'Events',
+      'Gremien',
       'Nutzerverwaltung',
       'Aktivitäten',
       'Papierkorb',

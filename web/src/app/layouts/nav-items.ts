@@ -20,6 +20,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     matches: (pathname) => pathname === '/' || startsWithAny('/files', '/folders', '/old')(pathname),
   },
   { label: 'Events', to: '/events', matches: startsWithAny('/events') },
+  { label: 'Gremien', to: '/gremien', matches: startsWithAny('/gremien') },
   { label: 'Nutzerverwaltung', to: '/user', matches: startsWithAny('/user'), adminOnly: true },
   { label: 'Aktivitäten', to: '/audit', matches: startsWithAny('/audit'), adminOnly: true },
   { label: 'Papierkorb', to: '/trash', matches: startsWithAny('/trash'), adminOnly: true },

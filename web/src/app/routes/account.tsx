@@ -1,3 +1,4 @@
+import { lazy, Suspense, useEffect } from 'react';
 import { Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/error-state';
@@ -11,13 +12,24 @@ import { TwoFactorSection } from '../../features/two-factor/components/two-facto
 import { MyLogins } from '../../features/audit/components/my-logins';
 import { useAuth } from '../../lib/auth';
 
+// „Meine Gremien“ (decision 189) and the committees' labels stay out of the page's first load
+// (decision 024): the chunk loads while the account does, and the sections below the form wait for
+// both, so none of them moves when it arrives.
+const loadMyCommittees = () => import('../../features/account/components/my-committees-section');
+const MyCommitteesSection = lazy(() =>
+  loadMyCommittees().then((module) => ({ default: module.MyCommitteesSection })),
+);
+
 /**
- * Own account: heading with the user's name, the form, the second factor, the calendar feed, then
- * the user's recent sign-ins.
+ * Own account: heading with the user's name, the form, the second factor, the own committees, the
+ * notifications, the calendar feed, then the user's recent sign-ins.
  */
 export default function AccountPage() {
   const { user } = useAuth();
   const account = useQuery(accountQueryOptions());
+  useEffect(() => {
+    void loadMyCommittees();
+  }, []);
   const twoFactor = account.data?.two_factor;
   // Until a required second factor is set up the server refuses the sign-in list (decision 126): it
   // would only show an error, and stay in it after the set-up. Mounted afterwards, it loads anew.
@@ -51,10 +63,14 @@ export default function AccountPage() {
           <TwoFactorSection status={account.data.two_factor} />
         </Paper>
       ) : null}
-      {/* Decisions 131 and 130: how often notification mails come, the personal calendar feed and the
-          recent sign-ins; not during a required 2FA setup. */}
+      {/* Decisions 189, 131 and 130: the own committees (they come with the account), how often
+          notification mails come, the personal calendar feed and the recent sign-ins; not during a
+          required 2FA setup. */}
       {account.data && !setupPending ? (
-        <>
+        <Suspense fallback={null}>
+          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+            <MyCommitteesSection account={account.data} />
+          </Paper>
           <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
             <NotificationSettingsSection />
           </Paper>
@@ -64,7 +80,7 @@ export default function AccountPage() {
           <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
             <MyLogins />
           </Paper>
-        </>
+        </Suspense>
       ) : null}
     </Stack>
   );

@@ -16,6 +16,7 @@ import { isApiError } from '../../lib/api-client';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
 import { REPLACE_KEEPS_VERSION } from '../../features/files/files.rules';
+import { ArchivedNote } from '../../components/archive-badge';
 
 function FileUpdate({ id }: { id: number }) {
   const navigate = useNavigate();
@@ -43,6 +44,9 @@ function FileUpdate({ id }: { id: number }) {
           />
         ) : file.isPending || roles.isPending || targets.isPending ? (
           <LoadingState />
+        ) : file.data.archived ? (
+          // Decision 189: a document in an archived folder is not replaced, renamed or moved.
+          <ArchivedNote />
         ) : (
           <Stack gap="md">
             <Text>Durch das Hochladen einer neuen Datei wird die bestehende Datei überschrieben.</Text>

@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconFolderCog, IconFolderOpen, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { ArchiveBadge } from '../../components/archive-badge';
 import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
@@ -37,7 +38,8 @@ function FolderShow({ id }: { id: number }) {
   const name = folder.data ? (folder.data.parent === null ? 'Hauptordner' : folder.data.title) : '';
   const heading =
     !folder.data || !items.data ? 'Ordner' : empty ? 'Ordner leer' : `Dateien im Ordner: ${name}`;
-  const creatable = canCreateIn(id);
+  // Decision 189: nothing is uploaded into an archived folder.
+  const creatable = canCreateIn(id) && folder.data?.archived !== true;
   const changeable = canChangeFolder(id);
 
   return (
@@ -62,6 +64,12 @@ function FolderShow({ id }: { id: number }) {
                 <strong>
                   <PathText text={folder.data.breadcrumb} />
                 </strong>
+                {folder.data.archived ? (
+                  <>
+                    {' '}
+                    <ArchiveBadge />
+                  </>
+                ) : null}
               </Text>
               <Group gap="md">
                 {folder.data.parent ? (

@@ -13,6 +13,7 @@ import touch from '../explorer/touch.module.css';
 import { DeleteErrorBanner } from '../explorer/delete-error-banner';
 import { Detail } from '../../features/files/components/file-details';
 import { RoleBadges } from '../../components/role-badges';
+import { ArchiveBadge, ArchivedNote } from '../../components/archive-badge';
 import { FolderEditForm } from '../../features/folders/components/folder-edit-form';
 import { useDeleteWithConfirmation } from '../explorer/use-delete-with-confirmation';
 import { folderQueryOptions } from '../../features/folders/folders.api';
@@ -39,6 +40,8 @@ function FolderUpdate({ id }: { id: number }) {
 
   if (folder.isError && isApiError(folder.error) && folder.error.status === 404) return <NotFoundPage />;
   const changeable = canChangeFolder(id);
+  // Decision 189: an archived folder keeps its name, place and content.
+  const archived = folder.data?.archived === true;
 
   return (
     <Stack gap="lg" maw={1100}>
@@ -57,6 +60,12 @@ function FolderUpdate({ id }: { id: number }) {
               <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
                 <Detail label="Pfad">
                   <PathText text={folder.data.breadcrumb} />
+                  {archived ? (
+                    <>
+                      {' '}
+                      <ArchiveBadge />
+                    </>
+                  ) : null}
                 </Detail>
                 <Detail label="Übergeordneter Ordner">
                   {folder.data.parent ? (
@@ -91,7 +100,7 @@ function FolderUpdate({ id }: { id: number }) {
                   Inhalt anzeigen
                 </Button>
                 {/* A protected folder cannot be deleted: the notice below says so (decision 124). */}
-                {changeable ? (
+                {changeable && !archived ? (
                   <Button
                     variant="light"
                     color="red"
@@ -107,7 +116,9 @@ function FolderUpdate({ id }: { id: number }) {
           </Paper>
           <PageSection id="rename" title="Ordner umbenennen">
             <Box maw={560}>
-              {changeable ? (
+              {archived ? (
+                <ArchivedNote />
+              ) : changeable ? (
                 <FolderEditForm
                   key={`${folder.data.title}-${folder.data.updated_at}`}
                   variant="rename"

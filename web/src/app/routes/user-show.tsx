@@ -6,6 +6,7 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { UserDetails } from '../../features/users/components/user-details';
+import { UserMembershipsSection } from '../../features/users/components/user-memberships-section';
 import { ResetTwoFactorButton } from '../../features/users/components/reset-two-factor-button';
 import { userQueryOptions } from '../../features/users/users.api';
 import { canManageUser } from '../../features/users/users.permissions';
@@ -63,6 +64,8 @@ function UserShow({ id }: { id: number }) {
           ) : null}
         </Group>
       ) : null}
+      {/* Last, so appearing with the user moves neither the data nor the buttons (decision 189). */}
+      {user.data ? <UserMembershipsSection user={user.data} /> : null}
     </Stack>
   );
 }

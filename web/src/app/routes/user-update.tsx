@@ -4,6 +4,7 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingState } from '../../components/loading-state';
 import { PageTitle } from '../../components/page-title';
 import { EditUserForm } from '../../features/users/components/edit-user-form';
+import { UserMembershipsSection } from '../../features/users/components/user-memberships-section';
 import { userQueryOptions } from '../../features/users/users.api';
 import { rolesQueryOptions } from '../../lib/roles';
 import { useIdParam } from '../../lib/route-params';
@@ -31,11 +32,16 @@ function UserUpdate({ id }: { id: number }) {
           <LoadingState />
         )}
       </Paper>
+      {/* Below the form, so appearing with the user moves nothing (decision 189). */}
+      {user.data ? <UserMembershipsSection user={user.data} /> : null}
     </Stack>
   );
 }
 
-/** /user/update/{id}: Titel (Anrede), Vorname, Nachname, E-Mail, Rollen; on success back to /user. */
+/**
+ * /user/update/{id}: Titel (Anrede), Vorname, Nachname, E-Mail, the direct roles beside all roles,
+ * the committee memberships; on success back to /user.
+ */
 export default function UserUpdatePage() {
   const id = useIdParam();
   return id === null ? <NotFoundPage /> : <UserUpdate key={id} id={id} />;

@@ -4,12 +4,16 @@ import type {
   UpdateAccountBody,
   UpdateAccountResponse,
 } from '@gremienportal/contracts/account';
+import type { OwnMembership } from '@gremienportal/contracts/committees';
 import type { TwoFactorStatus } from '@gremienportal/contracts/two-factor';
 import { api } from '../../lib/api-client';
 import { ACCOUNT_QUERY_KEY } from '../../lib/query-client';
 
-/** GET /account: the fields and, since decision 126, the second factor's state (PUT answers without it). */
-export type Account = AccountFields & { two_factor?: TwoFactorStatus };
+/**
+ * GET /account: the fields and, since decision 126, the second factor's state, since decision 189
+ * the own committee memberships (PUT answers without either).
+ */
+export type Account = AccountFields & { two_factor?: TwoFactorStatus; memberships?: OwnMembership[] };
 
 export const accountKeys = {
   all: ACCOUNT_QUERY_KEY,

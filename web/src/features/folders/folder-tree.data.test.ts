@@ -5,13 +5,14 @@ import { toFolderTree } from './folder-tree.data';
 const file = (id: number) => ({ id, title: `Dokument ${id}` }) as StoredFile;
 
 describe('toFolderTree', () => {
-  it('keeps every folder and only the number of documents of each', () => {
+  it('keeps every folder, its archive flag and only the number of documents of each', () => {
     const tree: TreeNode = {
       id: 1,
       title: '/',
       breadcrumb: '/',
       roles: [],
       new_count: 0,
+      archived: false,
       files: [],
       children: [
         {
@@ -20,6 +21,7 @@ describe('toFolderTree', () => {
           breadcrumb: '/Mitgliedervertreter',
           roles: ['Vertreter'],
           new_count: 0,
+          archived: false,
           files: [file(10), file(11)],
           children: [
             {
@@ -28,6 +30,7 @@ describe('toFolderTree', () => {
               breadcrumb: '/Mitgliedervertreter/Satzung',
               roles: ['Vertreter'],
               new_count: 0,
+              archived: true,
               files: [file(12)],
               children: [],
             },
@@ -42,6 +45,7 @@ describe('toFolderTree', () => {
       breadcrumb: '/',
       roles: [],
       new_count: 0,
+      archived: false,
       fileCount: 0,
       children: [
         {
@@ -50,6 +54,7 @@ describe('toFolderTree', () => {
           breadcrumb: '/Mitgliedervertreter',
           roles: ['Vertreter'],
           new_count: 0,
+          archived: false,
           fileCount: 2,
           children: [
             {
@@ -58,6 +63,7 @@ describe('toFolderTree', () => {
               breadcrumb: '/Mitgliedervertreter/Satzung',
               roles: ['Vertreter'],
               new_count: 0,
+              archived: true,
               fileCount: 1,
               children: [],
             },

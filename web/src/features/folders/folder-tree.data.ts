@@ -15,6 +15,8 @@ export interface FolderNode {
   fileCount: number;
   /** Documents below this folder (recursively) that are new for the signed-in member. */
   new_count: number;
+  /** Read-only: an ended Amtsperiode's folder or below it (decision 189). */
+  archived: boolean;
 }
 
 /** The folders of a `GET /tree` answer, without the documents. Type imports only: the worker uses it. */
@@ -27,5 +29,6 @@ export function toFolderTree(node: TreeNode): FolderNode {
     children: node.children.map(toFolderTree),
     fileCount: node.files.length,
     new_count: node.new_count,
+    archived: node.archived === true,
   };
 }

@@ -16,6 +16,7 @@ const node = (id: number, breadcrumb: string, children: TreeNode[] = [], roles: 
   breadcrumb,
   roles,
   new_count: 0,
+  archived: false,
   children,
   files: [],
 });

@@ -14,6 +14,19 @@ export const canCreateIn = (folderId: number) => folderId !== ROOT_FOLDER_ID;
 /** product.md P4: the protected folders 1–4 are never edited or deleted. */
 export const canChangeFolder = (folderId: number) => !PROTECTED_FOLDER_IDS.includes(folderId);
 
+/**
+ * Whether the folder or one below it is archived (an ended Amtsperiode, decision 189): deleting it
+ * would delete the archive, so the server refuses it.
+ */
+export function holdsArchived(node: { archived?: boolean; children: readonly unknown[] }): boolean {
+  return (
+    node.archived === true ||
+    node.children.some((child) =>
+      holdsArchived(child as { archived?: boolean; children: readonly unknown[] }),
+    )
+  );
+}
+
 export const ROOT_DISABLED_REASON =
   'Im Hauptordner können keine Dateien hochgeladen und keine Ordner angelegt werden. Bitte zuerst einen Unterordner öffnen.';
 export const PROTECTED_DISABLED_REASON =

@@ -4,13 +4,14 @@ import type {
   UpdateUserBody,
   User,
   UserDataResponse,
+  UserDetail,
   UserListResponse,
   UserResponse,
 } from '@gremienportal/contracts/users';
 import type { ResetTwoFactorBody } from '@gremienportal/contracts/two-factor';
 import { api, request } from '../../lib/api-client';
 
-export type { User };
+export type { User, UserDetail };
 
 export const userKeys = {
   all: ['users'] as const,
@@ -40,7 +41,8 @@ export function useCreateUser() {
       queryClient.setQueryData<User[]>(userKeys.list(), (current) =>
         current ? [user, ...current.filter((other) => other.id !== user.id)] : current,
       );
-      queryClient.setQueryData(userKeys.detail(user.id), user);
+      // A new account has no committee memberships yet.
+      queryClient.setQueryData<UserDetail>(userKeys.detail(user.id), { ...user, memberships: [] });
     },
   });
 }
@@ -50,7 +52,10 @@ export function useUpdateUser(id: number) {
   return useMutation({
     mutationFn: (body: UpdateUserBody) => api.put<UserResponse>(`/user/${id}`, body).then((res) => res.user),
     onSuccess: (user) => {
-      queryClient.setQueryData(userKeys.detail(id), user);
+      // PUT answers without the memberships (GET /user/{id} has them): the loaded ones stay.
+      queryClient.setQueryData<UserDetail>(userKeys.detail(id), (current) =>
+        current ? { ...current, ...user } : current,
+      );
       queryClient.setQueryData<User[]>(userKeys.list(), (current) =>
         current?.map((other) => (other.id === id ? user : other)),
       );

@@ -11,6 +11,12 @@ const user = (id: number, firstname: string, lastname: string, roles: string[] =
   email: `${firstname}.${lastname}@example.org`.toLowerCase(),
   roles,
   roles_string: roles.join(', '),
+  effective_roles: roles.map((name, index) => ({
+    id: index + 1,
+    name,
+    sources: ['direct'],
+    committee: null,
+  })),
   status: 'aktiv',
   two_factor: false,
   created_at: '2026-11-21T10:00:00.000Z',

@@ -14,6 +14,7 @@ const account = (overrides: Partial<Account> = {}): Account => ({
   email: 'erika@example.org',
   roles: ['Vertreter'],
   roles_string: 'Vertreter',
+  email_visible_to_committees: false,
   ...overrides,
 });
 

@@ -84,7 +84,7 @@ describe('Kenntnisnahme in the edit form', () => {
       <FileEditForm
         file={FILE}
         roles={ROLES}
-        folderOptions={[{ id: 3, breadcrumb: '/Mitgliedervertreter' }]}
+        folderOptions={[{ id: 3, breadcrumb: '/Mitgliedervertreter', archived: false }]}
         failureMessage={FILE_MESSAGES.updateFailed}
         onSubmit={onSubmit}
       />,

@@ -1,4 +1,5 @@
 import { RoleBadges } from '../../../components/role-badges';
+import { ArchivedNote } from '../../../components/archive-badge';
 import { PathText } from '../../../components/path-text';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -37,10 +38,12 @@ interface FileDetailsProps {
 
 /**
  * /files/show/{id}: the download, the folder (the root "/" when none), "Sichtbar für" and the
- * facts of the file; admins also get "Bearbeiten" and "Löschen".
+ * facts of the file; admins also get "Bearbeiten" and "Löschen", unless the document lies in an
+ * archived folder (decision 189).
  */
 export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: FileDetailsProps) {
   const { busy, run, opened } = useOpenDocument(file);
+  const changeable = isAdmin && !file.archived;
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
@@ -82,7 +85,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
           >
             Ansehen
           </Button>
-          {isAdmin && editHref ? (
+          {changeable && editHref ? (
             <Button
               component={Link}
               to={editHref}
@@ -92,7 +95,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
               Bearbeiten
             </Button>
           ) : null}
-          {isAdmin && onDelete ? (
+          {changeable && onDelete ? (
             <Button
               variant="light"
               color="red"
@@ -104,6 +107,7 @@ export function FileDetails({ file, isAdmin, onDelete, deleting, editHref }: Fil
             </Button>
           ) : null}
         </Group>
+        {isAdmin && file.archived ? <ArchivedNote /> : null}
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
           {/* The folder opens in the explorer, with its tree (the explorer's address, decision 070). */}
           <Detail label="Ordner">

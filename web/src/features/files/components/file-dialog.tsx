@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload, IconEye, IconInfoCircle, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { FILE_MESSAGES } from '@gremienportal/contracts/file-messages';
+import { FILE_MESSAGES, FOLDER_MESSAGES } from '@gremienportal/contracts/file-messages';
+import { ArchiveBadge } from '../../../components/archive-badge';
 import { FileIcon } from '../../../components/file-icon';
 import { useOpenDocument } from '../../../lib/document-content';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
@@ -22,8 +23,9 @@ interface FileDialogProps {
 
 /**
  * "Datei ausgewählt" (product.md P3): view in a new tab, download as title.format, and for admins edit
- * and delete. The content is fetched with the bearer header; a failed download shows no message
- * (product.md P12) and nothing about it is logged.
+ * and delete, unless the document lies in an archived folder (decision 189). The content is fetched
+ * with the bearer header; a failed download shows no message (product.md P12) and nothing about it
+ * is logged.
  */
 export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDialogProps) {
   const { busy, run, opened } = useOpenDocument(file);
@@ -34,6 +36,7 @@ export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDia
   });
   const textState =
     file?.text_state ?? (details.data?.id === file?.id ? details.data?.text_state : undefined);
+  const changeable = isAdmin && file?.archived !== true;
 
   return (
     <Modal opened={file !== null} onClose={onClose} title={FILE_MESSAGES.selectedTitle} centered>
@@ -52,6 +55,14 @@ export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDia
               </Text>
             </div>
           </Group>
+          {isAdmin && file.archived ? (
+            <Group gap={8} wrap="nowrap" align="flex-start">
+              <ArchiveBadge />
+              <Text size="sm" c="dimmed">
+                {FOLDER_MESSAGES.archived}
+              </Text>
+            </Group>
+          ) : null}
           <NotSearchableNote state={textState} />
           <AcknowledgementBanner file={file} opened={opened} />
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
@@ -72,7 +83,7 @@ export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDia
             >
               Herunterladen
             </Button>
-            {isAdmin && onEdit ? (
+            {changeable && onEdit ? (
               <Button
                 variant="default"
                 leftSection={<IconPencil size={18} aria-hidden />}
@@ -81,7 +92,7 @@ export function FileDialog({ file, isAdmin, onClose, onEdit, onDelete }: FileDia
                 Bearbeiten
               </Button>
             ) : null}
-            {isAdmin && onDelete ? (
+            {changeable && onDelete ? (
               <Button
                 variant="light"
                 color="red"

@@ -102,7 +102,14 @@ export function FileEditForm({
   // The current folder stays selectable even if the list does not hold it (e.g. still loading).
   const folderData = folderOptions.some((option) => option.id === file.folder_id)
     ? folderOptions
-    : [{ id: file.folder_id, breadcrumb: file.folder?.breadcrumb ?? file.folder_name }, ...folderOptions];
+    : [
+        {
+          id: file.folder_id,
+          breadcrumb: file.folder?.breadcrumb ?? file.folder_name,
+          archived: file.archived,
+        },
+        ...folderOptions,
+      ];
 
   const handleSubmit = form.handleSubmit(async (parsed) => {
     submission.setGeneralError(null);

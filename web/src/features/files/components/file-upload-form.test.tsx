@@ -62,9 +62,9 @@ describe('FileUploadForm: default "Zugriffsberechtigung" by path (product.md P4)
         target={{
           kind: 'choose',
           options: [
-            { id: 2, breadcrumb: '/Aufsichtsrat' },
-            { id: 3, breadcrumb: '/Mitgliedervertreter' },
-            { id: 8, breadcrumb: '/Allgemein/Satzung' },
+            { id: 2, breadcrumb: '/Aufsichtsrat', archived: false },
+            { id: 3, breadcrumb: '/Mitgliedervertreter', archived: false },
+            { id: 8, breadcrumb: '/Allgemein/Satzung', archived: false },
           ],
           rolesOf: (id) => (id === 8 ? ['Aufsichtsrat', 'Vertreter'] : []),
         }}

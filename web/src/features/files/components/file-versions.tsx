@@ -60,7 +60,8 @@ export function FileVersions({ file }: { file: StoredFile }) {
     busy,
     onView: (version) => void open(version, 'view'),
     onDownload: (version) => void open(version, 'download'),
-    onRestore: confirmRestore,
+    // An archived document keeps its content (decision 189): its versions can only be read.
+    ...(file.archived ? {} : { onRestore: confirmRestore }),
     restoring: restore.isPending,
   };
 

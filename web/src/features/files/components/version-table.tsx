@@ -21,7 +21,8 @@ export interface VersionActions {
   busy: { version: number; kind: 'view' | 'download' } | null;
   onView: (version: FileVersion) => void;
   onDownload: (version: FileVersion) => void;
-  onRestore: (version: FileVersion) => void;
+  /** Left out when nothing may be restored (an archived document, decision 189). */
+  onRestore?: (version: FileVersion) => void;
   restoring: boolean;
 }
 
@@ -69,14 +70,14 @@ function ActionButtons({ version, actions }: { version: FileVersion; actions: Ve
       >
         Herunterladen
       </Button>
-      {version.current ? null : (
+      {version.current || !actions.onRestore ? null : (
         <Button
           size="compact-sm"
           variant="light"
           leftSection={<IconHistory size={16} aria-hidden />}
           disabled={actions.restoring}
           aria-label={`${VERSION_MESSAGES.restore}: Version ${version.version}`}
-          onClick={() => actions.onRestore(version)}
+          onClick={() => actions.onRestore?.(version)}
         >
           {VERSION_MESSAGES.restore}
         </Button>

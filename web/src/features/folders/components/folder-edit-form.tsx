@@ -31,6 +31,8 @@ export interface EditableFolder {
   title: string;
   parent_id: number | null;
   roles: readonly string[];
+  /** An ended Amtsperiode's folder or below it (decision 189): name and place stay, roles may change. */
+  archived?: boolean;
 }
 
 interface FolderEditFormProps {
@@ -64,6 +66,9 @@ function FolderEditFields({
   });
   const [generalError, setGeneralError] = useState<GeneralError | null>(null);
   const { isSubmitting: busy } = form.formState;
+  // Read-only rather than disabled: a disabled field would leave its value out of the body.
+  const fixed = folder.archived === true;
+  const fixedNote = fixed ? FOLDER_MESSAGES.archived : undefined;
 
   const handleSubmit = form.handleSubmit(async (body) => {
     setGeneralError(null);
@@ -85,7 +90,14 @@ function FolderEditFields({
       aria-label={variant === 'full' ? 'Ordner bearbeiten' : 'Ordner umbenennen'}
     >
       <Stack gap="md">
-        <TextInput label="Name" required data-autofocus {...form.field('title')} />
+        <TextInput
+          label="Name"
+          required
+          data-autofocus={fixed ? undefined : true}
+          readOnly={fixed}
+          description={fixedNote}
+          {...form.field('title')}
+        />
         {variant === 'full' ? (
           <>
             <Controller
@@ -94,7 +106,8 @@ function FolderEditFields({
               render={({ field }) => (
                 <FolderSelect
                   label="Verschieben nach"
-                  description="Der Ordner, in dem dieser Ordner liegt"
+                  description={fixedNote ?? 'Der Ordner, in dem dieser Ordner liegt'}
+                  readOnly={fixed}
                   options={moveTargets}
                   {...form.controlled(field)}
                   onBlur={field.onBlur}

@@ -8,6 +8,8 @@ export interface FolderTreeItem {
   children: readonly FolderTreeItem[];
   /** Documents below it that are new for the member (decision 131); shown as a count. */
   new_count?: number;
+  /** An ended Amtsperiode's folder or below it (decision 189); shown as "Archiv". */
+  archived?: boolean;
 }
 
 /** A folder the tree shows now: every folder whose parents are all expanded. */

@@ -10,6 +10,7 @@ const node = (id: number, breadcrumb: string, children: TreeNode[] = []): TreeNo
   breadcrumb,
   roles: [],
   new_count: 0,
+  archived: false,
   children,
   files: [],
 });

@@ -3,6 +3,7 @@ import { IconChevronDown, IconChevronRight, IconFolder, IconFolderOpen } from '@
 import { expandedFor, treeKeyEffect, treeLabel, visibleRows, type FolderTreeItem } from './folder-tree.keys';
 import classes from './folder-tree.module.css';
 import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
+import { ArchiveBadge } from '../../../components/archive-badge';
 
 export type { FolderTreeItem } from './folder-tree.keys';
 
@@ -37,14 +38,18 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
   const FolderGlyph = open ? IconFolderOpen : IconFolder;
   const Chevron = open ? IconChevronDown : IconChevronRight;
   const newCount = node.new_count ?? 0;
+  // Said after the name, which stays the folder's own (decision 131).
+  const describedBy = [
+    newCount > 0 ? `tree-new-${node.id}` : null,
+    node.archived ? `tree-archived-${node.id}` : null,
+  ].filter(Boolean);
 
   return (
     <li
       className={classes.item}
       role="treeitem"
       aria-label={treeLabel(node)}
-      // The count is said after the name, which stays the folder's own (decision 131).
-      aria-describedby={newCount > 0 ? `tree-new-${node.id}` : undefined}
+      aria-describedby={describedBy.length > 0 ? describedBy.join(' ') : undefined}
       aria-level={level + 1}
       aria-posinset={position}
       aria-setsize={siblings}
@@ -66,6 +71,7 @@ function TreeItem({ node, level, position, siblings, expanded, activeId, tabStop
         </span>
         <FolderGlyph size={18} aria-hidden className={classes.folderIcon} />
         <span className={classes.label}>{treeLabel(node)}</span>
+        {node.archived ? <ArchiveBadge id={`tree-archived-${node.id}`} /> : null}
         {newCount > 0 ? (
           <span className={classes.newCount} id={`tree-new-${node.id}`}>
             <span aria-hidden>{newCount}</span>

@@ -83,6 +83,7 @@ export function makeFolderEntry(id: number, title: string, breadcrumb = `/${titl
     files: 1,
     new_count: 0,
     updated_at: '2026-01-01T10:00:00.000Z',
+    archived: false,
   };
 }
 
@@ -108,5 +109,6 @@ export function makeFileEntry(
     size: 0.5,
     size_bytes: 524_288,
     updated_at: '2026-01-01T10:00:00.000Z',
+    archived: false,
   };
 }

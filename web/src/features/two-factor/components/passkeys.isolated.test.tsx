@@ -45,6 +45,7 @@ async function openAccount(twoFactor: TwoFactorStatus, routes: Record<string, Mo
     email: 'erika@example.org',
     roles: ['Vertreter'],
     roles_string: 'Vertreter',
+    email_visible_to_committees: false,
     two_factor: twoFactor,
   };
   const api = mockApi({

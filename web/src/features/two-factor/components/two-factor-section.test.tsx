@@ -35,6 +35,7 @@ const account = (twoFactor: TwoFactorStatus): Account => ({
   email: 'erika@example.org',
   roles: ['Vertreter'],
   roles_string: 'Vertreter',
+  email_visible_to_committees: false,
   two_factor: twoFactor,
 });
 

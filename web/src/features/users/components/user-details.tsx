@@ -1,8 +1,8 @@
-import { RoleBadges } from '../../../components/role-badges';
 import { Box, Text } from '@mantine/core';
 import type { User } from '@gremienportal/contracts/users';
 import { formatDateTime } from '../../../lib/format';
 import { EmailText } from '../../../components/email-text';
+import { EffectiveRoles } from './effective-roles';
 
 function Entry({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -17,7 +17,10 @@ function Entry({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
-/** The user's data as the view page shows it (product.md P3: Anrede, Vorname, Nachname, E-Mail, Rollen). */
+/**
+ * The user's data as the view page shows it (product.md P3: Anrede, Vorname, Nachname, E-Mail,
+ * Rollen); the roles are all the user holds, each with where it comes from (decision 189).
+ */
 export function UserDetails({ user }: { user: User }) {
   return (
     <Box
@@ -36,7 +39,7 @@ export function UserDetails({ user }: { user: User }) {
         <EmailText email={user.email} />
       </Entry>
       <Entry label="Rollen">
-        <RoleBadges roles={user.roles} empty="Keine Rolle" />
+        <EffectiveRoles roles={user.effective_roles} />
       </Entry>
       <Entry label="Status">
         {user.status === 'eingeladen' ? 'Eingeladen – Passwort noch nicht festgelegt' : 'Aktiv'}

@@ -5,6 +5,7 @@ import { Controller, type DefaultValues } from 'react-hook-form';
 import { isSuperAdmin } from '@gremienportal/contracts/rules';
 import type { Role } from '@gremienportal/contracts/common';
 import {
+  committeeMemberFormSchema,
   createUserBodySchema,
   USER_TITLE_OPTIONS,
   type CreateUserBody,
@@ -52,6 +53,12 @@ interface UserFormProps {
   resetOnSuccess?: boolean;
   /** Further buttons next to the submit button (e.g. "Abbrechen"). */
   secondaryAction?: ReactNode;
+  /** The role select's label: „Rollen“, on the edit page „Direkt vergebene Rollen“ (decision 189). */
+  rolesLabel?: string;
+  /** Read-only beside the role select: every role the user holds, with its source. */
+  rolesAside?: ReactNode;
+  /** A committee gives the user a role: the direct roles may be emptied (decision 189). */
+  directRolesOptional?: boolean;
 }
 
 /** Title, names, e-mail and roles of a user; validated with the contract schema on blur and submit. */
@@ -65,12 +72,15 @@ export function UserForm({
   onSubmit,
   resetOnSuccess = false,
   secondaryAction,
+  rolesLabel = 'Rollen',
+  rolesAside,
+  directRolesOptional = false,
 }: UserFormProps) {
   const { user } = useAuth();
   const actorRoles = user?.roles ?? [];
   const [generalError, setGeneralError] = useState<{ title?: string; messages: string[] } | null>(null);
   const form = useSpecForm<UserFormValues, unknown, CreateUserBody>({
-    resolver: zodResolver(createUserBodySchema),
+    resolver: zodResolver(directRolesOptional ? committeeMemberFormSchema : createUserBodySchema),
     defaultValues: initialValues,
   });
   const { isSubmitting } = form.formState;
@@ -127,17 +137,17 @@ export function UserForm({
           <Grid.Col span={12}>
             <TextInput label="E-Mail" type="email" autoComplete="off" required {...form.field('email')} />
           </Grid.Col>
-          <Grid.Col span={12}>
+          <Grid.Col span={rolesAside ? { base: 12, md: 6 } : 12}>
             <Controller
               control={form.control}
               name="roles"
               render={({ field }) => (
                 <MultiSelect
-                  label="Rollen"
+                  label={rolesLabel}
                   placeholder={field.value.length === 0 ? 'Rollen wählen' : undefined}
                   description={isSuperAdmin(actorRoles) ? undefined : ADMIN_ROLES_HINT}
                   data={roleOptions(roles, actorRoles)}
-                  required
+                  required={!directRolesOptional}
                   // Searchable keeps the input focusable and clickable once roles are chosen.
                   searchable
                   clearable
@@ -148,6 +158,7 @@ export function UserForm({
               )}
             />
           </Grid.Col>
+          {rolesAside ? <Grid.Col span={{ base: 12, md: 6 }}>{rolesAside}</Grid.Col> : null}
         </Grid>
         <FormError title={generalError?.title} message={generalError?.messages} />
         <Group>

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import type { OwnMembership } from '@gremienportal/contracts/committees';
 import { TWO_FACTOR_MESSAGES } from '@gremienportal/contracts/two-factor-rules';
 import {
   ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE,
@@ -7,11 +8,12 @@ import {
   ROLES_REQUIRED_MESSAGE,
   USER_CREATED_MESSAGE,
   USER_UPDATE_FAILED_MESSAGE,
-  type User,
+  type UserDetail,
 } from '@gremienportal/contracts/users';
 import { json, mockApi, type MockHandler } from '../../../testing/fetch-mock';
 import { adminUser, signIn } from '../../../testing/factories';
 import { renderApp } from '../../../testing/render';
+import { ALL_ROLES_LABEL, DIRECT_ROLES_LABEL } from './edit-user-form';
 
 const ROLES = [
   { id: 1, name: 'Admin' },
@@ -20,7 +22,7 @@ const ROLES = [
   { id: 4, name: 'Vertreter' },
 ];
 
-function makeUserRecord(overrides: Partial<User> = {}): User {
+function makeUserRecord(overrides: Partial<UserDetail> = {}): UserDetail {
   const roles = overrides.roles ?? ['Vertreter'];
   return {
     id: 21,
@@ -31,9 +33,18 @@ function makeUserRecord(overrides: Partial<User> = {}): User {
     status: 'aktiv',
     two_factor: false,
     created_at: '2026-11-21T10:00:00.000Z',
+    memberships: [],
     ...overrides,
     roles,
     roles_string: roles.join(', '),
+    effective_roles:
+      overrides.effective_roles ??
+      roles.map((name) => ({
+        id: ROLES.find((role) => role.name === name)?.id ?? 0,
+        name,
+        sources: ['direct' as const],
+        committee: null,
+      })),
   };
 }
 
@@ -205,7 +216,8 @@ describe('/user/show/{id}', () => {
     expect(entry('Vorname')).toHaveTextContent('Clara');
     expect(entry('Nachname')).toHaveTextContent('Conrad');
     expect(entry('E-Mail')).toHaveTextContent('clara.conrad@example.org');
-    expect(entry('Rollen')).toHaveTextContent('Aufsichtsrat, Vertreter');
+    expect(entry('Rollen')).toHaveTextContent('Aufsichtsrat — direkt vergeben');
+    expect(entry('Rollen')).toHaveTextContent('Vertreter — direkt vergeben');
     expect(screen.getByRole('link', { name: /Bearbeiten/ })).toHaveAttribute('href', '/user/update/21');
   });
 
@@ -285,14 +297,14 @@ describe('/user/update/{id}', () => {
     await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'));
     expect(combobox('Titel \\(Anrede\\)')).toHaveValue('Frau');
     expect(field('E-Mail')).toHaveValue('clara.conrad@example.org');
-    const roles = combobox('Rollen').closest('.mantine-MultiSelect-root') as HTMLElement;
+    const roles = combobox(DIRECT_ROLES_LABEL).closest('.mantine-MultiSelect-root') as HTMLElement;
     expect(within(roles).getByText('Vertreter')).toBeInTheDocument();
 
     await user.clear(field('Nachname'));
     await user.type(field('Nachname'), 'Conrad-Berg');
     // Picking a chosen option again removes it.
-    await choose(user, 'Rollen', 'Vertreter');
-    await choose(user, 'Rollen', 'Aufsichtsrat');
+    await choose(user, DIRECT_ROLES_LABEL, 'Vertreter');
+    await choose(user, DIRECT_ROLES_LABEL, 'Aufsichtsrat');
     await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/user'));
@@ -327,5 +339,111 @@ describe('/user/update/{id}', () => {
     renderApp('/user/update/21');
     expect(await screen.findByText(ADMIN_USER_CHANGE_FORBIDDEN_MESSAGE)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Aktualisieren' })).not.toBeInTheDocument();
+  });
+});
+
+describe('/user: roles from committees (decision 189)', () => {
+  const AUFSICHTSRAT = { id: 3, name: 'Aufsichtsrat' };
+  const membership = (overrides: Partial<OwnMembership> = {}): OwnMembership => ({
+    id: 1,
+    committee: { id: 1, name: 'Aufsichtsrat' },
+    term_title: 'Amtsperiode 2026–2030',
+    function: 'mitglied',
+    rank: null,
+    from: '2026-07-01',
+    until: '2030-06-30',
+    active: true,
+    ...overrides,
+  });
+  /** Direct Vertreter, Aufsichtsrat through the committee of that name. */
+  const member = (direct: string[] = ['Vertreter']) =>
+    makeUserRecord({
+      roles: direct,
+      effective_roles: [
+        { ...AUFSICHTSRAT, sources: ['committee'], committee: { id: 1, name: 'Aufsichtsrat' } },
+        ...(direct.includes('Vertreter')
+          ? [{ id: 4, name: 'Vertreter', sources: ['direct' as const], committee: null }]
+          : []),
+      ],
+      memberships: [
+        membership(),
+        membership({
+          id: 2,
+          committee: { id: 2, name: 'Bauausschuss' },
+          term_title: 'Amtsperiode 2018–2022',
+          function: 'ersatzmitglied',
+          rank: 1,
+          from: '2018-07-01',
+          until: '2022-06-30',
+          active: false,
+        }),
+      ],
+    });
+
+  it('shows every role with its source and the memberships on the user page', async () => {
+    signIn(superAdmin());
+    usersApi({ 'GET /api/v1/user/21': json(200, { data: member() }) });
+    renderApp('/user/show/21');
+    const rolesEntry = (await screen.findByText('Rollen', { selector: 'dt' })).nextElementSibling;
+    expect(rolesEntry).toHaveTextContent('Aufsichtsrat — über Gremium Aufsichtsrat');
+    expect(rolesEntry).toHaveTextContent('Vertreter — direkt vergeben');
+    const committees = screen.getByRole('region', { name: 'Gremien' });
+    const [current, past] = within(committees).getAllByRole('listitem');
+    expect(current).toHaveTextContent('Aufsichtsrat');
+    expect(current).toHaveTextContent('Mitglied · Amtsperiode 2026–2030');
+    expect(current).toHaveTextContent('seit 01.07.2026, bis 30.06.2030');
+    expect(current).not.toHaveTextContent('beendet');
+    expect(past).toHaveTextContent('Ersatzmitglied (Rang 1) · Amtsperiode 2018–2022');
+    expect(past).toHaveTextContent('vom 01.07.2018 bis 30.06.2022');
+    expect(past).toHaveTextContent('beendet');
+  });
+
+  it('edits only the direct roles: the committee role is shown beside them and never sent', async () => {
+    signIn(superAdmin());
+    const stored = member();
+    const { requests } = usersApi({
+      'GET /api/v1/user/21': json(200, { data: stored }),
+      'PUT /api/v1/user/21': () => json(200, { user: stored }),
+    });
+    const { user, router } = renderApp('/user/update/21');
+    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'));
+    const select = combobox(DIRECT_ROLES_LABEL).closest('.mantine-MultiSelect-root') as HTMLElement;
+    expect(within(select).getByText('Vertreter')).toBeInTheDocument();
+    expect(within(select).queryByText('Aufsichtsrat')).not.toBeInTheDocument();
+    const all = screen.getByRole('group', { name: ALL_ROLES_LABEL });
+    expect(all).toHaveTextContent('Aufsichtsrat — über Gremium Aufsichtsrat');
+    expect(all).toHaveTextContent('Vertreter — direkt vergeben');
+    expect(within(screen.getByRole('region', { name: 'Gremien' })).getAllByRole('listitem')).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user'));
+    expect(requests.find((r) => r.method === 'PUT')?.body).toMatchObject({ roles: [4] });
+  });
+
+  it('lets the direct roles be emptied while a committee gives a role', async () => {
+    signIn(superAdmin());
+    const { requests } = usersApi({
+      'GET /api/v1/user/21': json(200, { data: member() }),
+      'PUT /api/v1/user/21': () => json(200, { user: member([]) }),
+    });
+    const { user, router } = renderApp('/user/update/21');
+    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'));
+    // Picking the chosen option again removes it.
+    await choose(user, DIRECT_ROLES_LABEL, 'Vertreter');
+    await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user'));
+    expect(requests.find((r) => r.method === 'PUT')?.body).toMatchObject({ roles: [] });
+  });
+
+  it('still asks for a role when no committee gives one', async () => {
+    signIn(superAdmin());
+    const { requests } = usersApi({ 'GET /api/v1/user/21': json(200, { data: makeUserRecord() }) });
+    const { user } = renderApp('/user/update/21');
+    await waitFor(() => expect(field('Vorname')).toHaveValue('Clara'));
+    // Picking the chosen option again removes it.
+    await choose(user, DIRECT_ROLES_LABEL, 'Vertreter');
+    await user.click(screen.getByRole('button', { name: 'Aktualisieren' }));
+    expect(await screen.findByText(ROLES_REQUIRED_MESSAGE)).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
   });
 });
