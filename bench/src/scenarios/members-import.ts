@@ -11,11 +11,13 @@ const SIZES = {
 };
 const FUNCTIONS = ['Mitglied', 'Mitglied', 'Mitglied', 'Ersatzmitglied'];
 
-/** A member administration's export: `;`, Windows line ends, umlauts, a Wahlbezirk per 100 rows. */
+/** A member administration's export: `;`, Windows line ends, umlauts, a Wahlbezirk per 100 rows with its own ranks. */
 function memberFile(rows: number): Buffer {
   const lines = ['Anrede;Vorname;Nachname;E-Mail;Funktion;von;bis;Wahlbezirk;Rang'];
   let rank = 0;
   for (let index = 0; index < rows; index += 1) {
+    // Ersatzmitglieder are ranked within their Wahlbezirk of 100 rows.
+    if (index % 100 === 0) rank = 0;
     const office = index === 0 ? 'Vorsitz' : FUNCTIONS[index % FUNCTIONS.length]!;
     const rankCell = office === 'Ersatzmitglied' ? String((rank += 1)) : '';
     lines.push(

@@ -1068,7 +1068,7 @@ const ENTRIES: Record<string, Entry> = {
         active: true,
       }),
   },
-  // "Mitglieder importieren" (decision 190), for real (`dry_run=false`): an admin's target is a fresh
+  // "Mitglieder importieren" (decision 189), for real (`dry_run=false`): an admin's target is a fresh
   // Gremium with an Amtsperiode, and the file's new person gets an account and a membership.
   'POST /api/v1/committees/:id/members/import': {
     access: 'admin',

@@ -1222,7 +1222,7 @@ const ENTRIES: Record<string, Spec> = {
       url: `/api/v1/memberships/${(await fresh.membership({ successor: true })).id}/successor`,
     }),
   },
-  // "Mitglieder importieren" (decision 190): the body is the CSV file itself.
+  // "Mitglieder importieren" (decision 189): the body is the CSV file itself.
   'POST /api/v1/committees/:id/members/import': {
     params: (p) => ({ id: p.committeeIds }),
     query: {

@@ -28,7 +28,7 @@ const sameMembership = (row: repo.MembershipRow, draft: MembershipDraft) =>
   row.district === draft.district;
 
 /**
- * "Mitglieder importieren" (decision 190): the preview and the import are the same plan, made
+ * "Mitglieder importieren" (decision 189): the preview and the import are the same plan, made
  * from the file and the term's memberships as stored; the import makes it again inside its
  * transaction and writes only a plan without errors. A person is found by e-mail address; their
  * membership in the term is changed, or a new one created; an unknown address gets an account

@@ -11,6 +11,18 @@ import { nextDay } from './membership-rules.ts';
 
 type StateContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'logger'>;
 
+/**
+ * Rows a transaction reads again and again and does not change (an import applies thousands of
+ * memberships of one committee and term): read once per transaction.
+ */
+const readInTransaction = new WeakMap<Transaction<Database>, Map<string, Promise<unknown>>>();
+function once<T>(trx: Transaction<Database>, key: string, read: () => Promise<T>): Promise<T> {
+  let reads = readInTransaction.get(trx);
+  if (!reads) readInTransaction.set(trx, (reads = new Map()));
+  if (!reads.has(key)) reads.set(key, read());
+  return reads.get(key) as Promise<T>;
+}
+
 /** Today as the cooperative counts days: the calendar day in Europe/Berlin. */
 export const berlinToday = (ctx: Pick<AppContext, 'clock'>) => berlinDate(ctx.clock.now());
 
@@ -66,8 +78,10 @@ export async function applyMembershipState(
   const next = stateOn(membership, today);
   if (next === membership.state) return false;
   if (!(await repo.claimState(trx, membership, next))) return false;
-  const committee = await repo.findCommittee(trx, membership.committee_id);
-  const term = await repo.findTerm(trx, membership.term_id);
+  const committee = await once(trx, `committee ${membership.committee_id}`, () =>
+    repo.findCommittee(trx, membership.committee_id),
+  );
+  const term = await once(trx, `term ${membership.term_id}`, () => repo.findTerm(trx, membership.term_id));
   const user = membership.user_id === null ? undefined : await repo.findUserBrief(trx, membership.user_id);
   const started = next === 'active';
   // An Ersatzmitglied who moved up serves on without a break: no mail about the end of that part.

@@ -256,8 +256,13 @@ export function membershipWrites(ctx: AppContext) {
     userIds: readonly (number | null)[],
   ) {
     const row = await repo.findMembership(trx, id);
-    if (row) await applyMembershipState(ctx, trx, row, berlinToday(ctx), auditActor(actor));
-    for (const userId of new Set(userIds)) if (userId !== null) await syncCommitteeRoles(trx, userId);
+    // A change of state brings the member's roles in line itself; anyone else's are synced here.
+    const applied = row
+      ? await applyMembershipState(ctx, trx, row, berlinToday(ctx), auditActor(actor))
+      : false;
+    for (const userId of new Set(userIds)) {
+      if (userId !== null && !(applied && userId === row?.user_id)) await syncCommitteeRoles(trx, userId);
+    }
   }
 
   async function insertDraft(
