@@ -79,6 +79,21 @@ export const AUDIT_ACTIONS = {
   'membership.ended': 'Mitgliedschaft beendet',
   'membership.successor': 'Ersatzmitglied nachgerückt',
   'membership.imported': 'Mitglieder importiert',
+  'motion.created': 'Beschlussvorlage angelegt',
+  'motion.updated': 'Beschlussvorlage geändert',
+  'motion.voided': 'Abstimmung durch Änderung der Vorlage ungültig',
+  'motion.deleted': 'Beschlussvorlage gelöscht',
+  'motion.opened': 'Abstimmung geöffnet',
+  'motion.voted': 'Stimme abgegeben',
+  'motion.secret_participation': 'Teilnahme an geheimer Abstimmung festgehalten',
+  'motion.objected': 'Widerspruch im Umlaufverfahren',
+  'motion.objection_stopped': 'Umlaufverfahren durch Widerspruch beendet',
+  'motion.conflict_declared': 'Interessenkonflikt erklärt',
+  'motion.hand_counted': 'Handzeichen gezählt',
+  'motion.closed': 'Abstimmung geschlossen',
+  'motion.withdrawn': 'Beschlussvorlage zurückgezogen',
+  'resolution.established': 'Beschluss festgestellt',
+  'resolution.corrected': 'Beschluss berichtigt',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
@@ -115,6 +130,7 @@ export const AUDIT_OBJECT_TYPES = {
   api_key: 'API-Schlüssel',
   committee: 'Gremium',
   membership: 'Mitgliedschaft',
+  motion: 'Beschlussvorlage',
 } as const satisfies Record<string, string>;
 export type AuditObjectType = keyof typeof AUDIT_OBJECT_TYPES;
 export const AUDIT_OBJECT_TYPE_NAMES = Object.keys(AUDIT_OBJECT_TYPES) as AuditObjectType[];

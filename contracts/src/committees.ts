@@ -127,6 +127,12 @@ export const DEFAULT_COMMITTEE_RULES: CommitteeRules = {
   notice_days: 14,
 };
 
+/** Rules as stored (JSON), completed with the defaults for keys a later version added. */
+export function parseCommitteeRules(text: string): CommitteeRules {
+  const parsed = committeeRulesSchema.partial().safeParse(JSON.parse(text));
+  return { ...DEFAULT_COMMITTEE_RULES, ...(parsed.success ? parsed.data : {}) };
+}
+
 export const termSchema = z.object({
   id: z.number().int(),
   committee_id: z.number().int(),
@@ -321,6 +327,7 @@ export const IMPORT_MESSAGES = {
     'Die Datei enthält fehlerhafte Zeilen. Bitte korrigieren Sie diese und prüfen Sie die Datei erneut.',
   empty: 'Die Datei enthält keine Zeilen.',
   tooLarge: 'Die Datei ist zu groß (höchstens 10.000 Zeilen).',
+  fileTooLarge: 'Die Datei ist zu groß (höchstens 5 MB).',
   missingColumns: (names: string[]) => `Es fehlen die Spalten ${names.join(', ')}.`,
   unknownFunction: (value: string) => `Unbekannte Funktion „${value}“.`,
   invalidEmail: 'Ungültige E-Mail-Adresse.',

@@ -16,6 +16,7 @@ import { clearSecondFactor } from './features/two-factor/second-factor.service.t
 import { recordAudit } from './features/audit/audit-log.service.ts';
 import { sendDueDigests } from './features/notifications/notifications.service.ts';
 import { setDirectRoles } from './features/users/users.service.ts';
+import { verifyChains } from './features/resolutions/resolutions.service.ts';
 
 const USAGE = `Verwendung:
   npm run cli -- create-user --email <adresse> --firstname <vorname> --lastname <nachname>
@@ -35,6 +36,9 @@ const USAGE = `Verwendung:
       Zeitpunkt fällig sind (ISO 8601, z. B. 2026-11-28T07:05:00+01:00; ohne --at: jetzt), über die
       Warteschlange, die der laufende Server zustellt. Jede geht je Mitglied und Zeitraum nur einmal
       hinaus, auch wenn der Server sie schon versandt hat.
+  npm run cli -- verify-resolutions
+      Prüft die Prüfsummen-Kette des Beschlussbuchs jedes Gremiums und nennt den ersten Eintrag,
+      der nicht passt (verändert, entfernt oder falsch verkettet); dann endet es mit Status 1.
   npm run backup -- <verzeichnis>
       Sichert das laufende Portal (SQLite-Datenbank und Dateien, mit Prüfsummen) in ein leeres
       Verzeichnis außerhalb von DATA_DIR. Mit PostgreSQL: pg_dump (siehe README).
@@ -206,6 +210,24 @@ async function digestsCommand(args: string[]): Promise<void> {
   }
 }
 
+/** Recomputes every committee's chain of resolutions (decision 190); exit status 1 when one is broken. */
+async function verifyResolutionsCommand(): Promise<void> {
+  const { db } = await openPortalDatabase();
+  try {
+    const result = await verifyChains(db);
+    if (result.ok) {
+      process.stdout.write(
+        `Beschlussbuch in Ordnung: ${result.count} ${result.count === 1 ? 'Eintrag' : 'Einträge'} geprüft.\n`,
+      );
+    } else {
+      process.stdout.write(`Beschlussbuch fehlerhaft bei ${result.number}: ${result.reason}\n`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await db.close();
+  }
+}
+
 class UsageError extends Error {}
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
@@ -213,6 +235,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   'reset-2fa': resetTwoFactor,
   reindex: reindexCommand,
   digests: digestsCommand,
+  'verify-resolutions': verifyResolutionsCommand,
   backup: backupCommand,
   restore: restoreCommand,
 };

@@ -1,5 +1,19 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { CommitteeKind, EndReason, MemberFunction } from '@gremienportal/contracts/committees';
+import type {
+  CommitteeKind,
+  EndReason,
+  MajorityBasis,
+  MajorityRule,
+  MemberFunction,
+  QuorumRule,
+} from '@gremienportal/contracts/committees';
+import type {
+  MotionState,
+  Procedure,
+  ResolutionResult,
+  VoteMode,
+} from '@gremienportal/contracts/resolutions';
+import type { Choice } from '@gremienportal/contracts/tally';
 
 /**
  * Timestamps are ISO 8601 UTC strings (`Date#toISOString`) in both dialects: they sort as text,
@@ -470,6 +484,108 @@ export interface Database {
   committees: CommitteesTable;
   committee_terms: CommitteeTermsTable;
   committee_memberships: CommitteeMembershipsTable;
+  motions: MotionsTable;
+  motion_files: MotionFilesTable;
+  motion_electorate: MotionElectorateTable;
+  motion_votes: MotionVotesTable;
+  motion_ballots: MotionBallotsTable;
+  resolution_counters: ResolutionCountersTable;
+  resolutions: ResolutionsTable;
+  resolution_follow_ups: ResolutionFollowUpsTable;
+}
+
+/** A Beschlussvorlage (decision 190). */
+export interface MotionsTable {
+  id: Generated<number>;
+  committee_id: number;
+  event_id: number | null;
+  agenda_item_id: number | null;
+  title: string;
+  text: string;
+  justification: string;
+  mode: VoteMode;
+  majority: MajorityRule;
+  majority_basis: MajorityBasis;
+  quorum: QuorumRule;
+  state: Generated<MotionState>;
+  procedure: Procedure | null;
+  deadline: Timestamp | null;
+  changes_allowed: Generated<number>;
+  opened_at: Timestamp | null;
+  closed_at: Timestamp | null;
+  hand_ja: number | null;
+  hand_nein: number | null;
+  hand_enthaltung: number | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MotionFilesTable {
+  motion_id: number;
+  file_id: number;
+}
+
+/** Who may vote, fixed when the vote opens; `voted` is the mark without a time. */
+export interface MotionElectorateTable {
+  motion_id: number;
+  user_id: number;
+  holder_name: string;
+  function: MemberFunction;
+  voted: Generated<number>;
+  conflicted: Generated<number>;
+  objected_at: Timestamp | null;
+  objection_reason: string | null;
+  mailed_at: Timestamp | null;
+  first_opened_at: Timestamp | null;
+  reminded_at: Timestamp | null;
+}
+
+export interface MotionVotesTable {
+  motion_id: number;
+  user_id: number;
+  choice: Choice;
+  updated_at: Timestamp;
+}
+
+/** A secret ballot: a random id and the choice, nothing that names the voter or the time. */
+export interface MotionBallotsTable {
+  id: string;
+  motion_id: number;
+  choice: Choice;
+}
+
+export interface ResolutionCountersTable {
+  committee_id: number;
+  term_id: number;
+  last_number: number;
+}
+
+/** An entry of the Beschlussbuch: never updated; `record` is canonical JSON, `hash` chains it. */
+export interface ResolutionsTable {
+  id: Generated<number>;
+  committee_id: number;
+  term_id: number;
+  motion_id: number | null;
+  number: string;
+  sequence: number;
+  result: ResolutionResult;
+  established_at: Timestamp;
+  record: string;
+  previous_hash: string | null;
+  hash: string;
+  corrects_id: number | null;
+}
+
+export interface ResolutionFollowUpsTable {
+  id: Generated<number>;
+  resolution_id: number;
+  responsible_id: number | null;
+  due_on: string | null;
+  status: Generated<'offen' | 'erledigt'>;
+  note: Generated<string>;
+  reminded_on: string | null;
+  updated_at: Timestamp;
 }
 
 /** Gremien (decision 189); `rules` is JSON of the contract's `CommitteeRules`. */

@@ -232,6 +232,76 @@ async function fillEveryTable(db: Db, dataDir: string) {
     .executeTakeFirstOrThrow();
   await put('user_roles', { user_id: member, role_id: roleId, direct: 0, via_committee: 1 });
   await k.updateTable('users').set({ email_visible_to_committees: 1 }).where('id', '=', member).execute();
+
+  // Beschlüsse (0017): a secret motion with its electorate, an open one's vote, a ballot, a
+  // resolution of the Beschlussbuch with its counter and follow-up.
+  const motionRow = {
+    committee_id: committeeId,
+    event_id: null,
+    agenda_item_id: null,
+    text: 'Der Aufsichtsrat stimmt dem Jahresabschluss zu.',
+    justification: '',
+    majority: 'simple',
+    majority_basis: 'cast',
+    quorum: 'more_than_half',
+    procedure: 'umlauf',
+    deadline: now,
+    opened_at: now,
+    closed_at: now,
+    hand_ja: null,
+    hand_nein: null,
+    hand_enthaltung: null,
+    created_by: admin,
+    created_at: now,
+    updated_at: now,
+  } as const;
+  const secret = await k
+    .insertInto('motions')
+    .values({ ...motionRow, title: 'Geheime Wahl', mode: 'geheim', state: 'geschlossen' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const open = await k
+    .insertInto('motions')
+    .values({ ...motionRow, title: 'Jahresabschluss', mode: 'namentlich', state: 'festgestellt' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await put('motion_files', { motion_id: open.id, file_id: fileId });
+  await put('motion_electorate', {
+    motion_id: secret.id,
+    user_id: member,
+    holder_name: 'Vera Vertreterin',
+    function: 'mitglied',
+    voted: 1,
+    mailed_at: now,
+  });
+  await put('motion_ballots', { id: randomUUID(), motion_id: secret.id, choice: 'ja' });
+  await put('motion_votes', { motion_id: open.id, user_id: member, choice: 'nein', updated_at: now });
+  await put('resolution_counters', { committee_id: committeeId, term_id: term.id, last_number: 1 });
+  const resolution = await k
+    .insertInto('resolutions')
+    .values({
+      committee_id: committeeId,
+      term_id: term.id,
+      motion_id: open.id,
+      number: 'AR 2022/01',
+      sequence: 1,
+      result: 'abgelehnt',
+      established_at: now,
+      record: '{"number":"AR 2022/01"}',
+      previous_hash: null,
+      hash: 'a'.repeat(64),
+      corrects_id: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await put('resolution_follow_ups', {
+    resolution_id: resolution.id,
+    responsible_id: member,
+    due_on: '2026-12-31',
+    note: 'Bericht an die Vertreterversammlung',
+    reminded_on: null,
+    updated_at: now,
+  });
   return { apiToken, fileId, memberId: member, trashedId: draft!.id };
 }
 

@@ -47,6 +47,14 @@ const TABLES: Record<keyof Database, string[]> = {
   committees: ['id'],
   committee_terms: ['id'],
   committee_memberships: ['id'],
+  motions: ['id'],
+  motion_files: ['motion_id', 'file_id'],
+  motion_electorate: ['motion_id', 'user_id'],
+  motion_votes: ['motion_id', 'user_id'],
+  motion_ballots: ['id'],
+  resolution_counters: ['committee_id', 'term_id'],
+  resolutions: ['id'],
+  resolution_follow_ups: ['id'],
 };
 export type TableName = keyof Database;
 

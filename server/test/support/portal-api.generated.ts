@@ -893,7 +893,7 @@ export interface paths {
     put?: never;
     /**
      * Mitglieder importieren (CSV): mit `dry_run=true` (Standard) nur die Vorschau, mit `false` der Import
-     * @description Rumpf: die CSV-Datei selbst (`Content-Type: text/csv`), UTF-8 mit oder ohne BOM oder Windows-1252, Trennzeichen `;` oder `,`, Spalten Anrede, Vorname, Nachname, E-Mail, Funktion, von, bis, Wahlbezirk, Rang. Der Import schreibt in einer Transaktion und nur, wenn keine Zeile fehlerhaft ist.
+     * @description Rumpf: die CSV-Datei selbst (`Content-Type: text/csv`) oder als einzige Datei eines Formulars (`multipart/form-data`), UTF-8 mit oder ohne BOM oder Windows-1252, Trennzeichen `;` oder `,`, Spalten Anrede, Vorname, Nachname, E-Mail, Funktion, von, bis, Wahlbezirk, Rang. Der Import schreibt in einer Transaktion und nur, wenn keine Zeile fehlerhaft ist.
      *
      *     Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: mit der Berechtigung `nutzer:schreiben`.
      */
@@ -13971,7 +13971,8 @@ export interface operations {
           | 'trash'
           | 'api_key'
           | 'committee'
-          | 'membership';
+          | 'membership'
+          | 'motion';
         object_id?: number;
         from?: string;
         to?: string;
@@ -14095,7 +14096,8 @@ export interface operations {
           | 'trash'
           | 'api_key'
           | 'committee'
-          | 'membership';
+          | 'membership'
+          | 'motion';
         object_id?: number;
         from?: string;
         to?: string;

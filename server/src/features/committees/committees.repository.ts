@@ -1,9 +1,6 @@
+import { parseCommitteeRules } from '@gremienportal/contracts/committees';
 import type { Kysely, Transaction } from 'kysely';
-import {
-  committeeRulesSchema,
-  DEFAULT_COMMITTEE_RULES,
-  type CommitteeRules,
-} from '@gremienportal/contracts/committees';
+
 import type {
   CommitteeMembershipsTable,
   CommitteesTable,
@@ -29,11 +26,7 @@ export type MembershipWithUser = MembershipRow & {
   email_visible: number | null;
 };
 
-/** Rules as stored, completed with the defaults for keys a later version added. */
-export function parseRules(text: string): CommitteeRules {
-  const parsed = committeeRulesSchema.partial().safeParse(JSON.parse(text));
-  return { ...DEFAULT_COMMITTEE_RULES, ...(parsed.success ? parsed.data : {}) };
-}
+export const parseRules = parseCommitteeRules;
 
 const committeeQuery = (db: Executor) =>
   db

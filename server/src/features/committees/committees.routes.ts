@@ -1,3 +1,5 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema, idParamsSchema, messageSchema } from '@gremienportal/contracts/common';
 import {
@@ -6,6 +8,7 @@ import {
   createCommitteeBodySchema,
   createMembershipBodySchema,
   createTermBodySchema,
+  IMPORT_MESSAGES,
   importQuerySchema,
   importResultSchema,
   membersQuerySchema,
@@ -25,6 +28,20 @@ import { AppError } from '../../errors.ts';
 /** A member list from the member administration: a few thousand rows fit well within this. */
 const IMPORT_LIMIT_BYTES = 5 * 1024 * 1024;
 const IMPORT_BODY_MESSAGE = 'Bitte senden Sie die Mitgliederliste als CSV-Datei.';
+/** The one file of a multipart form, whole; a broken or oversized form is a German 4xx. */
+async function fileOfForm(request: FastifyRequest): Promise<Buffer | undefined> {
+  try {
+    const part = await request.file();
+    return part ? await part.toBuffer() : undefined;
+  } catch (error) {
+    const code = (error as { code?: string } | undefined)?.code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
+      throw new AppError('payload_too_large', IMPORT_MESSAGES.fileTooLarge);
+    }
+    throw new AppError('bad_request', IMPORT_BODY_MESSAGE);
+  }
+}
+
 const IMPORT_TYPES = [
   'text/csv',
   'application/csv',
@@ -263,6 +280,8 @@ export const committeesRoutes =
 
     await app.register(async (plain) => {
       const scope = plain.withTypeProvider<ZodTypeProvider>();
+      // Or as a form's file (what a browser form or curl -F sends): one file, nothing else kept.
+      await scope.register(multipart, { limits: { fileSize: IMPORT_LIMIT_BYTES, files: 1, fields: 10 } });
       // The file as it is (any encoding): the CSV reader decodes it.
       scope.addContentTypeParser(
         IMPORT_TYPES,
@@ -279,16 +298,22 @@ export const committeesRoutes =
             summary:
               'Mitglieder importieren (CSV): mit `dry_run=true` (Standard) nur die Vorschau, mit `false` der Import',
             description:
-              'Rumpf: die CSV-Datei selbst (`Content-Type: text/csv`), UTF-8 mit oder ohne BOM oder Windows-1252, ' +
+              'Rumpf: die CSV-Datei selbst (`Content-Type: text/csv`) oder als einzige Datei eines Formulars (`multipart/form-data`), UTF-8 mit oder ohne BOM oder Windows-1252, ' +
               'Trennzeichen `;` oder `,`, Spalten Anrede, Vorname, Nachname, E-Mail, Funktion, von, bis, Wahlbezirk, Rang. ' +
               'Der Import schreibt in einer Transaktion und nur, wenn keine Zeile fehlerhaft ist.',
             params: idParamsSchema,
             querystring: importQuerySchema,
-            response: { 200: importResultSchema, ...writeErrors, 413: errorBodySchema, 415: errorBodySchema },
+            response: {
+              200: importResultSchema,
+              ...writeErrors,
+              400: errorBodySchema,
+              413: errorBodySchema,
+              415: errorBodySchema,
+            },
           },
         },
         async (request) => {
-          const body = request.body;
+          const body = request.isMultipart() ? await fileOfForm(request) : request.body;
           if (!(body instanceof Buffer)) throw new AppError('unsupported_media_type', IMPORT_BODY_MESSAGE);
           return feature.imports.run(
             actorOf(request),

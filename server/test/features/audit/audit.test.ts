@@ -282,8 +282,23 @@ describe('GET /audit: entries, filters and pages', () => {
       'membership.ended': 'Mitgliedschaft beendet',
       'membership.successor': 'Ersatzmitglied nachgerückt',
       'membership.imported': 'Mitglieder importiert',
+      'motion.created': 'Beschlussvorlage angelegt',
+      'motion.updated': 'Beschlussvorlage geändert',
+      'motion.voided': 'Abstimmung durch Änderung der Vorlage ungültig',
+      'motion.deleted': 'Beschlussvorlage gelöscht',
+      'motion.opened': 'Abstimmung geöffnet',
+      'motion.voted': 'Stimme abgegeben',
+      'motion.secret_participation': 'Teilnahme an geheimer Abstimmung festgehalten',
+      'motion.objected': 'Widerspruch im Umlaufverfahren',
+      'motion.objection_stopped': 'Umlaufverfahren durch Widerspruch beendet',
+      'motion.conflict_declared': 'Interessenkonflikt erklärt',
+      'motion.hand_counted': 'Handzeichen gezählt',
+      'motion.closed': 'Abstimmung geschlossen',
+      'motion.withdrawn': 'Beschlussvorlage zurückgezogen',
+      'resolution.established': 'Beschluss festgestellt',
+      'resolution.corrected': 'Beschluss berichtigt',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(70);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(85);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_MESSAGES, type ImportResult } from '@gremienportal/contracts/committees';
 import { buildTestApp, type TestApp } from '../../support/build-test-app.ts';
 import { createRoleUsers, createUser } from '../../support/factories.ts';
+import { multipart } from '../../support/files.fixtures.ts';
 
 /** "Mitglieder importieren": the preview and the import agree, a second run changes nothing. */
 describe('member import', () => {
@@ -136,6 +137,27 @@ describe('member import', () => {
     );
     const json = await upload(JSON.stringify({ a: 1 }), true, 'application/json');
     expect(json.statusCode).toBe(415);
+  });
+
+  it('takes the file from a form as well, and refuses a form without one in German', async () => {
+    const form = multipart([], { filename: 'mitglieder.csv', type: 'text/csv', content: FILE });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/committees/${committeeId}/members/import?term_id=${termId}&dry_run=true`,
+      headers: { ...users.admin.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as ImportResult).counts.unchanged).toBe(7);
+    const empty = multipart([['titel', 'ohne Datei']]);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/committees/${committeeId}/members/import?term_id=${termId}`,
+      headers: { ...users.admin.headers, ...empty.headers },
+      payload: empty.payload,
+    });
+    expect(refused.statusCode).toBe(415);
+    expect(refused.json().message).toBe('Bitte senden Sie die Mitgliederliste als CSV-Datei.');
   });
 
   it('is for admins only', async () => {
