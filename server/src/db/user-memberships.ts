@@ -48,3 +48,15 @@ export async function membershipsOfUser(db: Executor, userId: number): Promise<O
         b.id - a.id,
     );
 }
+
+/** Ids of the committees the user belongs to now: an applied, active membership of any function. */
+export async function activeCommitteeIds(db: Executor, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('committee_memberships')
+    .select('committee_id')
+    .distinct()
+    .where('user_id', '=', userId)
+    .where('state', '=', 'active')
+    .execute();
+  return rows.map((row) => row.committee_id);
+}

@@ -222,17 +222,7 @@ export function activeMembershipRoles(db: Executor, userId: number) {
     .execute();
 }
 
-/** Ids of the committees the user belongs to now (an applied, active membership of any function). */
-export async function committeesOfMember(db: Executor, userId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('committee_memberships')
-    .select('committee_id')
-    .distinct()
-    .where('user_id', '=', userId)
-    .where('state', '=', 'active')
-    .execute();
-  return rows.map((row) => row.committee_id);
-}
+export { activeCommitteeIds as committeesOfMember } from '../../db/user-memberships.ts';
 
 export function userRoleRows(db: Executor, userId: number) {
   return db

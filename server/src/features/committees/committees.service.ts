@@ -22,8 +22,6 @@ import { currentTermOf, toTerm } from './terms.service.ts';
 
 type Folders = ReturnType<typeof foldersService>;
 
-const committeeLabel = (name: string) => name;
-
 export function committeesService(ctx: AppContext, folders: Folders) {
   const db = () => ctx.db.kysely;
   const audit = (trx: Transaction<Database>, actor: Actor, entry: Parameters<typeof recordAudit>[2]) =>
@@ -147,7 +145,7 @@ export function committeesService(ctx: AppContext, folders: Folders) {
             action: 'committee.created',
             objectType: 'committee',
             objectId: id,
-            objectLabel: committeeLabel(body.name),
+            objectLabel: body.name,
             details: { kind: body.kind, role: body.name, role_created: !existingRole },
           });
           return { id, roleId, roleCreated: !existingRole };
@@ -172,7 +170,7 @@ export function committeesService(ctx: AppContext, folders: Folders) {
                 action: 'committee.deleted',
                 objectType: 'committee',
                 objectId: id,
-                objectLabel: committeeLabel(body.name),
+                objectLabel: body.name,
                 details: { reason: 'folder_refused' },
               });
             });
@@ -209,7 +207,7 @@ export function committeesService(ctx: AppContext, folders: Folders) {
             action: 'committee.updated',
             objectType: 'committee',
             objectId: id,
-            objectLabel: committeeLabel(body.name),
+            objectLabel: body.name,
             details: {
               ...changeOf('name', row.name, body.name),
               ...changeOf('kind', row.kind, body.kind),
@@ -237,7 +235,7 @@ export function committeesService(ctx: AppContext, folders: Folders) {
             action: 'committee.deleted',
             objectType: 'committee',
             objectId: id,
-            objectLabel: committeeLabel(row.name),
+            objectLabel: row.name,
           });
         });
     },

@@ -56,7 +56,11 @@ export async function activeFunctions(db: Executor, committeeId: number, userId:
 }
 
 export function committeeBrief(db: Executor, id: number) {
-  return db.selectFrom('committees').select(['id', 'name', 'rules']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('committees')
+    .select(['id', 'name', 'kind', 'rules'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function agendaItem(db: Executor, id: number) {

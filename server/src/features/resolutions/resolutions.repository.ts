@@ -1,4 +1,3 @@
-import { parseCommitteeRules } from '@gremienportal/contracts/committees';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ResolutionResult } from '@gremienportal/contracts/resolutions';
 
@@ -11,33 +10,10 @@ import type { Dialect } from '../../db/dialect.ts';
  */
 
 export type Executor = Kysely<Database> | Transaction<Database>;
+export { committeeBrief, findMotion, parseRules } from './motions.repository.ts';
+export { activeCommitteeIds as committeesOfMember } from '../../db/user-memberships.ts';
+
 export type ResolutionRow = Selectable<ResolutionsTable>;
-
-export const parseRules = parseCommitteeRules;
-
-/** Ids of the committees the user belongs to now (an applied, active membership). */
-export async function committeesOfMember(db: Executor, userId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('committee_memberships')
-    .select('committee_id')
-    .distinct()
-    .where('user_id', '=', userId)
-    .where('state', '=', 'active')
-    .execute();
-  return rows.map((row) => row.committee_id);
-}
-
-export function findMotion(db: Executor, id: number) {
-  return db.selectFrom('motions').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export function committeeBrief(db: Executor, id: number) {
-  return db
-    .selectFrom('committees')
-    .select(['id', 'name', 'kind', 'rules'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
 
 /** The user's applied, active membership with the function `vorsitz` in the committee. */
 export function activeChairship(db: Executor, committeeId: number, userId: number) {
