@@ -145,6 +145,12 @@ const WITHOUT_PRELOAD_LIST = new RegExp(
     'api-keys',
     'committees',
     'committee-show',
+    'resolutions',
+    'resolution-show',
+    'motion-show',
+    'motion-edit',
+    'agenda-motions',
+    'committee-motions',
   ].join('|')})-[\\w-]+\\.js$`,
 );
 
@@ -211,10 +217,11 @@ export default defineConfig({
     manifest: true,
     modulePreload: {
       // The header search loads on its first use (decision 129), the agenda editor and the other
-      // pages only admins open on demand (decision 130), and the Gremien pages, which members open
-      // now and then. Their imports name only their own chunk and style sheets, not the dozens of
-      // chunks below them: those lists would sit in the app shell that /login and /files load
-      // first. The browser finds them when it runs the chunk.
+      // pages only admins open on demand (decision 130), and the Gremien and Beschlüsse pages, which
+      // members open now and then (with the motions the event and committee pages add after their
+      // first paint). Their imports name only their own chunk and style sheets, not
+      // the dozens of chunks below them: those lists would sit in the app shell that /login and
+      // /files load first. The browser finds them when it runs the chunk.
       resolveDependencies: (file, deps) => (WITHOUT_PRELOAD_LIST.test(file) ? [] : deps),
     },
     rolldownOptions: {

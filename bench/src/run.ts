@@ -36,6 +36,7 @@ import { countersScenario } from './scenarios/counters.ts';
 import { searchScenario } from './scenarios/search.ts';
 import { bookScenario } from './scenarios/book.ts';
 import { membersImportScenario } from './scenarios/members-import.ts';
+import { votesScenario } from './scenarios/votes.ts';
 import { readStateScenario } from './scenarios/read-state.ts';
 import { growthRuns, growthScenario, renderGrowthComparison, setGrowthSize } from './scenarios/growth.ts';
 import {
@@ -62,6 +63,8 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   growth: growthScenario,
   // Adds committees and up to 5,000 accounts with memberships.
   import: membersImportScenario,
+  // Adds 300 accounts with sessions, a committee and its motions (Beschlüsse, decision 190).
+  votes: votesScenario,
   // Last: it adds a folder, documents and a meeting to the data set.
   book: bookScenario,
 };

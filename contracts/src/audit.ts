@@ -92,8 +92,10 @@ export const AUDIT_ACTIONS = {
   'motion.hand_counted': 'Handzeichen gezählt',
   'motion.closed': 'Abstimmung geschlossen',
   'motion.withdrawn': 'Beschlussvorlage zurückgezogen',
+  'motion.reminded': 'An die Abstimmung erinnert',
   'resolution.established': 'Beschluss festgestellt',
   'resolution.corrected': 'Beschluss berichtigt',
+  'resolution.follow_up': 'Umsetzung eines Beschlusses gepflegt',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
@@ -131,6 +133,7 @@ export const AUDIT_OBJECT_TYPES = {
   committee: 'Gremium',
   membership: 'Mitgliedschaft',
   motion: 'Beschlussvorlage',
+  resolution: 'Beschluss',
 } as const satisfies Record<string, string>;
 export type AuditObjectType = keyof typeof AUDIT_OBJECT_TYPES;
 export const AUDIT_OBJECT_TYPE_NAMES = Object.keys(AUDIT_OBJECT_TYPES) as AuditObjectType[];

@@ -82,6 +82,23 @@ export const MOTION_MESSAGES = {
     'In einer geheimen Abstimmung kann ein Interessenkonflikt nur vor der Stimmabgabe erklärt werden.',
   alreadyObjected: 'Sie haben diesem Umlaufverfahren bereits widersprochen.',
   notWithdrawable: 'Zurückziehen kann man nur einen Entwurf oder eine laufende Abstimmung.',
+  writtenOnlyMeeting:
+    'Vor dem Öffnen kann man nur bei einer Abstimmung in einer Sitzung schriftlich abstimmen.',
+  writtenNotSecret: 'Eine geheime Abstimmung kennt keine schriftliche Stimmabgabe vorab.',
+  notVotingMember: 'Sie sind heute kein stimmberechtigtes Mitglied dieses Gremiums.',
+  voted: 'Ihre Stimme wurde gezählt.',
+  writtenVoted: 'Ihre schriftliche Stimme ist eingegangen; sie zählt, sobald die Abstimmung geöffnet wird.',
+  objected: 'Ihr Widerspruch wurde festgehalten.',
+  objectionStopped: 'Ihr Widerspruch wurde festgehalten; das Umlaufverfahren ist damit beendet.',
+  reminded: (count: number) =>
+    count === 0
+      ? 'Niemand war zu erinnern: alle haben abgestimmt, widersprochen oder wurden heute schon erinnert.'
+      : count === 1
+        ? 'Ein Mitglied wurde erinnert.'
+        : `${count} Mitglieder wurden erinnert.`,
+  umlaufNotComplete:
+    'Vor Ablauf der Frist kann ein Umlaufverfahren erst geschlossen werden, wenn alle Stimmberechtigten abgestimmt haben.',
+  remindOnlyUmlauf: 'Erinnerungen gibt es nur für ein laufendes Umlaufverfahren.',
 } as const;
 
 const majorityFields = {
@@ -103,6 +120,8 @@ export const createMotionBodySchema = z.object({
   ...majorityFields,
 });
 export type CreateMotionBody = z.infer<typeof createMotionBodySchema>;
+/** Edit a draft (or a running vote, which voids it): any of the fields, the committee stays. */
+export const updateMotionBodySchema = createMotionBodySchema.omit({ committee_id: true }).partial();
 
 export const openMotionBodySchema = z.object({
   procedure: z.enum(PROCEDURES, { error: 'Bitte Sitzung oder Umlaufverfahren wählen.' }),
@@ -171,9 +190,54 @@ export const motionSchema = z.object({
   /** Namentlich mode, after closing only. */
   names: z.array(z.object({ name: z.string(), choice: z.enum(CHOICES) })).nullable(),
   conflicts: z.array(z.string()),
+  /** Objections to an Umlaufverfahren, with their reasons (not secret). */
+  objections: z.array(z.object({ name: z.string(), reason: z.string().nullable() })),
+  /** The linked documents the member may see. */
+  files: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  /**
+   * For the Vorsitz and admins: who may vote, when the mail went out and the motion was first
+   * opened, whether they voted (never how in geheim mode), objected or declared a conflict.
+   */
+  electorate: z
+    .array(
+      z.object({
+        user_id: z.number().int(),
+        name: z.string(),
+        mailed_at: z.string().nullable(),
+        first_opened_at: z.string().nullable(),
+        voted: z.boolean(),
+        objected: z.boolean(),
+        conflicted: z.boolean(),
+      }),
+    )
+    .nullable(),
+  /** Hand counts recorded in the meeting (null before any or for other procedures). */
+  hand_count: countsSchema.nullable(),
+  /** What the principal may do: the buttons the page shows. */
+  may: z.object({ manage: z.boolean(), edit: z.boolean(), establish: z.boolean() }),
   resolution: z
     .object({ id: z.number().int(), number: z.string(), result: z.enum(RESOLUTION_RESULTS) })
     .nullable(),
 });
 export type Motion = z.infer<typeof motionSchema>;
 export const motionResponseSchema = dataOf(motionSchema);
+export const motionWithMessageSchema = z.object({ data: motionSchema, message: z.string().nullable() });
+export const motionListResponseSchema = z.object({ data: z.array(motionSchema) });
+
+export const motionListQuerySchema = z.object({
+  committee_id: z.coerce
+    .number({ error: 'Gremium: bitte eine Zahl angeben.' })
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional(),
+  event_id: z.coerce
+    .number({ error: 'Sitzung: bitte eine Zahl angeben.' })
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional(),
+  /** `1`: only running votes in which the member has yet to vote or object ("Ihre Stimme wird erbeten"). */
+  pending: z.enum(['1', 'true'], { error: 'pending: bitte 1 angeben.' }).optional(),
+});
+export type MotionListQuery = z.infer<typeof motionListQuerySchema>;

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { optionalId, pageMetaSchema, rangeInOrder, timeField } from './audit.ts';
 
 /**
- * Search (decision 128): documents, folders and events by title, and documents and event information
- * files by the words inside them. Only what the member may see; highlights are ranges into plain
- * text, never markup.
+ * Search (decision 128): documents, folders and events by title, documents and event information
+ * files by the words inside them, and resolutions of the Beschlussbuch (decision 190) by number,
+ * title and text. Only what the member may see; highlights are ranges into plain text, never markup.
  */
-export const SEARCH_TYPES = ['file', 'folder', 'event'] as const;
+export const SEARCH_TYPES = ['file', 'folder', 'event', 'resolution'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 export const SEARCH_SORTS = ['relevance', 'date'] as const;
 export const SEARCH_MIN_LENGTH = 2;
@@ -18,7 +18,7 @@ export const SUGGEST_LIMIT = 8;
 export const SEARCH_MESSAGES = {
   tooShort: `Bitte mindestens ${SEARCH_MIN_LENGTH} Zeichen eingeben.`,
   tooLong: `Der Suchbegriff darf höchstens ${SEARCH_MAX_LENGTH} Zeichen lang sein.`,
-  type: 'Bitte Dateien, Ordner oder Events wählen.',
+  type: 'Bitte Dateien, Ordner, Events oder Beschlüsse wählen.',
   sort: 'Bitte nach Relevanz oder Datum sortieren.',
   format: 'Bitte einen gültigen Dateityp wählen.',
   page: 'Bitte eine gültige Seitenzahl angeben.',
@@ -73,18 +73,25 @@ const rangesSchema = z.array(z.tuple([z.number().int(), z.number().int()]));
 
 export const searchHitSchema = z.object({
   type: z.enum(SEARCH_TYPES),
+  /**
+   * Resolutions: `id` is the resolution's (the web opens `/beschluesse?id=<id>`), the title is its
+   * number and title ("AR 2026/07 – Titel").
+   */
   id: z.number().int(),
   title: z.string(),
   /** Where the query matched the title. */
   highlight: rangesSchema,
-  /** A short piece of the document's text around the first match, or null (a title hit only). */
+  /** A short piece of the text (documents, resolutions) around the first match, or null (title only). */
   snippet: z.object({ text: z.string(), ranges: rangesSchema }).nullable(),
-  /** The folder path for documents and folders ("/Aufsichtsrat/2026"), null for events. */
+  /**
+   * The folder path for documents and folders ("/Aufsichtsrat/2026"), the committee's name for
+   * resolutions ("Aufsichtsrat"), null for events.
+   */
   breadcrumb: z.string().nullable(),
   folder_id: z.number().int().nullable(),
   /** File type of a document ("pdf"), null for folders and events. */
   format: z.string().nullable(),
-  /** Last change (documents, folders) or start (events), ISO 8601. */
+  /** Last change (documents, folders), start (events) or establishment (resolutions), ISO 8601. */
   date: z.string(),
   /** Events: the place. */
   place: z.string().nullable(),

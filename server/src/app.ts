@@ -55,6 +55,10 @@ import { foldersRoutes } from './features/folders/folders.routes.ts';
 import { foldersService } from './features/folders/folders.service.ts';
 import { committeesFeature } from './features/committees/committees.feature.ts';
 import { committeesRoutes } from './features/committees/committees.routes.ts';
+import { resolutionsFeature } from './features/resolutions/resolutions.feature.ts';
+import { motionsRoutes } from './features/resolutions/motions.routes.ts';
+import { resolutionsRoutes } from './features/resolutions/resolutions.routes.ts';
+import { votesJobWork } from './features/resolutions/votes-job.ts';
 import { archiveEndedTerms } from './features/committees/terms.service.ts';
 import { applyDueMemberships } from './features/committees/membership-states.ts';
 import { MinuteJob } from './maintenance/minute-job.ts';
@@ -116,6 +120,8 @@ declare module 'fastify' {
     digests: DigestJob;
     /** Memberships that start or end and terms that end (decision 189); tests call `run()` themselves. */
     memberships: MinuteJob;
+    /** Umlaufverfahren past their deadline, reminders, overdue follow-ups (decision 190). */
+    votes: MinuteJob;
   }
 }
 
@@ -250,6 +256,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     applyDueMemberships(context, (today) => archiveEndedTerms(context, today)),
   );
   app.decorate('memberships', membershipJob);
+  const votesJob = new MinuteJob('votes', context.logger, () => votesJobWork(context));
+  app.decorate('votes', votesJob);
   // Demo content only on the empty database this start has just set up.
   app.decorate(
     'demoAccounts',
@@ -283,6 +291,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const committees = committeesFeature(context, foldersService(context, readCache));
       await api.register(foldersRoutes(context, readCache, committees.terms.recordPeriod));
       await api.register(committeesRoutes(context, committees));
+      const resolutions = resolutionsFeature(context);
+      await api.register(motionsRoutes(resolutions));
+      await api.register(resolutionsRoutes(context, resolutions));
       await api.register(filesRoutes(context, readCache));
       await api.register(versionsRoutes(context, readCache));
       await api.register(acknowledgementsRoutes(context));
@@ -355,6 +366,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       searchCounter.start();
       digests.start();
       membershipJob.start();
+      votesJob.start();
     }
   });
   app.addHook('onClose', async () => {
@@ -363,6 +375,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await searchCounter.stop();
     await digests.stop();
     await membershipJob.stop();
+    await votesJob.stop();
     await retention.stop();
     await mailSender.stop();
     transport.close();

@@ -55,6 +55,17 @@ export function contentsEntries(plan: BookPlan, fonts: Fonts): ContentsEntry[] {
           gap: 3,
         })
       : [];
+    const motions = (item.motions ?? []).flatMap((motion) =>
+      textEntries(fonts, {
+        x: textX,
+        textX,
+        text: `${BOOK_TEXT.motion(motion.title)} ${motion.text}`,
+        font: fonts.regular,
+        size: DOCUMENT_SIZE,
+        color: grayscale(0.15),
+        gap: 3,
+      }),
+    );
     const documents = item.documents.map((documentIndex): ContentsEntry => {
       const document = plan.documents[documentIndex]!;
       const kind = document.format === 'pdf' ? '' : ` (${document.format.toUpperCase()})`;
@@ -73,7 +84,7 @@ export function contentsEntries(plan: BookPlan, fonts: Fonts): ContentsEntry[] {
         target: { document: documentIndex },
       };
     });
-    return [head, ...description, ...documents];
+    return [head, ...description, ...motions, ...documents];
   });
 }
 

@@ -48,6 +48,7 @@ export const BOOK_TEXT = {
   time: 'Uhrzeit',
   place: 'Ort',
   presenter: (name: string) => `Vortrag: ${name}`,
+  motion: (title: string) => `Beschlussvorlage „${title}“:`,
   /** "TOP 2.1 – Jahresabschluss". */
   item: (number: string, title: string) => `TOP ${number} – ${title}`,
   /** The footer of every page, so a passed-on copy names its source. */

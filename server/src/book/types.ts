@@ -30,6 +30,8 @@ export interface BookItem {
   sub: boolean;
   /** Indexes into `BookPlan.documents`, in the item's order. */
   documents: number[];
+  /** The item's Beschlussvorlagen the reader may see: title and the exact text to be resolved. */
+  motions?: { title: string; text: string }[];
 }
 
 export interface BookDocument {

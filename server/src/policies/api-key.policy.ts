@@ -8,7 +8,8 @@ import { isAdminRole } from './users.policy.ts';
  * their area, any other method the `:schreiben` one. Personal routes come first and need a scope
  * no key can have: one's own account, sign-in and second factor, the read state, one's own
  * Kenntnisnahme and attendance, the calendar feed, one's own sign-ins. Also out of reach: the
- * Papierkorb (a person's safety net), a member's second-factor reset and the keys themselves.
+ * Papierkorb (a person's safety net), a member's second-factor reset and the keys themselves, and
+ * the Beschlüsse, which no rule names.
  */
 type Area = 'nutzer' | 'inhalte' | 'protokoll' | null;
 
@@ -19,6 +20,9 @@ const RULES: readonly (readonly [RegExp, Area])[] = [
   [/^\/audit\/my-logins$/, null],
   [/^\/user\/:id\/two-factor$/, null],
   [/^\/calendar\//, null],
+  // The Beschlüsse (motions, votes, the Beschlussbuch) are not for keys, nor what the agenda
+  // would announce of them (decision 191).
+  [/^\/events\/:id\/agenda\/circular-announcement$/, null],
   [/^\/(roles|user|committees|terms|memberships)(\/|$)/, 'nutzer'],
   [
     /^\/(folders|root|tree|breadcrumbs|file-breadcrumbs|period|files|download|search|info|minutes)(\/|$)/,

@@ -1,4 +1,6 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { MemberFunction } from '@gremienportal/contracts/committees';
+import type { Database } from '../db/schema.ts';
 import type { Principal } from './principal.ts';
 
 /*
@@ -27,3 +29,53 @@ export const mayWriteDraft = (principal: Who, functions: readonly MemberFunction
 
 export const mayVote = (elector: { conflicted: number } | undefined) =>
   elector !== undefined && elector.conflicted === 0;
+
+/** A condition on `motions` rows: `canSeeMotion` as SQL, in the query that finds the row. */
+export type MotionRowFilter = (eb: ExpressionBuilder<Database, 'motions'>) => Expression<SqlBool>;
+
+/**
+ * `canSeeMotion` in the query that finds the motion, so a hidden motion and a missing one run the
+ * same queries and get no row (decision 150); undefined for admins, who see every motion.
+ */
+export function motionFilter(principal: Pick<Principal, 'isAdmin' | 'id'>): MotionRowFilter | undefined {
+  if (principal.isAdmin) return undefined;
+  return (eb) =>
+    eb.or([
+      eb(
+        'motions.committee_id',
+        'in',
+        eb
+          .selectFrom('committee_memberships')
+          .select('committee_memberships.committee_id')
+          .where('committee_memberships.user_id', '=', principal.id)
+          .where('committee_memberships.state', '=', 'active'),
+      ),
+      eb.exists(
+        eb
+          .selectFrom('motion_electorate')
+          .select('motion_electorate.motion_id')
+          .whereRef('motion_electorate.motion_id', '=', 'motions.id')
+          .where('motion_electorate.user_id', '=', principal.id),
+      ),
+    ]);
+}
+
+/**
+ * Who sees a resolution of the Beschlussbuch: admins, and members of its committee (an applied,
+ * active membership), in the query that finds it; undefined for admins.
+ */
+export function resolutionFilter(
+  principal: Pick<Principal, 'isAdmin' | 'id'>,
+): ((eb: ExpressionBuilder<Database, 'resolutions'>) => Expression<SqlBool>) | undefined {
+  if (principal.isAdmin) return undefined;
+  return (eb) =>
+    eb(
+      'resolutions.committee_id',
+      'in',
+      eb
+        .selectFrom('committee_memberships')
+        .select('committee_memberships.committee_id')
+        .where('committee_memberships.user_id', '=', principal.id)
+        .where('committee_memberships.state', '=', 'active'),
+    );
+}

@@ -6,6 +6,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_SUCCESS_MESSAGE, LOGIN_FAILED_MESSAGE } from '@gremienportal/contracts/auth';
+import { MOTION_MESSAGES, type Motion } from '@gremienportal/contracts/resolutions';
+import type { Resolution } from '@gremienportal/contracts/beschlussbuch';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { TEST_PASSWORD } from '../support/factories.ts';
 import { dataUrl, pdfBytes } from '../support/files.fixtures.ts';
@@ -21,7 +23,10 @@ import {
   expectNoLeakIn,
   hiddenTexts,
   isAdminPrincipal,
+  isPersona,
+  PERSONAS,
   PRINCIPALS,
+  type PersonaKey,
   type PrincipalKey,
   type World,
 } from './world.ts';
@@ -56,7 +61,9 @@ type ObjectType =
   | 'minutesKey'
   | 'committee'
   | 'term'
-  | 'membership';
+  | 'membership'
+  | 'motion'
+  | 'resolution';
 
 interface Target {
   kind: Kind;
@@ -97,6 +104,13 @@ interface Entry {
   url?: (call: Call) => string | Promise<string>;
   /** The disposable object of this entry, where the object type's usual one does not fit. */
   fresh?: (w: World) => Promise<string | number>;
+  /**
+   * Beschlüsse (decision 190): what each member of the world's Aufsichtsrat (`PERSONAS`) gets on a
+   * visible target or without object; hidden and nonexistent targets answer them `missing` (404).
+   * A disposable entry gives them a disposable object, as it does admins. Entries without it are
+   * not called as them.
+   */
+  personas?: Record<PersonaKey, number>;
 }
 
 const NONEXISTENT_ID = 2_147_483_000;
@@ -131,6 +145,40 @@ async function expectCountsOfVisible({ w, p }: Call, folders: CountedFolder[]) {
     });
   }
 }
+
+// --- Beschlüsse (decision 190) -------------------------------------------------------------------
+
+/** Every person of the Gremium sees its motions and resolutions. */
+const MEMBERS_SEE: Record<PersonaKey, number> = { mitglied: 200, schriftfuehrung: 200, vorsitz: 200 };
+/** Drafts and follow-up: the Schriftführung and the Vorsitz, not a Mitglied. */
+const MAY_WRITE_DRAFT: Record<PersonaKey, number> = { mitglied: 403, schriftfuehrung: 200, vorsitz: 200 };
+/** Opening, closing, hand counts, reminders, withdrawing: the Vorsitz only. */
+const MAY_MANAGE: Record<PersonaKey, number> = { mitglied: 403, schriftfuehrung: 403, vorsitz: 200 };
+
+/** A signed-in principal who belongs to no Gremium of motions and is no admin. */
+const outsider = (p: PrincipalKey) => p !== 'anonymous' && !isAdminPrincipal(p) && !isPersona(p);
+const managesBoard = (p: PrincipalKey) => isAdminPrincipal(p) || p === 'vorsitz';
+/** Admins are no electors: their vote or objection on a motion they see is refused. */
+const noElectorForAdmins = (p: PrincipalKey, kind: Kind) =>
+  isAdminPrincipal(p) && kind === 'visible' ? 403 : undefined;
+const personaIds = (w: World) => PERSONAS.map((key) => w.users[key].id).sort((a, b) => a - b);
+const fileIdsOf = (item: { files: { id: number }[] }) =>
+  item.files.map((file) => file.id).sort((a, b) => a - b);
+/**
+ * The documents of the established motion each sees: admins both, the personas only the one in the
+ * Gremium's folder (the other has the role Aufsichtsrat, which no persona holds).
+ */
+const linkedFilesFor = (w: World, p: PrincipalKey) =>
+  (isAdminPrincipal(p) ? [w.files.ar.id, w.board.file.id] : [w.board.file.id]).sort((a, b) => a - b);
+const motionBody = (w: World) => {
+  const title = w.newSecret('NeueVorlage', [...PERSONAS]);
+  return {
+    committee_id: w.board.committee.id,
+    title,
+    text: `Das Gremium beschließt: ${title}.`,
+    mode: 'offen',
+  };
+};
 
 /** Every route of /api/v1, keyed `METHOD /path` as registered. HEAD follows its GET entry. */
 const ENTRIES: Record<string, Entry> = {
@@ -610,6 +658,17 @@ const ENTRIES: Record<string, Entry> = {
     access: 'admin',
     object: 'event',
     check: (_c, res) => expect(res.json().data).toMatchObject({ recipients: expect.any(Number) }),
+  },
+  // "Bekanntgabe der Umlaufbeschlüsse" for an agenda (decision 190), to insert: admins only, who see
+  // every resolution anyway.
+  'GET /api/v1/events/:id/agenda/circular-announcement': {
+    access: 'admin',
+    object: 'event',
+    check: (_c, res) =>
+      expect(res.json().data).toMatchObject({
+        title: 'Bekanntgabe der Umlaufbeschlüsse seit der letzten Sitzung',
+        resolutions: expect.any(Array),
+      }),
   },
   'POST /api/v1/events/:id/agenda/publish': {
     access: 'admin',
@@ -1125,6 +1184,280 @@ const ENTRIES: Record<string, Entry> = {
       }),
   },
 
+  // --- Beschlüsse (decision 190) ------------------------------------------------------------------
+  // Motions and resolutions of a Gremium are seen by admins and its members (the personas); anyone
+  // else gets the 404 of one that does not exist, also who holds the role Aufsichtsrat directly.
+  // Managing a vote is for admins and the Vorsitz, drafts also for the Schriftführung; votes and
+  // objections are the electors' (admins are none: 403); only the Vorsitz establishes (with the
+  // authenticator app's code) and corrects (admins 403).
+  'GET /api/v1/motions': {
+    access: 'user',
+    personas: MEMBERS_SEE,
+    check: ({ w, p }, res) => {
+      const list = res.json().data as Motion[];
+      const ids = list.map((motion) => motion.id);
+      const m = w.board.motions;
+      const board = [m.draft, m.running, m.closed, m.established];
+      expect(ids).not.toContain(m.gone);
+      if (isAdminPrincipal(p)) expect(ids).toEqual(expect.arrayContaining([...board, m.foreign]));
+      else if (isPersona(p)) {
+        expect(ids).toEqual(expect.arrayContaining(board));
+        expect(ids).not.toContain(m.foreign);
+      } else expect(ids, p).toEqual([]);
+      const established = list.find((motion) => motion.id === m.established);
+      if (established) expect(fileIdsOf(established), p).toEqual(linkedFilesFor(w, p));
+      // The electorate with its delivery proof only to the Vorsitz and admins.
+      for (const motion of list.filter((item) => item.committee.id === w.board.committee.id)) {
+        expect(motion.electorate === null, `Stimmberechtigte für ${p}`).toBe(!managesBoard(p));
+      }
+    },
+  },
+  // Outsiders get the 404 of a Gremium that does not exist; a Mitglied writes no drafts.
+  'POST /api/v1/motions': {
+    access: 'user',
+    ok: 201,
+    status: (p) => (outsider(p) ? 404 : undefined),
+    personas: { mitglied: 403, schriftfuehrung: 201, vorsitz: 201 },
+    request: ({ w }) => ({ payload: motionBody(w) }),
+    check: ({ w }, res) =>
+      expect(res.json().data).toMatchObject({ committee: { id: w.board.committee.id }, state: 'entwurf' }),
+  },
+  'GET /api/v1/motions/:id': {
+    access: 'user',
+    object: 'motion',
+    personas: MEMBERS_SEE,
+    check: ({ w, p, target }, res) => {
+      const data = res.json().data as Motion;
+      expect(data.id).toBe(target.value);
+      if (data.committee.id !== w.board.committee.id) return;
+      expect(data.may, p).toEqual({
+        manage: managesBoard(p),
+        edit: p !== 'mitglied',
+        establish: p === 'vorsitz',
+      });
+      if (target.value === w.board.motions.established) {
+        expect(fileIdsOf(data), p).toEqual(linkedFilesFor(w, p));
+        expect(data.names?.length, p).toBe(3);
+      }
+    },
+  },
+  'PUT /api/v1/motions/:id': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    personas: MAY_WRITE_DRAFT,
+    request: ({ w }) => ({ payload: { title: w.newSecret('GeaenderteVorlage', [...PERSONAS]) } }),
+    check: ({ target }, res) =>
+      expect(res.json()).toMatchObject({ data: { id: target.value, state: 'entwurf' }, message: null }),
+  },
+  'DELETE /api/v1/motions/:id': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    personas: MAY_WRITE_DRAFT,
+    check: (_c, res) => expect(res.json()).toEqual({ message: 'Die Beschlussvorlage wurde gelöscht.' }),
+  },
+  // The electorate is fixed at opening: the three personas.
+  'POST /api/v1/motions/:id/open': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    personas: MAY_MANAGE,
+    request: () => ({ payload: { procedure: 'sitzung' } }),
+    check: ({ w }, res) => {
+      const data = res.json().data as Motion;
+      expect(data).toMatchObject({ state: 'abstimmung', procedure: 'sitzung' });
+      expect(data.electorate?.map((e) => e.user_id).sort()).toEqual(personaIds(w));
+    },
+  },
+  'POST /api/v1/motions/:id/votes': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    fresh: (w) => w.fresh.motion('abstimmung'),
+    status: noElectorForAdmins,
+    personas: MEMBERS_SEE,
+    request: () => ({ payload: { choice: 'nein' } }),
+    check: (_c, res) =>
+      expect(res.json()).toMatchObject({
+        data: { own: { elector: true, voted: true, choice: 'nein' }, counts: null },
+        message: MOTION_MESSAGES.voted,
+      }),
+  },
+  // The committee's rules stop an Umlaufverfahren at the first objection.
+  'POST /api/v1/motions/:id/objection': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    fresh: (w) => w.fresh.motion('umlauf'),
+    status: noElectorForAdmins,
+    personas: MEMBERS_SEE,
+    request: () => ({ payload: { reason: 'Bitte in der Sitzung beraten.' } }),
+    check: (_c, res) =>
+      expect(res.json()).toMatchObject({
+        data: { state: 'widersprochen', own: { objected: true } },
+        message: MOTION_MESSAGES.objectionStopped,
+      }),
+  },
+  // The Mitglied's conflict: their own declaration, or the Vorsitz's (admins') for them.
+  'POST /api/v1/motions/:id/conflict': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    fresh: (w) => w.fresh.motion('abstimmung'),
+    personas: { mitglied: 200, schriftfuehrung: 403, vorsitz: 200 },
+    request: ({ w }) => ({ payload: { user_id: w.users.mitglied.id } }),
+    check: ({ w }, res) => {
+      const conflicts = (res.json().data as Motion).conflicts;
+      expect(conflicts).toHaveLength(1);
+      expect(conflicts[0]).toContain(w.users.mitglied.lastname);
+    },
+  },
+  'POST /api/v1/motions/:id/hand-count': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    fresh: (w) => w.fresh.motion('abstimmung'),
+    personas: MAY_MANAGE,
+    request: () => ({ payload: { ja: 2, nein: 1, enthaltung: 0 } }),
+    check: (_c, res) =>
+      expect((res.json().data as Motion).hand_count).toEqual({ ja: 2, nein: 1, enthaltung: 0 }),
+  },
+  'POST /api/v1/motions/:id/close': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    fresh: (w) => w.fresh.motion('abstimmung'),
+    personas: MAY_MANAGE,
+    check: (_c, res) =>
+      expect(res.json().data).toMatchObject({
+        state: 'geschlossen',
+        counts: { ja: 0, nein: 0, enthaltung: 0 },
+      }),
+  },
+  'POST /api/v1/motions/:id/withdraw': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    personas: MAY_MANAGE,
+    check: (_c, res) => expect(res.json().data).toMatchObject({ state: 'zurueckgezogen' }),
+  },
+  // Everyone of a fresh Umlaufverfahren has yet to vote: all three are reminded.
+  'POST /api/v1/motions/:id/reminders': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    fresh: (w) => w.fresh.motion('umlauf'),
+    personas: MAY_MANAGE,
+    check: (_c, res) => expect(res.json()).toEqual({ message: MOTION_MESSAGES.reminded(3) }),
+  },
+  // The Vorsitz with the current code; anyone else (admins too) is refused before any code counts.
+  'POST /api/v1/motions/:id/establish': {
+    access: 'user',
+    object: 'motion',
+    disposable: true,
+    fresh: (w) => w.fresh.motion('geschlossen'),
+    status: (p, kind) => (isAdminPrincipal(p) && kind === 'visible' ? 403 : undefined),
+    personas: { mitglied: 403, schriftfuehrung: 403, vorsitz: 200 },
+    request: async ({ w, p }) => ({ payload: { code: p === 'vorsitz' ? await w.board.code() : '123456' } }),
+    check: ({ w, target }, res) => {
+      const data = res.json().data as Resolution;
+      expect(data).toMatchObject({ motion_id: target.value, committee: { id: w.board.committee.id } });
+      expect(data.number).toMatch(/^AR 2026\/\d{2}$/);
+    },
+  },
+  'GET /api/v1/resolutions': {
+    access: 'user',
+    personas: MEMBERS_SEE,
+    check: ({ w, p }, res) => {
+      const list = res.json().data as Resolution[];
+      const ids = list.map((resolution) => resolution.id);
+      const r = w.board.resolutions;
+      if (isAdminPrincipal(p)) expect(ids).toEqual(expect.arrayContaining([r.established, r.foreign]));
+      else if (isPersona(p)) {
+        expect(ids).toContain(r.established);
+        expect(ids).not.toContain(r.foreign);
+      } else expect(ids, p).toEqual([]);
+      const established = list.find((resolution) => resolution.id === r.established);
+      if (established) expect(fileIdsOf(established), p).toEqual(linkedFilesFor(w, p));
+    },
+  },
+  'GET /api/v1/resolutions.csv': {
+    access: 'user',
+    personas: MEMBERS_SEE,
+    check: ({ w, p }, res) => {
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename=/);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.body.includes(w.board.establishedTitle), p).toBe(isAdminPrincipal(p) || isPersona(p));
+    },
+  },
+  // The PDF's pages are compressed: their text is read out and checked like an answer.
+  'GET /api/v1/resolutions.pdf': {
+    access: 'user',
+    personas: MEMBERS_SEE,
+    check: async ({ w, p }, res) => {
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      const pdf = await readPdf(res.rawPayload);
+      const text = pdf.pages.join('\n');
+      expectNoLeakIn(w, p, text, `Beschlussbuch als PDF für ${p}`);
+      const user = w.users[p as Exclude<PrincipalKey, 'anonymous'>];
+      for (const page of pdf.pages) expect(page, p).toContain(user.lastname);
+      expect(text.includes(w.board.establishedTitle), p).toBe(isAdminPrincipal(p) || isPersona(p));
+    },
+  },
+  'GET /api/v1/resolutions/:id': {
+    access: 'user',
+    object: 'resolution',
+    personas: MEMBERS_SEE,
+    check: ({ w, p, target }, res) => {
+      const data = res.json().data as Resolution;
+      expect(data.id).toBe(target.value);
+      if (target.value === w.board.resolutions.established) {
+        expect(fileIdsOf(data), p).toEqual(linkedFilesFor(w, p));
+        expect(data.names?.map((n) => n.choice)).toEqual(['ja', 'ja', 'ja']);
+      }
+    },
+  },
+  'PUT /api/v1/resolutions/:id/follow-up': {
+    access: 'user',
+    object: 'resolution',
+    personas: MAY_WRITE_DRAFT,
+    request: ({ w }) => ({
+      payload: {
+        responsible_id: w.users.schriftfuehrung.id,
+        due_on: '2027-03-31',
+        status: 'offen',
+        note: '',
+      },
+    }),
+    check: ({ w, target }, res) =>
+      expect(res.json().data).toMatchObject({
+        id: target.value,
+        follow_up: { responsible: { id: w.users.schriftfuehrung.id }, due_on: '2027-03-31', status: 'offen' },
+      }),
+  },
+  // A correction is a new entry of the chain; the corrected one stays as it was.
+  'POST /api/v1/resolutions/:id/correction': {
+    access: 'user',
+    object: 'resolution',
+    ok: 201,
+    status: (p, kind) => (isAdminPrincipal(p) && kind === 'visible' ? 403 : undefined),
+    personas: { mitglied: 403, schriftfuehrung: 403, vorsitz: 201 },
+    request: ({ w }) => ({
+      payload: {
+        text: `Das Gremium beschließt berichtigt: ${w.newSecret('Berichtigung', [...PERSONAS])}.`,
+        reason: 'Schreibfehler im Beschlusstext',
+      },
+    }),
+    check: ({ target }, res) => {
+      const data = res.json().data as Resolution;
+      expect(data.corrects?.id).toBe(target.value);
+      expect(data.title).toMatch(/^Berichtigung zu AR 2026\/\d{2}$/);
+    },
+  },
+
   // --- Papierkorb (decision 125; admins list and restore, only a Super-Admin purges) -----------------
   'GET /api/v1/trash': {
     access: 'admin-hidden',
@@ -1250,7 +1583,7 @@ function targetsFor(
   w: World,
   type: ObjectType,
   p: PrincipalKey,
-  deleted: Record<ObjectType, string | number>,
+  deleted: Partial<Record<ObjectType, string | number>>,
 ) {
   const f = w.folders;
   const d = w.files;
@@ -1260,9 +1593,12 @@ function targetsFor(
   const c = w.committees;
   const trashEntries = [`file/${x.file.id}`, `folder/${x.folder.id}`, `event/${x.event.id}`];
   const inTrash = trashEntries.map((value) => ({ visible: [value], hidden: [] }));
+  const m = w.board.motions;
+  const r = w.board.resolutions;
+  // Only the principals of the matrix's own loop (PRINCIPALS) have targets of every type.
   const lists: Record<
     ObjectType,
-    Record<PrincipalKey, { visible: (string | number)[]; hidden: (string | number)[] }>
+    Partial<Record<PrincipalKey, { visible: (string | number)[]; hidden: (string | number)[] }>>
   > = {
     // A Gremium's folder has the Gremium's role, which its members hold through the membership.
     folder: {
@@ -1370,6 +1706,31 @@ function targetsFor(
       superAdmin: { visible: [c.ar.memberships[0]!], hidden: [] },
       stripped: { visible: [], hidden: [c.vt.memberships[0]!] },
     },
+    // Beschlüsse (decision 190): no principal but the admins belongs to either Gremium of motions;
+    // the role Aufsichtsrat (the principal aufsichtsrat) makes nobody a member of an Aufsichtsrat.
+    // The personas see their Gremium's, never the foreign one's.
+    motion: {
+      anonymous: { visible: [], hidden: [m.running] },
+      vertreter: { visible: [], hidden: [m.draft, m.running, m.closed, m.established, m.foreign] },
+      aufsichtsrat: { visible: [], hidden: [m.running, m.established, m.foreign] },
+      admin: { visible: [m.running, m.foreign], hidden: [] },
+      superAdmin: { visible: [m.established], hidden: [] },
+      stripped: { visible: [], hidden: [m.draft, m.running] },
+      mitglied: { visible: [m.running], hidden: [m.foreign] },
+      schriftfuehrung: { visible: [m.draft], hidden: [m.foreign] },
+      vorsitz: { visible: [m.closed], hidden: [m.foreign] },
+    },
+    resolution: {
+      anonymous: { visible: [], hidden: [r.established] },
+      vertreter: { visible: [], hidden: [r.established, r.foreign] },
+      aufsichtsrat: { visible: [], hidden: [r.established, r.foreign] },
+      admin: { visible: [r.established], hidden: [] },
+      superAdmin: { visible: [r.foreign], hidden: [] },
+      stripped: { visible: [], hidden: [r.established] },
+      mitglied: { visible: [r.established], hidden: [r.foreign] },
+      schriftfuehrung: { visible: [r.established], hidden: [r.foreign] },
+      vorsitz: { visible: [r.established], hidden: [r.foreign] },
+    },
   };
   // In the Papierkorb, or inside a folder that is: for every principal as if it did not exist.
   const trashed: Record<ObjectType, (string | number)[]> = {
@@ -1384,8 +1745,12 @@ function targetsFor(
     committee: [],
     term: [],
     membership: [],
+    motion: [],
+    resolution: [],
   };
-  const { visible, hidden } = lists[type][p];
+  const own = lists[type][p];
+  if (!own) throw new Error(`Keine Ziele vom Typ ${type} für ${p}`);
+  const { visible, hidden } = own;
   const nonexistentValue =
     type === 'fileKey' || type === 'eventKey' || type === 'minutesKey'
       ? randomKey()
@@ -1397,15 +1762,24 @@ function targetsFor(
     ...hidden.map((value): Target => ({ kind: 'hidden', label: `verborgen ${value}`, value })),
     ...trashed[type].map((value): Target => ({ kind: 'trashed', label: `im Papierkorb ${value}`, value })),
     { kind: 'nonexistent', label: 'gibt es nicht', value: nonexistentValue },
-    type === 'trashItem'
-      ? { kind: 'gone', label: 'endgültig gelöscht', value: deleted[type] }
-      : { kind: 'nonexistent', label: 'endgültig gelöscht', value: deleted[type] },
+    // Resolutions are never deleted.
+    ...(deleted[type] === undefined
+      ? []
+      : [
+          type === 'trashItem'
+            ? { kind: 'gone' as const, label: 'endgültig gelöscht', value: deleted[type] }
+            : { kind: 'nonexistent' as const, label: 'endgültig gelöscht', value: deleted[type] },
+        ]),
   ] satisfies Target[];
 }
 
 function expectedStatus(entry: Entry, p: PrincipalKey, kind: Kind): number {
   const special = entry.status?.(p, kind);
   if (special !== undefined) return special;
+  if (isPersona(p)) {
+    if (!entry.personas) throw new Error(`Kein Status der Personen des Gremiums für ${p}`);
+    return kind === 'visible' || kind === 'none' ? entry.personas[p] : (entry.missing ?? 404);
+  }
   if (entry.access === 'public') return entry.ok ?? 200;
   if (p === 'anonymous') return 401;
   if (entry.access === 'admin' && !isAdminPrincipal(p)) return 403;
@@ -1452,6 +1826,10 @@ async function freshValue(w: World, type: ObjectType): Promise<string | number> 
       return (await w.fresh.term({ archived: true })).id;
     case 'membership':
       return (await w.fresh.membership()).id;
+    case 'motion':
+      return w.fresh.motion();
+    case 'resolution':
+      throw new Error('Beschlüsse werden nie gelöscht oder geändert: kein Wegwerfobjekt');
   }
 }
 
@@ -1496,7 +1874,7 @@ type MatrixKeys = Record<ApiKeyScope | 'all', string> & { allBut: Record<ApiKeyS
 interface MatrixState {
   t: TestApp;
   w: World;
-  deleted: Record<ObjectType, string | number>;
+  deleted: Partial<Record<ObjectType, string | number>>;
   keys: MatrixKeys;
 }
 
@@ -1507,7 +1885,7 @@ interface MatrixState {
 async function setUpMatrix(env: Record<string, string> = {}): Promise<MatrixState> {
   const t = await buildTestApp({ env });
   const w = await buildWorld(t);
-  const deleted = {} as Record<ObjectType, string | number>;
+  const deleted: Partial<Record<ObjectType, string | number>> = {};
   // Deleted, then removed from the Papierkorb for good (users do not go there).
   const su = (options: InjectOptions) => w.inject('superAdmin', options);
   const folder = await w.fresh.folder();
@@ -1568,6 +1946,7 @@ async function setUpMatrix(env: Record<string, string> = {}): Promise<MatrixStat
     user: user.id,
     trashItem: `event/${purged.id}`,
     minutesKey: purgedMinutes,
+    motion: w.board.motions.gone,
   });
   const keys = { allBut: {} } as MatrixKeys;
   const issue = async (scopes: readonly ApiKeyScope[]) => {
@@ -1616,7 +1995,7 @@ async function checkEntry(state: MatrixState, key: string, offload?: Offload): P
       const answers: { target: Target; res: LightMyRequestResponse }[] = [];
       for (const original of targets) {
         let target = original;
-        if (entry.disposable && original.kind === 'visible' && isAdminPrincipal(p)) {
+        if (entry.disposable && original.kind === 'visible' && (isAdminPrincipal(p) || isPersona(p))) {
           target = { ...original, value: await (entry.fresh?.(w) ?? freshValue(w, entry.object!)) };
         }
         const call: Call = { w, p, target };
@@ -1679,6 +2058,7 @@ async function checkEntry(state: MatrixState, key: string, offload?: Offload): P
   }
 
   for (const p of PRINCIPALS) await callAs(p);
+  if (entry.personas) for (const p of PERSONAS) await callAs(p);
 
   // API-Schlüssel of the Super-Admin: with the route's scope exactly what the Super-Admin gets;
   // with every other scope, or on a route no key may call, the scope's 403 before any lookup.
@@ -1857,6 +2237,171 @@ describe('authorization matrix', () => {
   });
 
   it.each(Object.keys(ENTRIES))('%s', (key) => checkEntry(state, key));
+
+  // --- Beschlüsse (decision 190): the cases behind the matrix's rows, one by one -----------------
+  it('a Vertreter cannot see or vote on an Aufsichtsrat motion: 404', async () => {
+    const running = await w.fresh.motion('abstimmung');
+    const umlauf = await w.fresh.motion('umlauf');
+    const calls: [InjectOptions['method'], string, number, object | undefined][] = [
+      ['GET', '', running, undefined],
+      ['POST', '/votes', running, { choice: 'ja' }],
+      ['POST', '/conflict', running, {}],
+      ['POST', '/objection', umlauf, { reason: 'Ich widerspreche.' }],
+      ['POST', '/votes', umlauf, { choice: 'nein' }],
+    ];
+    for (const [method, suffix, id, payload] of calls) {
+      const call = (motionId: number) =>
+        w.inject('vertreter', {
+          method,
+          url: `/api/v1/motions/${motionId}${suffix}`,
+          ...(payload ? { payload } : {}),
+        });
+      const [hidden, missing] = [await call(id), await call(NONEXISTENT_ID)];
+      expect({ status: hidden.statusCode, body: hidden.json() }, `${method} ${suffix}`).toEqual({
+        status: 404,
+        body: missing.json(),
+      });
+    }
+    // Nothing was counted, nothing listed.
+    for (const id of [running, umlauf]) {
+      const seen = (await w.inject('vorsitz', { method: 'GET', url: `/api/v1/motions/${id}` })).json()
+        .data as Motion;
+      expect(seen.state).toBe('abstimmung');
+      expect(seen.electorate?.map((e) => [e.voted, e.objected, e.conflicted])).toEqual([
+        [false, false, false],
+        [false, false, false],
+        [false, false, false],
+      ]);
+    }
+    for (const query of [`committee_id=${w.board.committee.id}`, 'pending=1']) {
+      const listed = await w.inject('vertreter', { method: 'GET', url: `/api/v1/motions?${query}` });
+      expect(listed.json(), query).toEqual({ data: [] });
+    }
+    const register = await w.inject('vertreter', {
+      method: 'GET',
+      url: `/api/v1/resolutions?committee_id=${w.board.committee.id}`,
+    });
+    expect(register.json()).toEqual({ data: [] });
+  });
+
+  it('answers a new motion in a Gremium the caller does not belong to like one in no Gremium', async () => {
+    for (const p of ['vertreter', 'aufsichtsrat', 'stripped'] as const) {
+      const post = (committeeId: number) =>
+        w.inject(p, {
+          method: 'POST',
+          url: '/api/v1/motions',
+          payload: { ...motionBody(w), committee_id: committeeId },
+        });
+      const [foreign, missing] = [await post(w.board.committee.id), await post(NONEXISTENT_ID)];
+      expect({ status: foreign.statusCode, body: foreign.json() }, p).toEqual({
+        status: 404,
+        body: missing.json(),
+      });
+    }
+    const byMember = await w.inject('mitglied', {
+      method: 'POST',
+      url: '/api/v1/motions',
+      payload: motionBody(w),
+    });
+    expect({ status: byMember.statusCode, body: byMember.json() }).toEqual({
+      status: 403,
+      body: { message: MOTION_MESSAGES.onlyChairOrSecretary },
+    });
+  });
+
+  // The links of a draft are checked too: never before the motion is found visible, or a change of
+  // a motion one cannot see would tell which documents and meetings hidden from one exist.
+  it('answers a change of a motion the caller cannot see with 404, whatever documents or meetings it names', async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['verborgene Datei', { file_ids: [w.files.ar.id] }],
+      ['fehlende Datei', { file_ids: [NONEXISTENT_ID] }],
+      ['verborgene Sitzung', { event_id: w.events.ar.id }],
+      ['fehlende Sitzung', { event_id: NONEXISTENT_ID }],
+    ];
+    for (const p of ['vertreter', 'stripped'] as const) {
+      const missing = await w.inject(p, {
+        method: 'PUT',
+        url: `/api/v1/motions/${NONEXISTENT_ID}`,
+        payload: {},
+      });
+      expect(missing.statusCode).toBe(404);
+      for (const id of [w.board.motions.running, NONEXISTENT_ID]) {
+        for (const [label, payload] of cases) {
+          const res = await w.inject(p, { method: 'PUT', url: `/api/v1/motions/${id}`, payload });
+          expect({ status: res.statusCode, body: res.body }, `${p}, Vorlage ${id}, ${label}`).toEqual({
+            status: 404,
+            body: missing.body,
+          });
+        }
+      }
+    }
+  });
+
+  it('lets the Schriftführung write drafts but not change a running vote, which only the Vorsitz may void', async () => {
+    const draft = await w.fresh.motion('entwurf');
+    const byMember = await w.inject('mitglied', {
+      method: 'PUT',
+      url: `/api/v1/motions/${draft}`,
+      payload: { title: 'Vom Mitglied geändert' },
+    });
+    expect({ status: byMember.statusCode, body: byMember.json() }).toEqual({
+      status: 403,
+      body: { message: MOTION_MESSAGES.onlyChairOrSecretary },
+    });
+    const running = await w.fresh.motion('abstimmung');
+    const title = w.newSecret('UngueltigeAbstimmung', [...PERSONAS]);
+    const bySecretary = await w.inject('schriftfuehrung', {
+      method: 'PUT',
+      url: `/api/v1/motions/${running}`,
+      payload: { title },
+    });
+    expect({ status: bySecretary.statusCode, body: bySecretary.json() }).toEqual({
+      status: 403,
+      body: { message: MOTION_MESSAGES.onlyChair },
+    });
+    const unchanged = (await w.inject('vorsitz', { method: 'GET', url: `/api/v1/motions/${running}` })).json()
+      .data as Motion;
+    expect(unchanged.state).toBe('abstimmung');
+    expect(unchanged.title).not.toBe(title);
+    const byChair = await w.inject('vorsitz', {
+      method: 'PUT',
+      url: `/api/v1/motions/${running}`,
+      payload: { title },
+    });
+    expect(byChair.statusCode, byChair.body).toBe(200);
+    expect(byChair.json()).toMatchObject({
+      data: { state: 'entwurf', title },
+      message: MOTION_MESSAGES.voided,
+    });
+  });
+
+  it('lets only the Vorsitz establish a result, with the current code of the authenticator app', async () => {
+    const closed = await w.fresh.motion('geschlossen');
+    const establish = (p: PrincipalKey, code: string) =>
+      w.inject(p, { method: 'POST', url: `/api/v1/motions/${closed}/establish`, payload: { code } });
+    for (const p of ['admin', 'superAdmin', 'schriftfuehrung', 'mitglied'] as const) {
+      const res = await establish(p, await w.board.code());
+      expect({ status: res.statusCode, body: res.json() }, p).toEqual({
+        status: 403,
+        body: { message: MOTION_MESSAGES.onlyChair },
+      });
+    }
+    for (const wrong of ['000000', 'abcd-efgh-ijkl']) {
+      const res = await establish('vorsitz', wrong);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().errors).toEqual({ code: [MOTION_MESSAGES.codeInvalid] });
+    }
+    const still = (await w.inject('vorsitz', { method: 'GET', url: `/api/v1/motions/${closed}` })).json()
+      .data as Motion;
+    expect(still).toMatchObject({ state: 'geschlossen', resolution: null });
+    const done = await establish('vorsitz', await w.board.code());
+    expect(done.statusCode, done.body).toBe(200);
+    const again = await establish('vorsitz', await w.board.code());
+    expect(again.statusCode, again.body).toBe(409);
+    const after = (await w.inject('mitglied', { method: 'GET', url: `/api/v1/motions/${closed}` })).json()
+      .data as Motion;
+    expect(after).toMatchObject({ state: 'festgestellt', resolution: { id: done.json().data.id } });
+  });
 
   it('keeps the roles of the stripped principal removed and its sessions working', async () => {
     const res = await w.inject('stripped', { method: 'GET', url: '/api/v1/account' });

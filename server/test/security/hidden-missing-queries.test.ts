@@ -265,4 +265,93 @@ describe('hidden and missing objects cost the same queries', () => {
       },
     );
   });
+
+  it('GET /motions/{id} and GET /resolutions/{id} of another committee', async () => {
+    const admin = users.admin;
+    const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+      const res = await t.app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers: admin.headers,
+        ...(payload ? { payload } : {}),
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json().data;
+    };
+    const committees = (await call('GET', '/committees')) as { id: number; kind: string }[];
+    const ids: Record<'ar' | 'vv', { motion: number; resolution: number }> = {} as never;
+    for (const kind of ['aufsichtsrat', 'vertreterversammlung'] as const) {
+      const committee = committees.find((c) => c.kind === kind)!;
+      const term = await call('POST', `/committees/${committee.id}/terms`, {
+        start: '2026-07-01',
+        end: '2030-06-30',
+      });
+      // The viewer belongs to the Vertreterversammlung only; the admin is no member of either.
+      if (kind === 'vertreterversammlung') {
+        await call('POST', `/committees/${committee.id}/members`, {
+          term_id: term.id,
+          user_id: viewer.id,
+          function: 'mitglied',
+        });
+      }
+      const motion = await call('POST', '/motions', {
+        committee_id: committee.id,
+        title: `Vorlage ${kind}`,
+        text: 'Das Gremium beschließt etwas Wichtiges.',
+        mode: 'offen',
+      });
+      const now = t.clock.now().toISOString();
+      const record = JSON.stringify({
+        number: `${kind} 2026/01`,
+        committee: { id: committee.id, name: kind },
+        motion_id: null,
+        title: `Beschluss ${kind}`,
+        text: 'Das Gremium beschließt etwas Wichtiges.',
+        mode: 'offen',
+        procedure: 'sitzung',
+        rules: null,
+        members: null,
+        participants: null,
+        counts: null,
+        names: null,
+        conflicts: [],
+        result: 'angenommen',
+        reason: 'Angenommen.',
+        established_at: now,
+        established_by: { id: admin.id, name: 'Vorsitz' },
+        source: null,
+        file_ids: [],
+        corrects: null,
+        correction_reason: null,
+      });
+      const { id: resolution } = await t.db.kysely
+        .insertInto('resolutions')
+        .values({
+          committee_id: committee.id,
+          term_id: term.id,
+          motion_id: null,
+          number: `${kind} 2026/01`,
+          sequence: 1,
+          result: 'angenommen',
+          established_at: now,
+          record,
+          previous_hash: null,
+          hash: 'a'.repeat(64),
+          corrects_id: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids[kind === 'aufsichtsrat' ? 'ar' : 'vv'] = { motion: motion.id, resolution };
+    }
+    await expectSameWork(
+      `/api/v1/motions/${ids.ar.motion}`,
+      '/api/v1/motions/2147483000',
+      `/api/v1/motions/${ids.vv.motion}`,
+    );
+    await expectSameWork(
+      `/api/v1/resolutions/${ids.ar.resolution}`,
+      '/api/v1/resolutions/2147483000',
+      `/api/v1/resolutions/${ids.vv.resolution}`,
+    );
+  });
 });

@@ -58,12 +58,29 @@ import {
 } from '@gremienportal/contracts/committees';
 import { putNotificationSettingsBodySchema } from '@gremienportal/contracts/notifications';
 import {
+  conflictBodySchema,
+  createMotionBodySchema,
+  establishBodySchema,
+  handCountBodySchema,
+  motionListQuerySchema,
+  objectionBodySchema,
+  openMotionBodySchema,
+  updateMotionBodySchema,
+  voteBodySchema,
+} from '@gremienportal/contracts/resolutions';
+import {
+  correctionBodySchema,
+  followUpBodySchema,
+  resolutionListQuerySchema,
+} from '@gremienportal/contracts/beschlussbuch';
+import {
   addPasskey,
   challengeOf,
   createPasskeyUser,
   createTotpUser,
   freshCode,
   passkeyPromptOf,
+  type TotpUser,
 } from '../support/two-factor.fixtures.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
@@ -184,6 +201,18 @@ interface Pools {
   spareCommitteeIds: string[];
   spareTermIds: string[];
   spareMembershipIds: string[];
+  /**
+   * Beschlüsse (decision 190): the Aufsichtsrat of the motions (its Vorsitz `chair` the only
+   * elector) beside the other Gremien and an unknown one; its motions in every state (a draft, a
+   * vote in the meeting, an Umlaufverfahren, a closed, an established and a withdrawn one) and an
+   * unknown id; drafts the DELETE route may remove; its resolution and an unknown one; who may
+   * vote (the Vorsitz) and who may not (the actor, other accounts, an unknown id).
+   */
+  motionCommitteeIds: string[];
+  motionIds: string[];
+  spareMotionIds: string[];
+  resolutionIds: string[];
+  electorIds: string[];
 }
 
 interface Spec {
@@ -191,7 +220,8 @@ interface Spec {
   params?: (pools: Pools) => Record<string, string[]>;
   query?: { schema: z.ZodType; hints?: (pools: Pools) => Hints };
   body?: { schema: z.ZodType; hints?: (pools: Pools) => Hints; upload?: 'files' | 'events' };
-  principal?: 'superAdmin' | 'anonymous';
+  /** `chair`: the Vorsitz of the Beschlüsse' Aufsichtsrat (with an authenticator app), an elector. */
+  principal?: 'superAdmin' | 'anonymous' | 'chair';
   /** Tables a refusal may still write (a failed login is logged). */
   mayChange?: TableName[];
   /** The call ends the session it is made with: use a new one each time. */
@@ -223,7 +253,12 @@ interface Env {
     membership(options?: {
       successor?: boolean;
     }): Promise<{ id: string; committeeId: string; termId: string }>;
+    /** A motion of the Beschlüsse' Aufsichtsrat, opened (in the meeting or by Umlauf) or closed. */
+    motion(state?: 'entwurf' | 'abstimmung' | 'umlauf' | 'geschlossen'): Promise<string>;
   };
+  /** The Vorsitz of the Beschlüsse' Aufsichtsrat and a current code of their authenticator app. */
+  chair: TotpUser;
+  chairCode(): Promise<string>;
 }
 
 const pick = <T>(list: readonly T[]): fc.Arbitrary<T> => fc.constantFrom(...list);
@@ -405,6 +440,67 @@ const membershipHints = (pools: Pools): Hints => ({
   from: dayHint,
   until: dayHint,
 });
+
+// --- Beschlüsse (decision 190) ----------------------------------------------------------------------
+
+const motionHints = (pools: Pools): Hints => ({
+  committee_id: pick(pools.motionCommitteeIds.map(Number)),
+  event_id: pick(pools.eventIds.map(Number)),
+  agenda_item_id: fc.oneof(fc.integer({ min: 1, max: 40 }), pick([2_147_483_647, Number(NONEXISTENT_ID)])),
+  file_ids: fc.oneof(
+    { weight: 4, arbitrary: fc.array(pick(pools.fileIds.map(Number)), { maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.array(pick(pools.trashIds.map(Number)), { minLength: 1, maxLength: 2 }) },
+  ),
+});
+/** Deadlines: instants before and after the test clock's day, and ones that are no instant. */
+const deadlineHint = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .date({
+        min: new Date('2020-01-01T00:00:00Z'),
+        max: new Date('2040-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      })
+      .chain((date) =>
+        fc.constantFrom(
+          date.toISOString(),
+          date.toISOString().replace('.000Z', '+02:00'),
+          date.toISOString().slice(0, 19),
+          date.toISOString().slice(0, 10),
+        ),
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: pick([
+      '2027-02-30T10:00:00Z',
+      '2027-06-30T24:00:00Z',
+      '2027-06-30T10:00:00+25:00',
+      '30.06.2027 10:00',
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:59.999Z',
+      '+275760-09-13T00:00:00Z',
+      '1970-01-01T00:00:00Z',
+      '',
+    ]),
+  },
+  { weight: 1, arbitrary: hostileString },
+);
+const openHints = (): Hints => ({ deadline: deadlineHint });
+const conflictHints = (pools: Pools): Hints => ({ user_id: pick(pools.electorIds.map(Number)) });
+const followUpHints = (pools: Pools): Hints => ({
+  responsible_id: fc.oneof(pick(pools.userIds.map(Number)), fc.constant(null)),
+  due_on: fc.oneof({ weight: 3, arbitrary: dayHint }, { weight: 1, arbitrary: fc.constant(null) }),
+});
+const registerQuery = {
+  schema: resolutionListQuerySchema,
+  hints: (pools: Pools): Hints => ({
+    committee_id: pick(pools.motionCommitteeIds),
+    term_id: pick(pools.termIds),
+    year: fc.oneof(fc.integer({ min: 1890, max: 2210 }), pick(['2026', '1e3', '-1', '20261'])),
+  }),
+};
 
 const CSV_HEADERS = [
   'Anrede;Vorname;Nachname;E-Mail;Funktion;von;bis;Wahlbezirk;Rang',
@@ -1239,6 +1335,169 @@ const ENTRIES: Record<string, Spec> = {
       };
     },
   },
+  // --- Beschlüsse (decision 190) ------------------------------------------------------------------
+  'GET /api/v1/motions': {
+    query: {
+      schema: motionListQuerySchema,
+      hints: (p) => ({ committee_id: pick(p.motionCommitteeIds), event_id: pick(p.eventIds) }),
+    },
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/motions?committee_id=${pools.motionCommitteeIds[0]}` }),
+  },
+  'POST /api/v1/motions': {
+    body: { schema: createMotionBodySchema, hints: motionHints },
+    // A fresh document: the pool's may be in the Papierkorb or purged by the routes before.
+    valid: async ({ pools, fresh }) => ({
+      payload: {
+        committee_id: Number(pools.motionCommitteeIds[0]),
+        title: `Vorlage ${(serial += 1)}`,
+        text: 'Das Gremium beschließt die Vorlage.',
+        justification: 'Weil es nötig ist.',
+        mode: 'geheim',
+        file_ids: [Number((await fresh.file()).id)],
+        majority: 'two_thirds',
+      },
+    }),
+  },
+  'GET /api/v1/motions/:id': {
+    params: (p) => ({ id: p.motionIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/motions/${pools.motionIds[1]}` }),
+  },
+  'PUT /api/v1/motions/:id': {
+    params: (p) => ({ id: p.motionIds }),
+    body: { schema: updateMotionBodySchema, hints: motionHints },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/motions/${await fresh.motion()}`,
+      payload: {
+        title: `Geändert ${(serial += 1)}`,
+        event_id: Number((await fresh.event()).id),
+        mode: 'namentlich',
+        quorum: 'two_thirds',
+      },
+    }),
+  },
+  'DELETE /api/v1/motions/:id': {
+    params: (p) => ({ id: p.spareMotionIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/motions/${await fresh.motion()}` }),
+  },
+  'POST /api/v1/motions/:id/open': {
+    params: (p) => ({ id: p.motionIds }),
+    body: { schema: openMotionBodySchema, hints: openHints },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/motions/${await fresh.motion()}/open`,
+      payload: { procedure: 'umlauf', deadline: '2027-01-15T12:00:00+01:00' },
+    }),
+  },
+  'POST /api/v1/motions/:id/votes': {
+    principal: 'chair',
+    params: (p) => ({ id: p.motionIds }),
+    body: { schema: voteBodySchema },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/motions/${await fresh.motion('abstimmung')}/votes`,
+      payload: { choice: 'enthaltung' },
+    }),
+  },
+  'POST /api/v1/motions/:id/objection': {
+    principal: 'chair',
+    params: (p) => ({ id: p.motionIds }),
+    body: { schema: objectionBodySchema },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/motions/${await fresh.motion('umlauf')}/objection`,
+      payload: { reason: 'Bitte in der Sitzung beraten.' },
+    }),
+  },
+  'POST /api/v1/motions/:id/conflict': {
+    params: (p) => ({ id: p.motionIds }),
+    body: { schema: conflictBodySchema, hints: conflictHints },
+    valid: async ({ fresh, chair }) => ({
+      url: `/api/v1/motions/${await fresh.motion('abstimmung')}/conflict`,
+      payload: { user_id: chair.id },
+    }),
+  },
+  'POST /api/v1/motions/:id/hand-count': {
+    params: (p) => ({ id: p.motionIds }),
+    body: { schema: handCountBodySchema },
+    valid: async ({ fresh }) => ({
+      url: `/api/v1/motions/${await fresh.motion('abstimmung')}/hand-count`,
+      payload: { ja: 1, nein: 0, enthaltung: 0 },
+    }),
+  },
+  'POST /api/v1/motions/:id/close': {
+    params: (p) => ({ id: p.motionIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/motions/${await fresh.motion('abstimmung')}/close` }),
+  },
+  'POST /api/v1/motions/:id/withdraw': {
+    params: (p) => ({ id: p.motionIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/motions/${await fresh.motion('abstimmung')}/withdraw` }),
+  },
+  'POST /api/v1/motions/:id/reminders': {
+    params: (p) => ({ id: p.motionIds }),
+    valid: async ({ fresh }) => ({ url: `/api/v1/motions/${await fresh.motion('umlauf')}/reminders` }),
+  },
+  // Wrong codes count toward the second factor's lock, which mails the Vorsitz (decision 126).
+  'POST /api/v1/motions/:id/establish': {
+    principal: 'chair',
+    mayChange: ['outbox'],
+    params: (p) => ({ id: p.motionIds }),
+    body: { schema: establishBodySchema },
+    valid: async ({ fresh, chairCode }) => ({
+      url: `/api/v1/motions/${await fresh.motion('geschlossen')}/establish`,
+      payload: { code: await chairCode() },
+    }),
+  },
+  'GET /api/v1/resolutions': {
+    query: registerQuery,
+    weight: 0.5,
+    valid: ({ pools }) => ({
+      url: `/api/v1/resolutions?committee_id=${pools.motionCommitteeIds[0]}&year=2026&q=Vorlage&result=angenommen`,
+    }),
+  },
+  'GET /api/v1/resolutions.csv': {
+    query: registerQuery,
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/resolutions.csv?committee_id=${pools.motionCommitteeIds[0]}` }),
+  },
+  // The filter is printed on the cover: a query's text meets the PDF's fonts.
+  'GET /api/v1/resolutions.pdf': {
+    query: registerQuery,
+    weight: 0.5,
+    valid: ({ pools }) => ({
+      url: `/api/v1/resolutions.pdf?committee_id=${pools.motionCommitteeIds[0]}&q=${encodeURIComponent('Grüße 😀 ẞ')}`,
+    }),
+  },
+  'GET /api/v1/resolutions/:id': {
+    params: (p) => ({ id: p.resolutionIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/resolutions/${pools.resolutionIds[0]}` }),
+  },
+  'PUT /api/v1/resolutions/:id/follow-up': {
+    params: (p) => ({ id: p.resolutionIds }),
+    body: { schema: followUpBodySchema, hints: followUpHints },
+    valid: ({ pools }) => ({
+      url: `/api/v1/resolutions/${pools.resolutionIds[0]}/follow-up`,
+      payload: {
+        responsible_id: Number(pools.userIds[0]),
+        due_on: '2027-01-31',
+        status: 'offen',
+        note: 'Die Geschäftsstelle kümmert sich.',
+      },
+    }),
+  },
+  'POST /api/v1/resolutions/:id/correction': {
+    principal: 'chair',
+    params: (p) => ({ id: p.resolutionIds }),
+    body: { schema: correctionBodySchema },
+    valid: ({ pools }) => ({
+      url: `/api/v1/resolutions/${pools.resolutionIds[0]}/correction`,
+      payload: { text: 'Das Gremium beschließt die berichtigte Vorlage.', reason: 'Schreibfehler' },
+    }),
+  },
+  'GET /api/v1/events/:id/agenda/circular-announcement': {
+    params: (p) => ({ id: p.eventIds }),
+    weight: 0.5,
+    valid: ({ pools }) => ({ url: `/api/v1/events/${pools.eventIds[0]}/agenda/circular-announcement` }),
+  },
   // --- API-Schlüssel (decision 136); appended for the same reason ------------------------------------
   'GET /api/v1/api-keys': { weight: 0.2, valid: () => ({}) },
   'POST /api/v1/api-keys': {
@@ -1638,14 +1897,14 @@ describe('hostile input', () => {
           )
         ).user.id,
       );
-    const committee = async () =>
+    const committee = async (kind = 'ausschuss') =>
       String(
         (
           await su(
             {
               method: 'POST',
               url: '/api/v1/committees',
-              payload: { name: `Gremium ${(serial += 1)}`, kind: 'ausschuss' },
+              payload: { name: `Gremium ${(serial += 1)}`, kind },
             },
             201,
           )
@@ -1782,6 +2041,67 @@ describe('hostile input', () => {
       spareCommitteeIds: [],
       spareTermIds: [],
       spareMembershipIds: [],
+      motionCommitteeIds: [],
+      motionIds: [],
+      spareMotionIds: [],
+      resolutionIds: [],
+      electorIds: [],
+    };
+    // Beschlüsse (decision 190): an Aufsichtsrat whose only member is its Vorsitz, with an
+    // authenticator app; the actor (a Super-Admin) writes, opens and closes its motions.
+    const boardId = await committee('aufsichtsrat');
+    const boardTerm = String(
+      (
+        await su(
+          {
+            method: 'POST',
+            url: `/api/v1/committees/${boardId}/terms`,
+            payload: { start: '2026-01-01', end: '2030-12-31' },
+          },
+          201,
+        )
+      ).data.id,
+    );
+    const chair = await createTotpUser(t);
+    await su(
+      {
+        method: 'POST',
+        url: `/api/v1/committees/${boardId}/members`,
+        payload: { term_id: Number(boardTerm), user_id: chair.id, function: 'vorsitz' },
+      },
+      201,
+    );
+    const chairCode = () => freshCode(t, chair.secret);
+    const motion = async (state: 'entwurf' | 'abstimmung' | 'umlauf' | 'geschlossen' = 'entwurf') => {
+      const n = (serial += 1);
+      const created = await su(
+        {
+          method: 'POST',
+          url: '/api/v1/motions',
+          payload: {
+            committee_id: Number(boardId),
+            title: `Vorlage ${n}`,
+            text: `Das Gremium beschließt die Vorlage ${n}.`,
+            mode: 'offen',
+          },
+        },
+        201,
+      );
+      const id = String(created.data.id);
+      if (state === 'entwurf') return id;
+      await su(
+        {
+          method: 'POST',
+          url: `/api/v1/motions/${id}/open`,
+          payload:
+            state === 'umlauf'
+              ? { procedure: 'umlauf', deadline: '2027-06-30T10:00:00.000Z' }
+              : { procedure: 'sitzung' },
+        },
+        200,
+      );
+      if (state === 'geschlossen') await su({ method: 'POST', url: `/api/v1/motions/${id}/close` }, 200);
+      return id;
     };
     env = {
       t,
@@ -1796,7 +2116,10 @@ describe('hostile input', () => {
         committee,
         term,
         membership,
+        motion,
       },
+      chair,
+      chairCode,
     };
     // Gremien (decision 189): one with members (its term also has an ended membership with a
     // successor to confirm), an archived term, and spare ones for the DELETE routes.
@@ -1821,6 +2144,29 @@ describe('hostile input', () => {
     await uploadInBatch(t, actor, pools, completed);
     await su({ method: 'POST', url: `/api/v1/files/batches/${completed}/complete` }, 200);
     pools.batchIds = [open, completed, open.toUpperCase(), randomUUID()];
+    const established = await motion('geschlossen');
+    const resolution = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/motions/${established}/establish`,
+      headers: chair.headers,
+      payload: { code: await chairCode() },
+    });
+    expect(resolution.statusCode, resolution.body).toBe(200);
+    const withdrawn = await motion();
+    await su({ method: 'POST', url: `/api/v1/motions/${withdrawn}/withdraw` }, 200);
+    pools.motionCommitteeIds = [boardId, ...pools.committeeIds];
+    pools.motionIds = [
+      await motion(),
+      await motion('abstimmung'),
+      await motion('umlauf'),
+      await motion('geschlossen'),
+      established,
+      withdrawn,
+      NONEXISTENT_ID,
+    ];
+    pools.spareMotionIds = [await motion(), await motion(), established, NONEXISTENT_ID];
+    pools.resolutionIds = [String(resolution.json().data.id), NONEXISTENT_ID];
+    pools.electorIds = [String(chair.id), String(actor.id), ...pools.userIds];
   }, 60_000);
   afterAll(() => t?.close());
 
@@ -1841,9 +2187,11 @@ describe('hostile input', () => {
   const headersFor = async (spec: Spec): Promise<Record<string, string>> =>
     spec.principal === 'anonymous'
       ? {}
-      : spec.freshSession
-        ? { authorization: `Bearer ${await sessionFor(t, env.actor.id)}` }
-        : { ...env.actor.headers };
+      : spec.principal === 'chair'
+        ? { ...env.chair.headers }
+        : spec.freshSession
+          ? { authorization: `Bearer ${await sessionFor(t, env.actor.id)}` }
+          : { ...env.actor.headers };
 
   it.each(Object.keys(ENTRIES))(
     '%s',
@@ -1944,6 +2292,68 @@ describe('hostile input', () => {
       expect(changes(before, await snapshot(t), []), 'unbekanntes Feld, aber geändert').toEqual(NO_CHANGES);
     },
   );
+
+  // Feststellung asks for the Vorsitz's code as the sign-in does (decision 190): five wrong codes in a
+  // row lock the second factor (decision 126). The lock is a 4xx in German like any refusal, and the
+  // API description names it. A Vorsitz of their own, so the other routes' Vorsitz stays unlocked.
+  it('POST /api/v1/motions/:id/establish after too many wrong codes: 429 in German, as documented', async () => {
+    const as = (headers: Record<string, string>) => async (options: InjectOptions, status: number) => {
+      const res = await t.app.inject({ ...options, headers });
+      expect(res.statusCode, res.body).toBe(status);
+      return res.json();
+    };
+    const su = as(env.actor.headers);
+    const committee = await su(
+      {
+        method: 'POST',
+        url: '/api/v1/committees',
+        payload: { name: `Gesperrt ${(serial += 1)}`, kind: 'aufsichtsrat' },
+      },
+      201,
+    );
+    const committeeId = committee.data.id as number;
+    const term = await su(
+      {
+        method: 'POST',
+        url: `/api/v1/committees/${committeeId}/terms`,
+        payload: { start: '2026-01-01', end: '2030-12-31' },
+      },
+      201,
+    );
+    const chair = await createTotpUser(t);
+    await su(
+      {
+        method: 'POST',
+        url: `/api/v1/committees/${committeeId}/members`,
+        payload: { term_id: term.data.id, user_id: chair.id, function: 'vorsitz' },
+      },
+      201,
+    );
+    const motion = await su(
+      {
+        method: 'POST',
+        url: '/api/v1/motions',
+        payload: {
+          committee_id: committeeId,
+          title: 'Gesperrte Feststellung',
+          text: 'Das Gremium beschließt etwas.',
+          mode: 'offen',
+        },
+      },
+      201,
+    );
+    const url = `/api/v1/motions/${motion.data.id}`;
+    await su({ method: 'POST', url: `${url}/open`, payload: { procedure: 'sitzung' } }, 200);
+    await su({ method: 'POST', url: `${url}/close` }, 200);
+    const establish = (code: string) =>
+      t.app.inject({ method: 'POST', url: `${url}/establish`, headers: chair.headers, payload: { code } });
+    for (const code of ['000000', '111111', '222222', '333333', '444444']) {
+      expect((await establish(code)).statusCode).toBe(422);
+    }
+    const locked = await establish(await freshCode(t, chair.secret));
+    expect(locked.statusCode, locked.body).toBe(429);
+    expect(errorBodyProblems(locked)).toEqual([]);
+  });
 
   // A Gremium's name is also its role's and its folder's at the top of the tree (decision 189): names
   // the folder or the role could not take must be refused before anything is written, or taken whole.

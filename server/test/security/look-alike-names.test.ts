@@ -194,6 +194,86 @@ describe('look-alike titles and names', () => {
     });
   });
 
+  describe('motion titles and texts (decision 190)', () => {
+    let committeeId: number;
+    beforeAll(async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/committees',
+        headers: admin.headers,
+        payload: { name: 'Aufsichtsrat der Vorlagen', kind: 'aufsichtsrat' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      committeeId = res.json().data.id;
+    });
+    const motion = (overrides: Record<string, unknown>) => ({
+      committee_id: committeeId,
+      title: 'Jahresabschluss feststellen',
+      text: 'Der Aufsichtsrat stellt den Jahresabschluss fest.',
+      mode: 'offen',
+      ...overrides,
+    });
+    const post = (overrides: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/motions',
+        headers: admin.headers,
+        payload: motion(overrides),
+      });
+    const motionCount = async () =>
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('motions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    it('refuses invisible characters in title and text, and mixed scripts in the title', async () => {
+      const before = await motionCount();
+      expectRefused(
+        await post({ title: withInvisible('\u202E') }),
+        'title',
+        msg.invisibleCharacters('Titel'),
+      );
+      expectRefused(
+        await post({ text: `Der Aufsichtsrat${'\u200B'} stellt den Jahresabschluss fest.` }),
+        'text',
+        msg.invisibleCharacters('Beschlusstext'),
+      );
+      expectRefused(await post({ title: CYRILLIC_A }), 'title', msg.mixedScripts('Titel'));
+      expect(await motionCount()).toBe(before);
+      const created = await post({});
+      expect(created.statusCode, created.body).toBe(201);
+      const change = (payload: Record<string, unknown>) =>
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/motions/${created.json().data.id}`,
+          headers: admin.headers,
+          payload,
+        });
+      expectRefused(await change({ title: GREEK_O }), 'title', msg.mixedScripts('Titel'));
+      expectRefused(
+        await change({ title: withInvisible('\u2060') }),
+        'title',
+        msg.invisibleCharacters('Titel'),
+      );
+    });
+
+    it('stores title and text in NFC', async () => {
+      const res = await post({
+        title: 'Vergütung Mu\u0308ller',
+        text: 'Der Aufsichtsrat beschließt die Vergu\u0308tung.',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().data).toMatchObject({
+        title: 'Vergütung Müller',
+        text: 'Der Aufsichtsrat beschließt die Vergütung.',
+      });
+    });
+  });
+
   describe('user names', () => {
     it('refuses invisible characters in first and last names (create, update, own account)', async () => {
       const create = await t.app.inject({

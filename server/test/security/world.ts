@@ -7,6 +7,7 @@ import type { RoleName } from '@gremienportal/contracts/common';
 import type { Committee, Membership, Term } from '@gremienportal/contracts/committees';
 import type { TestApp } from '../support/build-test-app.ts';
 import { chooseNotifications, createUser, sessionFor, type TestUser } from '../support/factories.ts';
+import { createTotpUser, freshCode } from '../support/two-factor.fixtures.ts';
 import { pdfWithPages } from '../support/documents.fixtures.ts';
 import { dataUrl } from '../support/files.fixtures.ts';
 
@@ -24,10 +25,18 @@ export const PRINCIPALS = [
   'superAdmin',
   'stripped',
 ] as const;
-export type PrincipalKey = (typeof PRINCIPALS)[number];
+/**
+ * The members of the world's Aufsichtsrat of the Beschlüsse (decision 190), beside the principals: a
+ * Mitglied, the Schriftführung and the Vorsitz (with an authenticator app). They hold no role but
+ * the Gremium's; the matrix calls the routes of motions and resolutions also as them.
+ */
+export const PERSONAS = ['mitglied', 'schriftfuehrung', 'vorsitz'] as const;
+export type PersonaKey = (typeof PERSONAS)[number];
+export type PrincipalKey = (typeof PRINCIPALS)[number] | PersonaKey;
 export type SignedInKey = Exclude<PrincipalKey, 'anonymous'>;
 
 export const isAdminPrincipal = (p: PrincipalKey) => p === 'admin' || p === 'superAdmin';
+export const isPersona = (p: PrincipalKey): p is PersonaKey => (PERSONAS as readonly string[]).includes(p);
 
 /** A title part no other text contains: if it shows up in an answer, the object leaked. */
 export const marker = (label: string) => `${label}-${randomBytes(5).toString('hex')}`;
@@ -96,6 +105,34 @@ export interface WorldTrash {
   event: WorldEvent;
 }
 
+/**
+ * The Beschlüsse of the world (decision 190). `committee` is a Gremium of the kind Aufsichtsrat
+ * whose members are the three personas (no principal belongs to it); `foreign` a Gremium none of
+ * the world's people belong to (its Vorsitz is no persona), whose draft and resolution are hidden
+ * targets for the personas too. Motion ids by state: `draft` (Entwurf), `running` (Abstimmung in
+ * der Sitzung), `closed` (geschlossen, not yet established), `established` (namentlich, every
+ * persona voted Ja, linked to a document of the Aufsichtsrat role and to one in the Gremium's own
+ * folder), `foreign` (a draft of `foreign`), `gone` (a draft deleted again).
+ */
+export interface WorldBoard {
+  committee: WorldCommittee;
+  foreign: WorldCommittee;
+  motions: Record<'draft' | 'running' | 'closed' | 'established' | 'foreign' | 'gone', number>;
+  /** `established`: the resolution of `motions.established`; `foreign`: one of `foreign`. */
+  resolutions: Record<'established' | 'foreign', number>;
+  /** The document in the Gremium's folder, seen by its members and admins. */
+  file: WorldFile;
+  /** The title of `motions.established`, which its resolution carries. */
+  establishedTitle: string;
+  /** The Vorsitz's current code; the clock moves on a step first, as each code is accepted once. */
+  code(): Promise<string>;
+}
+
+/** The states a disposable motion of the Beschluss-Gremium is made in. */
+export type FreshMotionState = 'entwurf' | 'abstimmung' | 'umlauf' | 'geschlossen';
+/** The deadline of the world's Umlaufverfahren: far after anything the matrix does with the clock. */
+export const UMLAUF_DEADLINE = '2027-06-30T10:00:00.000Z';
+
 const ADMINS: PrincipalKey[] = ['admin', 'superAdmin'];
 const seenBy = (...principals: PrincipalKey[]) => new Set<PrincipalKey>([...ADMINS, ...principals]);
 
@@ -116,6 +153,8 @@ export interface World {
    * fellow members (`email_visible_to_committees`, set on its account page).
    */
   members: { hidden: WorldMember; shared: WorldMember };
+  /** Beschlüsse (decision 190): the Aufsichtsrat of the personas, its motions and resolutions. */
+  board: WorldBoard;
   trash: WorldTrash;
   secrets: Secret[];
   /**
@@ -154,6 +193,13 @@ export interface World {
     membership(options?: {
       successor?: boolean;
     }): Promise<{ id: number; committeeId: number; termId: number }>;
+    /**
+     * A motion of the Beschluss-Gremium, made by the Super-Admin (offen, no links): a draft, a vote
+     * opened in the meeting (`abstimmung`) or as Umlaufverfahren (`umlauf`, deadline
+     * `UMLAUF_DEADLINE`), or one opened in the meeting and closed without votes (`geschlossen`).
+     * Its title is seen by the personas and admins.
+     */
+    motion(state?: FreshMotionState): Promise<number>;
   };
 }
 
@@ -172,6 +218,14 @@ export async function buildWorld(t: TestApp): Promise<World> {
     superAdmin: await make('superAdmin', ['Super-Admin']),
     // Starts with every role it will lose; stripped below, after it has used them.
     stripped: await make('stripped', ['Admin', 'Aufsichtsrat', 'Vertreter']),
+    // The Beschluss-Gremium's members: no role of their own, the Gremium's comes with the membership.
+    mitglied: await make('mitglied', []),
+    schriftfuehrung: await make('schriftfuehrung', []),
+    vorsitz: await (async () => {
+      const lastname = marker('Nutzervorsitz');
+      const user = await createTotpUser(t, { lastname, email: `${lastname.toLowerCase()}@example.org` });
+      return { ...user, lastname };
+    })(),
   };
   // The single notification mails are what the matrix reads (decision 131: documents default to a
   // daily digest); the stripped principal keeps the default, so its digest is checked too.
@@ -276,8 +330,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
 
   // Gremien (decision 189), as an admin makes them: the Gremium, its Amtsperiode (which holds the
   // test clock's day), its members. A membership gives the Gremium's role (`via_committee`).
-  const committee = async (name: string): Promise<Committee> => {
-    const res = await su({ method: 'POST', url: '/api/v1/committees', payload: { name, kind: 'ausschuss' } });
+  const committee = async (name: string, kind = 'ausschuss'): Promise<Committee> => {
+    const res = await su({ method: 'POST', url: '/api/v1/committees', payload: { name, kind } });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data as Committee;
   };
@@ -305,8 +359,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().user.id as number;
   };
-  const worldCommittee = async (label: string): Promise<WorldCommittee> => {
-    const created = await committee(marker(label));
+  const worldCommittee = async (label: string, kind?: string): Promise<WorldCommittee> => {
+    const created = await committee(marker(label), kind);
     expect(created.folder, created.name).not.toBeNull();
     const current = await term(created.id, '2026-01-01', '2030-12-31');
     return {
@@ -396,7 +450,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
       visibleTo: seenBy('aufsichtsrat'),
     },
     // Other people's accounts are no business of members: only admins see them.
-    ...(Object.keys(users) as SignedInKey[]).map((key) => ({
+    ...PRINCIPALS.filter((key) => key !== 'anonymous').map((key) => ({
       name: `Konto ${key}`,
       texts: [users[key].lastname, users[key].email],
       visibleTo: seenBy(key),
@@ -466,7 +520,126 @@ export async function buildWorld(t: TestApp): Promise<World> {
     if (!secret) throw new Error(`Kein Wegwerfobjekt ${kind} ${id}`);
     secret.trashed = inTrash;
   };
+  // Beschlüsse (decision 190): an Aufsichtsrat whose members are the three personas, and a Gremium
+  // of nobody in the world but its own Vorsitz (an account with an authenticator app). The
+  // Super-Admin writes and opens the motions, the personas vote, the Vorsitz establishes.
+  const boardCommittee = await worldCommittee('AufsichtsratBeschluesse', 'aufsichtsrat');
+  await join(boardCommittee, users.vorsitz.id, 'vorsitz');
+  await join(boardCommittee, users.schriftfuehrung.id, 'schriftfuehrung');
+  await join(boardCommittee, users.mitglied.id, 'mitglied');
+  const foreignCommittee = await worldCommittee('GremiumFremd');
+  const foreignChairName = marker('FremderVorsitz');
+  const foreignChair = await createTotpUser(t, {
+    lastname: foreignChairName,
+    email: `${foreignChairName.toLowerCase()}@example.org`,
+  });
+  await join(foreignCommittee, foreignChair.id, 'vorsitz');
+  const boardFileTitle = marker('DateiBeschlussgremium');
+  const boardFile = await file(boardCommittee.folderId, boardFileTitle, [boardCommittee.name]);
+  secrets.push(
+    { name: 'Beschluss-Gremium', texts: [boardCommittee.name], visibleTo: seenBy(...PERSONAS) },
+    { name: 'Fremdes Gremium', texts: [foreignCommittee.name], visibleTo: seenBy() },
+    { name: 'Fremder Vorsitz', texts: [foreignChairName, foreignChair.email], visibleTo: seenBy() },
+    {
+      name: 'Datei des Beschluss-Gremiums',
+      texts: [boardFile.title, boardFile.external],
+      visibleTo: seenBy(...PERSONAS),
+    },
+    // Fellow members see each other's names (electorate, names of a namentlich vote), not addresses.
+    ...PERSONAS.map((key) => ({
+      name: `Konto ${key}`,
+      texts: [users[key].lastname],
+      visibleTo: seenBy(...PERSONAS),
+    })),
+    ...PERSONAS.map((key) => ({ name: `Adresse ${key}`, texts: [users[key].email], visibleTo: seenBy(key) })),
+  );
+  const motionIn = async (committeeId: number, label: string, visibleTo: PrincipalKey[], extra = {}) => {
+    const title = newSecret(label, visibleTo);
+    const res = await su({
+      method: 'POST',
+      url: '/api/v1/motions',
+      payload: {
+        committee_id: committeeId,
+        title,
+        text: `Das Gremium beschließt: ${title}.`,
+        mode: 'offen',
+        ...extra,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return { id: res.json().data.id as number, title };
+  };
+  const motionStep = async (
+    as: PrincipalKey | TestUser,
+    id: number,
+    step: string,
+    payload?: Record<string, unknown>,
+  ) => {
+    const options: InjectOptions = {
+      method: 'POST',
+      url: `/api/v1/motions/${id}/${step}`,
+      ...(payload ? { payload } : {}),
+    };
+    const res =
+      typeof as === 'string'
+        ? await inject(as, options)
+        : await t.app.inject({ ...options, headers: as.headers });
+    expect(res.statusCode, `${step}: ${res.body}`).toBe(200);
+    return res.json() as { data: { id: number } };
+  };
+  const freshMotion = async (state: FreshMotionState = 'entwurf', label = 'Beschlussvorlage') => {
+    const { id } = await motionIn(boardCommittee.id, label, [...PERSONAS]);
+    if (state === 'entwurf') return id;
+    await motionStep(
+      'superAdmin',
+      id,
+      'open',
+      state === 'umlauf' ? { procedure: 'umlauf', deadline: UMLAUF_DEADLINE } : { procedure: 'sitzung' },
+    );
+    if (state === 'geschlossen') await motionStep('superAdmin', id, 'close');
+    return id;
+  };
+  const chairCode = () => freshCode(t, users.vorsitz.secret);
+  const { id: establishedMotion, title: establishedTitle } = await motionIn(
+    boardCommittee.id,
+    'Beschluss',
+    [...PERSONAS],
+    { mode: 'namentlich', file_ids: [files.ar.id, boardFile.id] },
+  );
+  await motionStep('superAdmin', establishedMotion, 'open', { procedure: 'sitzung' });
+  for (const key of PERSONAS) await motionStep(key, establishedMotion, 'votes', { choice: 'ja' });
+  await motionStep('superAdmin', establishedMotion, 'close');
+  const established = await motionStep('vorsitz', establishedMotion, 'establish', {
+    code: await chairCode(),
+  });
+  const { id: foreignEstablished } = await motionIn(foreignCommittee.id, 'FremderBeschluss', []);
+  await motionStep('superAdmin', foreignEstablished, 'open', { procedure: 'sitzung' });
+  await motionStep('superAdmin', foreignEstablished, 'close');
+  const foreignResolution = await motionStep(foreignChair, foreignEstablished, 'establish', {
+    code: await freshCode(t, foreignChair.secret),
+  });
+  const { id: goneMotion } = await motionIn(boardCommittee.id, 'GeloeschteVorlage', [...PERSONAS]);
+  const removed = await su({ method: 'DELETE', url: `/api/v1/motions/${goneMotion}` });
+  expect(removed.statusCode, removed.body).toBe(200);
+  const board: WorldBoard = {
+    committee: boardCommittee,
+    foreign: foreignCommittee,
+    motions: {
+      draft: await freshMotion('entwurf', 'Entwurf'),
+      running: await freshMotion('abstimmung', 'LaufendeAbstimmung'),
+      closed: await freshMotion('geschlossen', 'GeschlosseneAbstimmung'),
+      established: establishedMotion,
+      foreign: (await motionIn(foreignCommittee.id, 'FremdeVorlage', [])).id,
+      gone: goneMotion,
+    },
+    resolutions: { established: established.data.id, foreign: foreignResolution.data.id },
+    file: boardFile,
+    establishedTitle,
+    code: chairCode,
+  };
+
   const fresh: World['fresh'] = {
+    motion: (state) => freshMotion(state),
     folder: async () => {
       const title = newSecret('Wegwerfordner');
       return remember('folder', await folder(folders.ar.id, title), title);
@@ -544,6 +717,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     events,
     committees,
     members,
+    board,
     trash,
     secrets,
     markTrashed,

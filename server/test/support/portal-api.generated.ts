@@ -904,6 +904,386 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/motions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Beschlussvorlagen der eigenen Gremien (Admins: alle), nach Gremium oder Sitzung
+     * @description `pending=1`: nur laufende Abstimmungen, in denen die eigene Stimme oder ein Widerspruch noch aussteht.
+     *
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    get: operations['getMotions'];
+    put?: never;
+    /**
+     * Beschlussvorlage anlegen (Admins, Vorsitz und Schriftführung des Gremiums)
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Eine Beschlussvorlage: eigene Stimme, Zahlen erst nach dem Schließen
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    get: operations['getMotionsById'];
+    /**
+     * Beschlussvorlage ändern; während der Abstimmung macht das die Abstimmung ungültig
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    put: operations['putMotionsById'];
+    post?: never;
+    /**
+     * Beschlussvorlage löschen (nur als Entwurf)
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    delete: operations['deleteMotionsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/open': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Abstimmung öffnen: in der Sitzung oder als Umlaufverfahren mit Frist
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdOpen'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/votes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Abstimmen (vor dem Öffnen einer Sitzungsabstimmung: schriftliche Stimmabgabe)
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdVotes'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/objection': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Der Beschlussfassung im Umlaufverfahren widersprechen
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdObjection'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/conflict': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Interessenkonflikt (Befangenheit) erklären: für sich, oder der Vorsitz für ein Mitglied
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdConflict'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/hand-count': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Handzeichen der Sitzung erfassen (ersetzt frühere; dazu zählen die Online-Stimmen)
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdHandCount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/close': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Abstimmung schließen: das Ergebnis erscheint
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdClose'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/withdraw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Beschlussvorlage zurückziehen
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdWithdraw'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/reminders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An das Umlaufverfahren erinnern: wer weder abgestimmt noch widersprochen hat, höchstens einmal am Tag
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdReminders'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/motions/{id}/establish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ergebnis feststellen (Vorsitz, mit dem aktuellen Code der Authenticator-App)
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postMotionsByIdEstablish'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/resolutions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Beschlussbuch: die Beschlüsse der eigenen Gremien (Admins: alle), neueste zuerst
+     * @description Filter: `committee_id`, `term_id`, `year`, `result`, `q` (Freitext in Nummer, Titel und Text), `overdue=1` (überfällige Umsetzung).
+     *
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    get: operations['getResolutions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/resolutions.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Beschlussbuch als CSV (Excel, Semikolon, UTF-8 mit BOM)
+     * @description Filter: `committee_id`, `term_id`, `year`, `result`, `q` (Freitext in Nummer, Titel und Text), `overdue=1` (überfällige Umsetzung).
+     *
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    get: operations['getResolutionsCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/resolutions.pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Beschlussbuch als PDF: Deckblatt, ein Abschnitt je Beschluss mit seiner Prüfsumme
+     * @description Filter: `committee_id`, `term_id`, `year`, `result`, `q` (Freitext in Nummer, Titel und Text), `overdue=1` (überfällige Umsetzung).
+     *
+     *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    get: operations['getResolutionsPdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/resolutions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Ein Beschluss
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    get: operations['getResolutionsById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/events/{id}/agenda/circular-announcement': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Tagesordnungspunkt „Bekanntgabe der Umlaufbeschlüsse seit der letzten Sitzung“, zum Einfügen
+     * @description Zugriff: Admin und Super-Admin (Bearer-Token); andere erhalten 403. API-Schlüssel: nicht nutzbar (403).
+     */
+    get: operations['getEventsByIdAgendaCircularAnnouncement'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/resolutions/{id}/follow-up': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Umsetzung pflegen: verantwortlich, fällig am, offen/erledigt, Notiz
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    put: operations['putResolutionsByIdFollowUp'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/resolutions/{id}/correction': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Berichtigung: ein neuer, verknüpfter Eintrag (Vorsitz); der alte bleibt unverändert
+     * @description Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: nicht nutzbar (403).
+     */
+    post: operations['postResolutionsByIdCorrection'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/files': {
     parameters: {
       query?: never;
@@ -1258,8 +1638,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Dokumente, Ordner und Events nach Titel und Inhalt suchen
-     * @description `q` (2–200 Zeichen): Wörter und Wortteile, alle müssen vorkommen; „in Anführungszeichen“ als genaue Wortfolge; Groß-/Kleinschreibung und ä/ae, ö/oe, ü/ue, ß/ss gleich. Wortteile unter 3 Zeichen finden nur Titel. Filter: `type`, `format`, `from`/`to` (Tag oder Zeitpunkt), `folder_id` (mit Unterordnern), `sort` (relevance, date), `page`, `per_page` (1–100). `highlight` und `snippet.ranges` sind [Anfang, Ende)-Bereiche im Klartext, kein HTML.
+     * Dokumente, Ordner, Events und Beschlüsse nach Titel und Inhalt suchen
+     * @description `q` (2–200 Zeichen): Wörter und Wortteile, alle müssen vorkommen; „in Anführungszeichen“ als genaue Wortfolge; Groß-/Kleinschreibung und ä/ae, ö/oe, ü/ue, ß/ss gleich. Wortteile unter 3 Zeichen finden nur Titel. Beschlüsse (`type=resolution`) nach Nummer, Titel und Text, nur die der eigenen Gremien (Admins: alle). Filter: `type`, `format`, `from`/`to` (Tag oder Zeitpunkt), `folder_id` (mit Unterordnern), `sort` (relevance, date), `page`, `per_page` (1–100). `highlight` und `snippet.ranges` sind [Anfang, Ende)-Bereiche im Klartext, kein HTML.
      *
      *     Zugriff: angemeldete Nutzer (Bearer-Token). API-Schlüssel: mit der Berechtigung `inhalte:lesen`.
      */
@@ -8543,6 +8923,3706 @@ export interface operations {
       };
     };
   };
+  getMotions: {
+    parameters: {
+      query?: {
+        committee_id?: number;
+        event_id?: number;
+        pending?: '1' | 'true';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            }[];
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          committee_id: number;
+          event_id?: number;
+          agenda_item_id?: number;
+          title: string;
+          text: string;
+          justification?: string | '';
+          /** @enum {string} */
+          mode: 'offen' | 'namentlich' | 'geheim';
+          file_ids?: number[];
+          /** @enum {string} */
+          majority?: 'simple' | 'two_thirds' | 'three_quarters';
+          /** @enum {string} */
+          majority_basis?: 'cast' | 'members';
+          /** @enum {string} */
+          quorum?: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMotionsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putMotionsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          event_id?: number;
+          agenda_item_id?: number;
+          title?: string;
+          text?: string;
+          justification?: string | '';
+          /** @enum {string} */
+          mode?: 'offen' | 'namentlich' | 'geheim';
+          file_ids?: number[];
+          /** @enum {string} */
+          majority?: 'simple' | 'two_thirds' | 'three_quarters';
+          /** @enum {string} */
+          majority_basis?: 'cast' | 'members';
+          /** @enum {string} */
+          quorum?: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+            message: string | null;
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteMotionsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdOpen: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          procedure: 'sitzung' | 'umlauf';
+          /** Format: date-time */
+          deadline?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdVotes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          choice: 'ja' | 'nein' | 'enthaltung';
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+            message: string | null;
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdObjection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reason?: string | '';
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+            message: string | null;
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdConflict: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          user_id?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdHandCount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          ja: number;
+          nein: number;
+          enthaltung: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdClose: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdWithdraw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              committee: {
+                id: number;
+                name: string;
+              };
+              event_id: number | null;
+              agenda_item_id: number | null;
+              title: string;
+              text: string;
+              justification: string;
+              /** @enum {string} */
+              mode: 'offen' | 'namentlich' | 'geheim';
+              /** @enum {string} */
+              majority: 'simple' | 'two_thirds' | 'three_quarters';
+              /** @enum {string} */
+              majority_basis: 'cast' | 'members';
+              /** @enum {string} */
+              quorum: 'more_than_half' | 'at_least_half' | 'two_thirds' | 'none';
+              /** @enum {string} */
+              state:
+                | 'entwurf'
+                | 'abstimmung'
+                | 'geschlossen'
+                | 'festgestellt'
+                | 'widersprochen'
+                | 'zurueckgezogen';
+              procedure: ('sitzung' | 'umlauf') | null;
+              deadline: string | null;
+              own: {
+                elector: boolean;
+                voted: boolean;
+                choice: ('ja' | 'nein' | 'enthaltung') | null;
+                objected: boolean;
+                conflicted: boolean;
+              };
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              objections: {
+                name: string;
+                reason: string | null;
+              }[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              electorate:
+                | {
+                    user_id: number;
+                    name: string;
+                    mailed_at: string | null;
+                    first_opened_at: string | null;
+                    voted: boolean;
+                    objected: boolean;
+                    conflicted: boolean;
+                  }[]
+                | null;
+              hand_count: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              may: {
+                manage: boolean;
+                edit: boolean;
+                establish: boolean;
+              };
+              resolution: {
+                id: number;
+                number: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdReminders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMotionsByIdEstablish: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              number: string;
+              committee: {
+                id: number;
+                name: string;
+              };
+              term_id: number;
+              motion_id: number | null;
+              title: string;
+              text: string;
+              mode: ('offen' | 'namentlich' | 'geheim') | null;
+              procedure: string | null;
+              event_id: number | null;
+              /** @enum {string} */
+              result:
+                'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              reason: string;
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              established_at: string;
+              established_by: string;
+              corrects: {
+                id: number;
+                number: string;
+              } | null;
+              hash: string;
+              previous_hash: string | null;
+              follow_up: {
+                responsible: {
+                  id: number;
+                  name: string;
+                } | null;
+                due_on: string | null;
+                /** @enum {string} */
+                status: 'offen' | 'erledigt';
+                note: string;
+                overdue: boolean;
+                updated_at: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Zu viele Anfragen; `Retry-After` nennt die Wartezeit in Sekunden */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getResolutions: {
+    parameters: {
+      query?: {
+        committee_id?: number;
+        term_id?: number;
+        year?: number;
+        result?: 'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+        q?: string;
+        overdue?: '1' | 'true';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              number: string;
+              committee: {
+                id: number;
+                name: string;
+              };
+              term_id: number;
+              motion_id: number | null;
+              title: string;
+              text: string;
+              mode: ('offen' | 'namentlich' | 'geheim') | null;
+              procedure: string | null;
+              event_id: number | null;
+              /** @enum {string} */
+              result:
+                'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              reason: string;
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              established_at: string;
+              established_by: string;
+              corrects: {
+                id: number;
+                number: string;
+              } | null;
+              hash: string;
+              previous_hash: string | null;
+              follow_up: {
+                responsible: {
+                  id: number;
+                  name: string;
+                } | null;
+                due_on: string | null;
+                /** @enum {string} */
+                status: 'offen' | 'erledigt';
+                note: string;
+                overdue: boolean;
+                updated_at: string;
+              } | null;
+            }[];
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getResolutionsCsv: {
+    parameters: {
+      query?: {
+        committee_id?: number;
+        term_id?: number;
+        year?: number;
+        result?: 'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+        q?: string;
+        overdue?: '1' | 'true';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV-Datei für Excel: Semikolon als Trenner, UTF-8 mit BOM, als Anhang */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getResolutionsPdf: {
+    parameters: {
+      query?: {
+        committee_id?: number;
+        term_id?: number;
+        year?: number;
+        result?: 'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+        q?: string;
+        overdue?: '1' | 'true';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Das Beschlussbuch als PDF, mit dem Namen des Mitglieds in der Fußzeile */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getResolutionsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              number: string;
+              committee: {
+                id: number;
+                name: string;
+              };
+              term_id: number;
+              motion_id: number | null;
+              title: string;
+              text: string;
+              mode: ('offen' | 'namentlich' | 'geheim') | null;
+              procedure: string | null;
+              event_id: number | null;
+              /** @enum {string} */
+              result:
+                'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              reason: string;
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              established_at: string;
+              established_by: string;
+              corrects: {
+                id: number;
+                number: string;
+              } | null;
+              hash: string;
+              previous_hash: string | null;
+              follow_up: {
+                responsible: {
+                  id: number;
+                  name: string;
+                } | null;
+                due_on: string | null;
+                /** @enum {string} */
+                status: 'offen' | 'erledigt';
+                note: string;
+                overdue: boolean;
+                updated_at: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEventsByIdAgendaCircularAnnouncement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              title: string;
+              description: string;
+              resolutions: {
+                id: number;
+                number: string;
+                title: string;
+                /** @enum {string} */
+                result:
+                  'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putResolutionsByIdFollowUp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          responsible_id: number | null;
+          due_on: string | null;
+          /** @enum {string} */
+          status: 'offen' | 'erledigt';
+          note: string | '';
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              number: string;
+              committee: {
+                id: number;
+                name: string;
+              };
+              term_id: number;
+              motion_id: number | null;
+              title: string;
+              text: string;
+              mode: ('offen' | 'namentlich' | 'geheim') | null;
+              procedure: string | null;
+              event_id: number | null;
+              /** @enum {string} */
+              result:
+                'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              reason: string;
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              established_at: string;
+              established_by: string;
+              corrects: {
+                id: number;
+                number: string;
+              } | null;
+              hash: string;
+              previous_hash: string | null;
+              follow_up: {
+                responsible: {
+                  id: number;
+                  name: string;
+                } | null;
+                due_on: string | null;
+                /** @enum {string} */
+                status: 'offen' | 'erledigt';
+                note: string;
+                overdue: boolean;
+                updated_at: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postResolutionsByIdCorrection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          text: string;
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Erfolg */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              number: string;
+              committee: {
+                id: number;
+                name: string;
+              };
+              term_id: number;
+              motion_id: number | null;
+              title: string;
+              text: string;
+              mode: ('offen' | 'namentlich' | 'geheim') | null;
+              procedure: string | null;
+              event_id: number | null;
+              /** @enum {string} */
+              result:
+                'angenommen' | 'abgelehnt' | 'nicht_beschlussfaehig' | 'widersprochen' | 'zurueckgezogen';
+              reason: string;
+              counts: {
+                ja: number;
+                nein: number;
+                enthaltung: number;
+              } | null;
+              names:
+                | {
+                    name: string;
+                    /** @enum {string} */
+                    choice: 'ja' | 'nein' | 'enthaltung';
+                  }[]
+                | null;
+              conflicts: string[];
+              files: {
+                id: number;
+                name: string;
+              }[];
+              established_at: string;
+              established_by: string;
+              corrects: {
+                id: number;
+                number: string;
+              } | null;
+              hash: string;
+              previous_hash: string | null;
+              follow_up: {
+                responsible: {
+                  id: number;
+                  name: string;
+                } | null;
+                due_on: string | null;
+                /** @enum {string} */
+                status: 'offen' | 'erledigt';
+                note: string;
+                overdue: boolean;
+                updated_at: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Anfrage ungültig: fehlerhafte Adresse, kein gültiges JSON oder kein Objekt als Inhalt */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht angemeldet, Token unbekannt oder Sitzung abgelaufen */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Keine Berechtigung; `code: two_factor_setup_required`, solange ein nötiger zweiter Faktor nicht eingerichtet ist */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nicht gefunden oder für den angemeldeten Nutzer nicht sichtbar */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Konflikt mit dem aktuellen Stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Anfrage oder Datei zu groß */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Dieses Datenformat wird nicht unterstützt */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Eingaben ungültig; `errors` nennt je Feld die deutschen Meldungen */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Interner Fehler */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Vorübergehend nicht verfügbar (Neustart, Überlastung); `Retry-After`, wo bekannt */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Der Speicherplatz ist erschöpft */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getFiles: {
     parameters: {
       query?: {
@@ -10970,7 +15050,7 @@ export interface operations {
     parameters: {
       query: {
         q: string;
-        type?: 'file' | 'folder' | 'event';
+        type?: 'file' | 'folder' | 'event' | 'resolution';
         format?: string;
         from?: string;
         to?: string;
@@ -10994,7 +15074,7 @@ export interface operations {
           'application/json': {
             data: {
               /** @enum {string} */
-              type: 'file' | 'folder' | 'event';
+              type: 'file' | 'folder' | 'event' | 'resolution';
               id: number;
               title: string;
               highlight: [number, number][];
@@ -11102,7 +15182,7 @@ export interface operations {
           'application/json': {
             data: {
               /** @enum {string} */
-              type: 'file' | 'folder' | 'event';
+              type: 'file' | 'folder' | 'event' | 'resolution';
               id: number;
               title: string;
               highlight: [number, number][];
@@ -13972,7 +18052,8 @@ export interface operations {
           | 'api_key'
           | 'committee'
           | 'membership'
-          | 'motion';
+          | 'motion'
+          | 'resolution';
         object_id?: number;
         from?: string;
         to?: string;
@@ -14097,7 +18178,8 @@ export interface operations {
           | 'api_key'
           | 'committee'
           | 'membership'
-          | 'motion';
+          | 'motion'
+          | 'resolution';
         object_id?: number;
         from?: string;
         to?: string;

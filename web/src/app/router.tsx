@@ -35,6 +35,10 @@ const ApiKeysPage = lazy(() => import('./routes/api-keys'));
 const SearchPage = lazy(() => import('./routes/search'));
 const CommitteesPage = lazy(() => import('./routes/committees'));
 const CommitteeShowPage = lazy(() => import('./routes/committee-show'));
+const ResolutionsPage = lazy(() => import('./routes/resolutions'));
+const ResolutionShowPage = lazy(() => import('./routes/resolution-show'));
+const MotionShowPage = lazy(() => import('./routes/motion-show'));
+const MotionEditPage = lazy(() => import('./routes/motion-edit'));
 
 /** "/" is the file explorer when signed in and a welcome page with the way to the login otherwise. */
 function HomeRoute() {
@@ -101,6 +105,13 @@ export const routes: RouteObject[] = [
                   // Members see the committees they belong to; the server filters (admins: all).
                   { path: 'gremien', element: <CommitteesPage /> },
                   { path: 'gremien/:id', element: <CommitteeShowPage /> },
+                  // Beschlüsse (decision 190): the server shows each member their committees' motions
+                  // and entries, and answers 403 or 404 for the rest; the pages offer what `may` allows.
+                  { path: 'beschluesse', element: <ResolutionsPage /> },
+                  { path: 'beschluesse/:id', element: <ResolutionShowPage /> },
+                  { path: 'beschluesse/vorlagen/neu', element: <MotionEditPage /> },
+                  { path: 'beschluesse/vorlagen/:id', element: <MotionShowPage /> },
+                  { path: 'beschluesse/vorlagen/:id/bearbeiten', element: <MotionEditPage /> },
                   { path: 'account', element: <AccountPage /> },
                   { path: 'user/:id', element: <UserIdRedirect /> },
                   // Members may view their own account here; the server answers 403 for others.

@@ -17,6 +17,7 @@ import type { AgendaDocument } from './agenda.repository.ts';
 import { visibleAgenda, type AgendaEntry } from './agenda.service.ts';
 import type { EventRecord } from '../events/events.service.ts';
 import { visibleEvent } from '../events/visible-event.ts';
+import { motionsByAgendaItem } from '../resolutions/book-motions.ts';
 
 /*
  * The Sitzungsmappe (decision 130): one PDF per member of what they may see of a
@@ -56,7 +57,13 @@ async function readStored(storage: FileStorage, key: string, maxBytes: number): 
 }
 
 /** The plan of the book: items in reading order, each visible document once (first link wins). */
-function planOf(event: EventRecord, agenda: AgendaEntry[], principal: Principal, createdAt: string) {
+function planOf(
+  event: EventRecord,
+  agenda: AgendaEntry[],
+  principal: Principal,
+  createdAt: string,
+  motions: ReadonlyMap<number, { title: string; text: string }[]>,
+) {
   const documents: AgendaDocument[] = [];
   const indexOf = new Map<number, number>();
   const items = agenda.map((entry) => ({
@@ -65,6 +72,7 @@ function planOf(event: EventRecord, agenda: AgendaEntry[], principal: Principal,
     presenter: entry.presenter,
     description: entry.description,
     sub: entry.parent_id !== null,
+    motions: motions.get(entry.id) ?? [],
     documents: entry.documents.map((document) => {
       let index = indexOf.get(document.id);
       if (index === undefined) {
@@ -162,7 +170,14 @@ export function bookService(ctx: AppContext, books: BookBuilder) {
       let book: BuiltBook | undefined;
       try {
         const agenda = await visibleAgenda(ctx, viewerOf(actor.principal), event.id);
-        const { plan, documents } = planOf(event, agenda, actor.principal, ctx.clock.now().toISOString());
+        const motions = await motionsByAgendaItem(ctx, actor.principal, event.id);
+        const { plan, documents } = planOf(
+          event,
+          agenda,
+          actor.principal,
+          ctx.clock.now().toISOString(),
+          motions,
+        );
         try {
           book = await books.build(plan, (index, maxBytes) =>
             readStored(ctx.storage, documents[index]!.storage_key, maxBytes),

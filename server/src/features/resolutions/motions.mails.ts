@@ -19,7 +19,8 @@ interface MotionFacts {
 /** "01.12.2026 18:00 Uhr" in Europe/Berlin. */
 export const germanDeadline = (iso: string) => `${formatBerlinDateTime(iso).slice(0, 16)} Uhr`;
 
-const motionUrl = (publicUrl: string, motion: MotionFacts) => `${publicUrl}/beschluesse/${motion.id}`;
+const motionUrl = (publicUrl: string, motion: MotionFacts) =>
+  `${publicUrl}/beschluesse/vorlagen/${motion.id}`;
 
 export function umlaufOpenedMail(
   to: ElectorMailFacts,
@@ -87,6 +88,29 @@ export function voidedMail(to: ElectorMailFacts, motion: MotionFacts, publicUrl:
         ],
       },
       { kind: 'action', label: 'Beschlussvorlage öffnen', url: motionUrl(publicUrl, motion) },
+    ],
+  });
+}
+
+export function reminderMail(
+  to: ElectorMailFacts,
+  motion: MotionFacts,
+  deadline: string,
+  publicUrl: string,
+): OutgoingMail {
+  return composeMail({
+    to: to.email,
+    subject: `Erinnerung: Ihre Stimme wird erbeten – ${motion.title}`,
+    recipient: to,
+    blocks: [
+      {
+        kind: 'paragraph',
+        lines: [
+          `Im Umlaufverfahren des Gremiums „${motion.committeeName}“ über „${motion.title}“ fehlt noch Ihre Stimme.`,
+          `Sie können bis zum ${germanDeadline(deadline)} abstimmen oder dem Verfahren widersprechen.`,
+        ],
+      },
+      { kind: 'action', label: 'Zur Abstimmung', url: motionUrl(publicUrl, motion) },
     ],
   });
 }

@@ -2,20 +2,24 @@ import {
   MOTION_MESSAGES,
   type CreateMotionBody,
   type Motion,
+  type MotionListQuery,
   type OpenMotionBody,
 } from '@gremienportal/contracts/resolutions';
 import type { AppContext } from '../../context.ts';
 import { forbidden, invalidField, notFound } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor } from '../../plugins/auth.ts';
-import { canSeeMotion, mayManageMotion, mayWriteDraft } from '../../policies/motions.policy.ts';
+import { canSeeMotion, mayManageMotion, mayWriteDraft, motionFilter } from '../../policies/motions.policy.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { berlinToday } from '../committees/membership-states.ts';
 import { umlaufOpenedMail, voidedMail } from './motions.mails.ts';
 import * as repo from './motions.repository.ts';
+import { motionPresenter } from './motions.present.ts';
+import { visibleFileNames } from './linked-files.ts';
+import { findVisibleEvent } from '../events/visible-event.ts';
 import { conflict, motionsBase, votingService, type HandCounts } from './voting.service.ts';
 
-export { closeDue } from './voting.service.ts';
+export { closeDue, remindDue } from './voting.service.ts';
 
 /*
  * Beschlussvorlagen (decision 190), without HTTP: drafts, opening with the electorate fixed,
@@ -29,72 +33,16 @@ export { closeDue } from './voting.service.ts';
 
 export type UpdateMotionBody = Partial<Omit<CreateMotionBody, 'committee_id'>>;
 
-const CLOSED_STATES = new Set(['geschlossen', 'festgestellt']);
-const byName = (a: string, b: string) => a.localeCompare(b, 'de');
-
 export function motionsService(ctx: AppContext) {
   const base = motionsBase(ctx);
-  const { db, now, visible, audit, committeeOf, locked } = base;
+  const { db, now, find, audit, committeeOf, locked } = base;
+  const present = motionPresenter(ctx, committeeOf);
 
-  async function present(
-    principal: Principal,
-    motion: repo.MotionRow,
-    elector?: repo.ElectorRow,
-  ): Promise<Motion> {
-    const executor = db();
-    const committee = await committeeOf(executor, motion);
-    const electors = await repo.electorate(executor, motion.id);
-    const closed = CLOSED_STATES.has(motion.state);
-    const secret = motion.mode === 'geheim';
-    const ownVote = elector && !secret ? await repo.findVote(executor, motion.id, principal.id) : undefined;
-    let counts: Motion['counts'] = null;
-    if (closed) {
-      const online = await repo.onlineCounts(executor, motion.id, secret);
-      counts = {
-        ja: online.ja + (motion.hand_ja ?? 0),
-        nein: online.nein + (motion.hand_nein ?? 0),
-        enthaltung: online.enthaltung + (motion.hand_enthaltung ?? 0),
-      };
-    }
-    const resolution = await repo.latestResolution(executor, motion.id);
-    return {
-      id: motion.id,
-      committee: { id: committee.id, name: committee.name },
-      event_id: motion.event_id,
-      agenda_item_id: motion.agenda_item_id,
-      title: motion.title,
-      text: motion.text,
-      justification: motion.justification,
-      mode: motion.mode,
-      majority: motion.majority,
-      majority_basis: motion.majority_basis,
-      quorum: motion.quorum,
-      state: motion.state,
-      procedure: motion.procedure,
-      deadline: motion.deadline,
-      own: {
-        elector: elector !== undefined,
-        voted: elector?.voted === 1,
-        // Never the choice of a secret ballot: nothing stored could tell it.
-        choice: secret ? null : (ownVote?.choice ?? null),
-        objected: elector?.objected_at !== null && elector?.objected_at !== undefined,
-        conflicted: elector?.conflicted === 1,
-      },
-      counts,
-      names:
-        closed && motion.mode === 'namentlich'
-          ? (await repo.namedVotes(executor, motion.id)).sort((a, b) => byName(a.name, b.name))
-          : null,
-      conflicts: electors
-        .filter((e) => e.conflicted === 1)
-        .map((e) => e.holder_name)
-        .sort(byName),
-      resolution: resolution ?? null,
-    };
-  }
-
-  /** The committee's defaults and the checks of the links (agenda item in its event, files). */
-  async function draftFields(body: UpdateMotionBody, committeeId: number) {
+  /**
+   * The checks of the links, as the writer sees them: the agenda item in its event, the event and
+   * the documents visible to them (a hidden one is "not found", as a missing one).
+   */
+  async function draftFields(principal: Principal, body: UpdateMotionBody) {
     let eventId = body.event_id;
     if (body.agenda_item_id !== undefined) {
       const item = await repo.agendaItem(db(), body.agenda_item_id);
@@ -103,14 +51,13 @@ export function motionsService(ctx: AppContext) {
       }
       eventId = item.event_id;
     }
-    if (eventId !== undefined && !(await repo.eventExists(db(), eventId))) {
+    if (eventId !== undefined && !(await findVisibleEvent(db(), principal, { id: eventId }))) {
       throw invalidField('event_id', MOTION_MESSAGES.eventNotFound);
     }
     const fileIds = body.file_ids ? [...new Set(body.file_ids)] : undefined;
-    if (fileIds && (await repo.countFiles(db(), fileIds)) !== fileIds.length) {
+    if (fileIds && (await visibleFileNames(ctx, principal, fileIds)).size !== fileIds.length) {
       throw invalidField('file_ids', MOTION_MESSAGES.fileNotFound);
     }
-    void committeeId;
     return { eventId, fileIds };
   }
 
@@ -122,7 +69,7 @@ export function motionsService(ctx: AppContext) {
   }
 
   async function get(principal: Principal, id: number): Promise<Motion> {
-    const { motion, elector } = await visible(db(), principal, await repo.findMotion(db(), id));
+    const { motion, elector } = await find(db(), principal, id);
     if (elector && elector.first_opened_at === null && motion.state === 'abstimmung') {
       await repo.markFirstOpened(db(), motion.id, principal.id, now());
     }
@@ -138,7 +85,7 @@ export function motionsService(ctx: AppContext) {
       const committee = await repo.committeeBrief(db(), body.committee_id);
       if (!committee) throw notFound();
       await writable(actor.principal, committee.id);
-      const { eventId, fileIds } = await draftFields(body, committee.id);
+      const { eventId, fileIds } = await draftFields(actor.principal, body);
       const rules = (await committeeOf(db(), { committee_id: committee.id } as repo.MotionRow)).rules;
       const at = now();
       const id = await db()
@@ -172,14 +119,32 @@ export function motionsService(ctx: AppContext) {
 
     get,
 
+    /** The motions the principal may see (admins: all), or with `pending` those awaiting their vote. */
+    async list(principal: Principal, query: MotionListQuery): Promise<Motion[]> {
+      const executor = db();
+      const rows = query.pending
+        ? await repo.pendingFor(executor, principal.id, now())
+        : await repo.listMotions(executor, {
+            visible: motionFilter(principal),
+            committee_id: query.committee_id,
+            event_id: query.event_id,
+          });
+      return Promise.all(
+        rows.map(async (row) =>
+          present(principal, row, await repo.findElector(executor, row.id, principal.id)),
+        ),
+      );
+    },
+
     /** Edits a draft; editing a running vote voids it (see above). */
     async update(
       actor: Actor,
       id: number,
       body: UpdateMotionBody,
     ): Promise<{ motion: Motion; voided: string | null }> {
-      const current = await repo.findMotion(db(), id);
-      const { eventId, fileIds } = await draftFields(body, current?.committee_id ?? 0);
+      // Visibility first: what the body names is checked only for a motion the caller sees.
+      await find(db(), actor.principal, id);
+      const { eventId, fileIds } = await draftFields(actor.principal, body);
       const voided = await locked(actor, id, async (trx, { motion, functions }) => {
         const voiding = motion.state === 'abstimmung';
         if (motion.state !== 'entwurf' && !voiding) throw conflict(MOTION_MESSAGES.notDraft);
@@ -281,6 +246,16 @@ export function motionsService(ctx: AppContext) {
             function: m.function,
           })),
         );
+        if (body.procedure === 'sitzung') {
+          // Written votes handed in beforehand count now, if their authors are electors.
+          const electorIds = new Set(members.map((m) => m.user_id));
+          const written = (await repo.writtenVotes(trx, motion.id)).filter((v) => electorIds.has(v.user_id));
+          const keep = written.map((v) => v.user_id);
+          await repo.deleteVotesExcept(trx, motion.id, keep);
+          await repo.markVoted(trx, motion.id, keep);
+        } else {
+          await repo.deleteVotesExcept(trx, motion.id, []);
+        }
         await audit(trx, actor, motion, {
           action: 'motion.opened',
           details: { procedure: body.procedure, deadline, electors: members.length },

@@ -23,6 +23,10 @@ export interface ResolutionSummary {
   motion_id: number | null;
   title: string;
   text: string;
+  mode: ResolutionRecord['mode'];
+  procedure: string | null;
+  event_id: number | null;
+  file_ids: number[];
   result: ResolutionResult;
   reason: string;
   counts: ResolutionRecord['counts'];
@@ -51,6 +55,10 @@ export const summaryOf = (row: repo.ResolutionRow): ResolutionSummary => {
     motion_id: row.motion_id,
     title: record.title,
     text: record.text,
+    mode: record.mode,
+    procedure: record.procedure,
+    event_id: typeof record.source === 'object' && record.source !== null ? record.source.event_id : null,
+    file_ids: record.file_ids,
     result: row.result,
     reason: record.reason,
     counts: record.counts,

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool, Transaction } from 'kysely';
 import type { ResolutionResult } from '@gremienportal/contracts/resolutions';
 
 import type { Database, ResolutionsTable } from '../../db/schema.ts';
@@ -10,7 +10,7 @@ import type { Dialect } from '../../db/dialect.ts';
  */
 
 export type Executor = Kysely<Database> | Transaction<Database>;
-export { committeeBrief, findMotion, parseRules } from './motions.repository.ts';
+export { committeeBrief, findMotion, parseRules, fileIdsOf as motionFileIds } from './motions.repository.ts';
 export { activeCommitteeIds as committeesOfMember } from '../../db/user-memberships.ts';
 
 export type ResolutionRow = Selectable<ResolutionsTable>;
@@ -45,16 +45,6 @@ export function votesOf(db: Executor, motionId: number) {
 
 export function ballotChoicesOf(db: Executor, motionId: number) {
   return db.selectFrom('motion_ballots').select('choice').where('motion_id', '=', motionId).execute();
-}
-
-export async function motionFileIds(db: Executor, motionId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('motion_files')
-    .select('file_id')
-    .where('motion_id', '=', motionId)
-    .orderBy('file_id')
-    .execute();
-  return rows.map((row) => row.file_id);
 }
 
 /** The committee's term that contains `day` (YYYY-MM-DD). */
@@ -160,8 +150,14 @@ export async function claimEstablished(trx: Executor, motionId: number, from: st
   return Number(result.numUpdatedRows) === 1;
 }
 
-export function findResolution(db: Executor, id: number) {
-  return db.selectFrom('resolutions').selectAll().where('id', '=', id).executeTakeFirst();
+export function findResolution(
+  db: Executor,
+  id: number,
+  visible?: (eb: ExpressionBuilder<Database, 'resolutions'>) => Expression<SqlBool>,
+) {
+  let query = db.selectFrom('resolutions').selectAll().where('id', '=', id);
+  if (visible) query = query.where(visible);
+  return query.executeTakeFirst();
 }
 
 export interface ResolutionFilter {

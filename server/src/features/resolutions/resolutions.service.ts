@@ -15,6 +15,7 @@ import type { Actor } from '../../plugins/auth.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { auditBy, recordAudit } from '../audit/audit-log.service.ts';
 import { seesAllCommittees } from '../../policies/committees.policy.ts';
+import { motionFilter, resolutionFilter } from '../../policies/motions.policy.ts';
 import { secondFactorService } from '../two-factor/second-factor.service.ts';
 import * as repo from './resolutions.repository.ts';
 import {
@@ -242,15 +243,17 @@ export function resolutionsService(ctx: AppContext) {
   return {
     /** Feststellung (decision 190): the Vorsitz's second factor, the count, the entry, the mail. */
     async establish(actor: Actor, motionId: number, code: string) {
-      const motion = await repo.findMotion(k(), motionId);
+      // Outside the committee the motion is missing (404), before any rule speaks.
+      const motion = await repo.findMotion(k(), motionId, motionFilter(actor.principal));
       if (!motion) throw notFound();
       const chairship = await requireChair(actor, motion.committee_id);
-      await checkCode(actor.principal.id, code);
+      // The state first: a refused Feststellung does not use up the Vorsitz's code.
       if (motion.state === 'festgestellt')
         throw new AppError('conflict', RESOLUTION_MESSAGES.alreadyEstablished);
       if (!(ESTABLISHABLE as readonly string[]).includes(motion.state)) {
         throw new AppError('conflict', MOTION_MESSAGES.notClosed);
       }
+      await checkCode(actor.principal.id, code);
       const counted = motion.state === 'geschlossen' ? await countOf(motion) : null;
       const committee = counted?.committee ?? (await repo.committeeBrief(k(), motion.committee_id))!;
       const fileIds = await repo.motionFileIds(k(), motion.id);
@@ -293,6 +296,8 @@ export function resolutionsService(ctx: AppContext) {
           await recordAudit(trx, ctx.clock, {
             ...auditBy(actor),
             action: 'resolution.established',
+            objectType: 'resolution',
+            objectId: id,
             objectLabel: record.number,
             details: { resolution_id: id, motion_id: motion.id, committee: committee.name, result },
           });
@@ -304,7 +309,7 @@ export function resolutionsService(ctx: AppContext) {
 
     /** A correction: a new entry of the same chain; the corrected one is never changed. */
     async correct(actor: Actor, resolutionId: number, body: { text: string; reason: string }) {
-      const original = await repo.findResolution(k(), resolutionId);
+      const original = await repo.findResolution(k(), resolutionId, resolutionFilter(actor.principal));
       if (!original) throw notFound(RESOLUTION_MESSAGES.notFound);
       const chairship = await requireChair(actor, original.committee_id);
       const committee = (await repo.committeeBrief(k(), original.committee_id))!;
@@ -329,6 +334,8 @@ export function resolutionsService(ctx: AppContext) {
           await recordAudit(trx, ctx.clock, {
             ...auditBy(actor),
             action: 'resolution.corrected',
+            objectType: 'resolution',
+            objectId: id,
             objectLabel: record.number,
             details: { resolution_id: id, corrects: original.number, reason: body.reason },
           });

@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { MOTION_MESSAGES } from '@gremienportal/contracts/resolutions';
 import type { Choice } from '@gremienportal/contracts/tally';
-import type { MemberFunction } from '@gremienportal/contracts/committees';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError, forbidden, invalidField, notFound } from '../../errors.ts';
+import { forbidden, invalidField } from '../../errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import type { Actor } from '../../plugins/auth.ts';
-import { canSeeMotion, mayManageMotion } from '../../policies/motions.policy.ts';
-import type { Principal } from '../../policies/principal.ts';
-import { auditOn, recordAudit, type AuditEntry } from '../audit/audit-log.service.ts';
+import { mayManageMotion } from '../../policies/motions.policy.ts';
 import { objectionStoppedMail } from './motions.mails.ts';
+import { berlinToday } from '../committees/membership-states.ts';
 import * as repo from './motions.repository.ts';
+
+import { conflict, type HandCounts, type motionsBase } from './motions.base.ts';
+import { recordClosing, sendReminders, DAY_MS } from './vote-deadlines.ts';
+
+export { conflict, motionsBase, type HandCounts } from './motions.base.ts';
+export { closeDue, remindDue } from './vote-deadlines.ts';
 
 /*
  * The one door for a vote (decision 190): every ballot, objection and conflict declaration runs in
@@ -20,80 +24,6 @@ import * as repo from './motions.repository.ts';
  * order, so concurrent doors queue up instead of deadlocking), checks state and deadline on the
  * locked rows and writes.
  */
-
-export type HandCounts = { ja: number; nein: number; enthaltung: number };
-
-const byName = (a: string, b: string) => a.localeCompare(b, 'de');
-
-export const conflict = (message: string) => new AppError('conflict', message);
-
-export interface Access {
-  functions: MemberFunction[];
-  elector: repo.ElectorRow | undefined;
-}
-
-/** Helpers both halves of the motions service share. */
-export function motionsBase(ctx: AppContext) {
-  const db = () => ctx.db.kysely;
-  const now = () => ctx.clock.now().toISOString();
-
-  async function accessOf(executor: repo.Executor, principal: Principal, motion: repo.MotionRow) {
-    const functions = await repo.activeFunctions(executor, motion.committee_id, principal.id);
-    const elector = await repo.findElector(executor, motion.id, principal.id);
-    return { functions, elector } satisfies Access;
-  }
-
-  /** The motion if the principal may see it (404 otherwise), with the principal's access. */
-  async function visible(executor: repo.Executor, principal: Principal, motion: repo.MotionRow | undefined) {
-    if (!motion) throw notFound();
-    const access = await accessOf(executor, principal, motion);
-    if (!canSeeMotion(principal, access.functions, access.elector !== undefined)) throw notFound();
-    return { motion, ...access };
-  }
-
-  const audit = (
-    trx: Transaction<Database>,
-    actor: Actor | null,
-    motion: repo.MotionRow,
-    entry: Omit<AuditEntry, 'objectType'>,
-  ) =>
-    recordAudit(trx, ctx.clock, {
-      ...(actor ? auditOn(actor, 'motion', motion.id, motion.title) : {}),
-      objectType: 'motion',
-      objectId: motion.id,
-      objectLabel: motion.title,
-      ...entry,
-    });
-
-  /** State `abstimmung` and before the deadline, on the locked row; else 409. */
-  function assertRunning(motion: repo.MotionRow) {
-    if (motion.state !== 'abstimmung') throw conflict(MOTION_MESSAGES.notOpen);
-    if (motion.deadline !== null && motion.deadline <= now()) throw conflict(MOTION_MESSAGES.deadlinePassed);
-  }
-
-  async function committeeOf(executor: repo.Executor, motion: repo.MotionRow) {
-    const committee = await repo.committeeBrief(executor, motion.committee_id);
-    if (!committee) throw notFound();
-    return { id: committee.id, name: committee.name, rules: repo.parseRules(committee.rules) };
-  }
-
-  /** A transaction with the motion row locked and the principal's access read inside it. */
-  function locked<T>(
-    actor: Actor,
-    id: number,
-    work: (trx: Transaction<Database>, found: Awaited<ReturnType<typeof visible>>) => Promise<T>,
-  ) {
-    return db()
-      .transaction()
-      .execute(async (trx) => {
-        const motion = await repo.lockMotion(trx, ctx.db.dialect, id);
-        const found = await visible(trx, actor.principal, motion);
-        return work(trx, found);
-      });
-  }
-
-  return { db, now, accessOf, visible, audit, assertRunning, committeeOf, locked };
-}
 
 export function votingService(ctx: AppContext, base: ReturnType<typeof motionsBase>) {
   const { now, audit, assertRunning, committeeOf, locked } = base;
@@ -106,7 +36,46 @@ export function votingService(ctx: AppContext, base: ReturnType<typeof motionsBa
     return elector;
   }
 
+  /**
+   * A written vote handed in before a meeting's vote opens (schriftliche Stimmabgabe): offen and
+   * namentlich only, by a voting member of today; it counts when the vote opens if its author is
+   * then among the electors, and may be replaced until then.
+   */
+  async function writtenVote(
+    trx: Transaction<Database>,
+    actor: Actor,
+    motion: repo.MotionRow,
+    choice: Choice,
+  ) {
+    if (motion.event_id === null) throw conflict(MOTION_MESSAGES.writtenOnlyMeeting);
+    if (motion.mode === 'geheim') throw conflict(MOTION_MESSAGES.writtenNotSecret);
+    const members = await repo.votingMembers(trx, motion.committee_id, berlinToday(ctx));
+    if (!members.some((m) => m.user_id === actor.principal.id)) {
+      throw forbidden(MOTION_MESSAGES.notVotingMember);
+    }
+    const existing = await repo.findVote(trx, motion.id, actor.principal.id);
+    await repo.upsertVote(trx, motion.id, actor.principal.id, choice, now());
+    await audit(trx, actor, motion, {
+      action: 'motion.voted',
+      details: existing ? { written: true, changed: true } : { written: true },
+    });
+  }
+
   return {
+    /** Mails the electors who did neither vote nor object, each at most once a day (Vorsitz, admins). */
+    remind(actor: Actor, id: number): Promise<number> {
+      return locked(actor, id, async (trx, { motion, functions }) => {
+        if (!mayManageMotion(actor.principal, functions)) throw forbidden(MOTION_MESSAGES.onlyChair);
+        if (motion.procedure !== 'umlauf') throw conflict(MOTION_MESSAGES.remindOnlyUmlauf);
+        assertRunning(motion);
+        const at = ctx.clock.now();
+        const since = new Date(at.getTime() - DAY_MS).toISOString();
+        const count = await sendReminders(ctx, trx, motion, since, at.toISOString());
+        await audit(trx, actor, motion, { action: 'motion.reminded', details: { members: count } });
+        return count;
+      });
+    },
+
     /**
      * A vote. Geheim: a ballot with a random id and `voted = 1`, in one transaction, no audit entry
      * now (the participation is recorded at closing); a second is 409. Offen/namentlich: the vote
@@ -114,6 +83,7 @@ export function votingService(ctx: AppContext, base: ReturnType<typeof motionsBa
      */
     vote(actor: Actor, id: number, choice: Choice): Promise<void> {
       return locked(actor, id, async (trx, { motion }) => {
+        if (motion.state === 'entwurf') return writtenVote(trx, actor, motion, choice);
         assertRunning(motion);
         const elector = await lockVoter(trx, motion.id, actor.principal.id);
         if (motion.mode === 'geheim') {
@@ -226,6 +196,12 @@ export function votingService(ctx: AppContext, base: ReturnType<typeof motionsBa
       return locked(actor, id, async (trx, { motion, functions }) => {
         if (!mayManageMotion(actor.principal, functions)) throw forbidden(MOTION_MESSAGES.onlyChair);
         const at = now();
+        if (motion.state === 'abstimmung' && motion.procedure === 'umlauf' && motion.deadline! > at) {
+          const electors = await repo.electorate(trx, motion.id);
+          if (electors.some((e) => e.conflicted === 0 && e.voted === 0)) {
+            throw conflict(MOTION_MESSAGES.umlaufNotComplete);
+          }
+        }
         if (
           !(await repo.claimState(trx, motion.id, 'abstimmung', {
             state: 'geschlossen',
@@ -258,48 +234,4 @@ export function votingService(ctx: AppContext, base: ReturnType<typeof motionsBa
       });
     },
   };
-}
-
-/** One closing's audit entries; geheim: one entry naming who took part, in name order, now. */
-async function recordClosing(
-  base: ReturnType<typeof motionsBase>,
-  trx: Transaction<Database>,
-  actor: Actor | null,
-  motion: repo.MotionRow,
-) {
-  await base.audit(trx, actor, motion, {
-    action: 'motion.closed',
-    details: actor ? {} : { reason: 'Frist abgelaufen' },
-  });
-  if (motion.mode !== 'geheim') return;
-  const electors = await repo.electorate(trx, motion.id);
-  const participants = electors
-    .filter((e) => e.voted === 1)
-    .map((e) => e.holder_name)
-    .sort(byName);
-  await base.audit(trx, actor, motion, { action: 'motion.secret_participation', details: { participants } });
-}
-
-/** The minute job's part: Umlaufverfahren past their deadline close, each once across instances. */
-export async function closeDue(ctx: AppContext): Promise<number> {
-  const base = motionsBase(ctx);
-  const at = ctx.clock.now().toISOString();
-  let closed = 0;
-  for (const motion of await repo.dueUmlauf(ctx.db.kysely, at)) {
-    const done = await ctx.db.kysely.transaction().execute(async (trx) => {
-      if (
-        !(await repo.claimState(trx, motion.id, 'abstimmung', {
-          state: 'geschlossen',
-          closed_at: at,
-          updated_at: at,
-        }))
-      ) {
-        return false;
-      }
-      await recordClosing(base, trx, null, motion);
-      return true;
-    });
-    if (done) closed += 1;
-  }
-  return closed;
 }

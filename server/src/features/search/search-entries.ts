@@ -4,7 +4,8 @@ import { FolderTree } from '../../policies/folders.policy.ts';
 import type { Viewer } from '../../policies/principal.ts';
 import { fold } from '../../search/fold.ts';
 import type { FileRecord, FolderRecord } from '../../db/document-records.ts';
-import { contentKey, type ContentKey } from './search.repository.ts';
+import type { ResolutionRecord } from '../resolutions/resolution-chain.ts';
+import { contentKey, type ContentKey, type ResolutionSearchRow } from './search.repository.ts';
 import { keyOrder, type KeyOrder } from './term-matches.ts';
 import { TitleIndex } from './title-index.ts';
 
@@ -120,5 +121,45 @@ export function eventEntry(event: {
     folded: fold(`${event.title}\n${event.location}\n${event.description}`),
     key: event.file_storage_key ? contentKey('event', event.id) : null,
     folderId: null,
+  };
+}
+
+/**
+ * A resolution as search reads it (decision 190): its number and title are its title, its text is
+ * sought beside them (the Beschlussbuch keeps it in the record, not in the index of texts).
+ */
+export interface ResolutionEntry {
+  entry: Entry;
+  /** The resolution's text, folded. */
+  text: string;
+}
+
+/** The title a resolution's hit shows: "AR 2026/07 – Kauf des Grundstücks". */
+export const resolutionTitle = (number: string, title: string) => `${number} – ${title}`;
+
+/** What search reads of a resolution's record (canonical JSON, never changed). */
+export const resolutionRecordOf = (record: string) =>
+  JSON.parse(record) as Pick<ResolutionRecord, 'title' | 'text' | 'committee'>;
+
+export function resolutionEntry(row: ResolutionSearchRow): ResolutionEntry {
+  const record = resolutionRecordOf(row.record);
+  const title = resolutionTitle(row.number, record.title);
+  return {
+    entry: {
+      hit: {
+        type: 'resolution',
+        id: row.id,
+        title,
+        breadcrumb: record.committee.name,
+        folder_id: null,
+        format: null,
+        date: String(row.established_at),
+        place: null,
+      },
+      folded: fold(title),
+      key: null,
+      folderId: null,
+    },
+    text: fold(record.text),
   };
 }

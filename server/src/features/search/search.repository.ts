@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Dialect } from '../../db/dialect.ts';
+import { seesAllCommittees } from '../../policies/committees.policy.ts';
 import { eventFilter, type EventRowFilter } from '../../policies/events.policy.ts';
 import type { FileRowFilter } from '../../policies/files.policy.ts';
-import type { Viewer } from '../../policies/principal.ts';
+import type { Principal, Viewer } from '../../policies/principal.ts';
 import type { SearchTerm } from '../../search/fold.ts';
 
 /**
@@ -168,6 +169,58 @@ export function visibleEvents(db: Kysely<Database>, viewer: Viewer) {
     .select(['id', 'title', 'location', 'description', 'start_at', 'updated_at', 'file_storage_key']);
   if (filter) query = query.where(filter);
   return query.execute();
+}
+
+/**
+ * The ids of the resolutions the principal may see, as the Beschlussbuch lists them
+ * (resolutions.service `list()`): Admins every one, anyone else those of the committees they have
+ * an applied, active membership in now. One query, through the memberships' user index and the
+ * resolutions' chain index (`committee_id, id`); read per request, so a membership that begins or
+ * ends counts at once.
+ */
+export async function visibleResolutionIds(
+  db: Kysely<Database>,
+  principal: Pick<Principal, 'id' | 'isAdmin'>,
+): Promise<number[]> {
+  let query = db.selectFrom('resolutions').select('resolutions.id');
+  if (!seesAllCommittees(principal)) {
+    query = query.where(
+      'resolutions.committee_id',
+      'in',
+      db
+        .selectFrom('committee_memberships')
+        .select('committee_memberships.committee_id')
+        .where('committee_memberships.user_id', '=', principal.id)
+        .where('committee_memberships.state', '=', 'active'),
+    );
+  }
+  const rows = await query.execute();
+  return rows.map((row) => row.id);
+}
+
+/** Ids per query when resolutions are read by id (well below either engine's parameter limit). */
+const RESOLUTION_CHUNK = 500;
+
+export interface ResolutionSearchRow {
+  id: number;
+  number: string;
+  established_at: string;
+  record: string;
+}
+
+/** Resolutions by id with what search reads of them: number, date and the record (canonical JSON). */
+export async function resolutionsByIds(db: Kysely<Database>, ids: readonly number[]) {
+  const rows: ResolutionSearchRow[] = [];
+  for (let at = 0; at < ids.length; at += RESOLUTION_CHUNK) {
+    rows.push(
+      ...(await db
+        .selectFrom('resolutions')
+        .select(['id', 'number', 'established_at', 'record'])
+        .where('id', 'in', ids.slice(at, at + RESOLUTION_CHUNK))
+        .execute()),
+    );
+  }
+  return rows;
 }
 
 /** The search state of one document's text, as the file dialog shows it. */

@@ -26,13 +26,14 @@ export const searchRoutes =
       {
         schema: {
           tags,
-          summary: 'Dokumente, Ordner und Events nach Titel und Inhalt suchen',
+          summary: 'Dokumente, Ordner, Events und Beschlüsse nach Titel und Inhalt suchen',
           description:
             '`q` (2–200 Zeichen): Wörter und Wortteile, alle müssen vorkommen; „in Anführungszeichen“ als genaue ' +
             'Wortfolge; Groß-/Kleinschreibung und ä/ae, ö/oe, ü/ue, ß/ss gleich. Wortteile unter 3 Zeichen ' +
-            'finden nur Titel. Filter: `type`, `format`, `from`/`to` (Tag oder Zeitpunkt), `folder_id` ' +
-            '(mit Unterordnern), `sort` (relevance, date), `page`, `per_page` (1–100). `highlight` und ' +
-            '`snippet.ranges` sind [Anfang, Ende)-Bereiche im Klartext, kein HTML.',
+            'finden nur Titel. Beschlüsse (`type=resolution`) nach Nummer, Titel und Text, nur die der ' +
+            'eigenen Gremien (Admins: alle). Filter: `type`, `format`, `from`/`to` (Tag oder Zeitpunkt), ' +
+            '`folder_id` (mit Unterordnern), `sort` (relevance, date), `page`, `per_page` (1–100). ' +
+            '`highlight` und `snippet.ranges` sind [Anfang, Ende)-Bereiche im Klartext, kein HTML.',
           querystring: searchQuerySchema,
           response: { 200: searchResponseSchema, ...errors },
         },

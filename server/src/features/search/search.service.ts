@@ -7,6 +7,8 @@ import type {
 import { SUGGEST_LIMIT } from '@gremienportal/contracts/search';
 import { auditRangeBound } from '@gremienportal/contracts/audit';
 import type { AppContext } from '../../context.ts';
+import { keyMayCall } from '../../policies/api-key.policy.ts';
+import { seesAllCommittees } from '../../policies/committees.policy.ts';
 import { eventFilter } from '../../policies/events.policy.ts';
 import { fileFilter } from '../../policies/files.policy.ts';
 import type { FolderNode, FolderTree } from '../../policies/folders.policy.ts';
@@ -14,7 +16,16 @@ import { viewerKey, viewerOf, type Viewer } from '../../policies/principal.ts';
 import type { Principal } from '../../policies/principal.ts';
 import { INDEXABLE_LENGTH, matchRanges, parseQuery, snippetOf, type SearchTerm } from '../../search/fold.ts';
 import type { ReadCache } from '../explorer/explorer.service.ts';
-import { entryList, eventEntry, visibleEntries, type Entry, type EntryList } from './search-entries.ts';
+import {
+  entryList,
+  eventEntry,
+  resolutionEntry,
+  resolutionRecordOf,
+  visibleEntries,
+  type Entry,
+  type EntryList,
+  type ResolutionEntry,
+} from './search-entries.ts';
 import * as repo from './search.repository.ts';
 import { scoresOf, termMatches, type TermMatches } from './term-matches.ts';
 
@@ -40,6 +51,9 @@ function textFilter(tree: FolderTree<FolderNode>): repo.TextFilter | undefined {
   const events = eventFilter(tree.viewer);
   return files && events ? { files, events } : undefined;
 }
+
+/** The route a resolution hit opens for: an API-Schlüssel that may not read it finds none. */
+const RESOLUTION_ROUTE = '/api/v1/resolutions/:id';
 
 /** Terms (per viewer kind) whose matches are kept per version. */
 const TERM_CACHE_SIZE = 200;
@@ -77,8 +91,9 @@ class Best {
  * Search over what the viewer may see (decision 128). Titles (documents, folders) come
  * from the tree cache, so renames, moves and role changes count at once; events are kept per
  * version of their own counter (decision 142); text inside documents and information files comes
- * from the index, one lookup per term. An item matches when every term is in its title (or place
- * and description) or in its text.
+ * from the index, one lookup per term; resolutions (decision 190) are those of the member's
+ * committees now, read per request, with their number, title and text. An item matches when every
+ * term is in its title (or place and description) or in its text.
  */
 export function searchService(ctx: AppContext, cache: ReadCache) {
   const k = () => ctx.db.kysely;
@@ -96,6 +111,29 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
    * counter is read before the events, so kept entries are never older than their version.
    */
   let eventCache = { version: '', byViewer: new Map<string, Promise<EntryList>>() };
+  /**
+   * Resolutions folded, by id. The Beschlussbuch never updates nor deletes a row (decision 190),
+   * so an entry, once built, holds for good and needs no version; only who may see it changes,
+   * with memberships, and no counter follows those. So nothing of the viewer is kept: every request
+   * reads the ids it may see (one indexed query) and takes the entries from here, building only
+   * those of resolutions it has not met yet.
+   */
+  const resolutionEntries = new Map<number, ResolutionEntry>();
+
+  /** The resolutions the principal may see now, as the Beschlussbuch shows them. */
+  async function visibleResolutionEntries(principal: Principal): Promise<ResolutionEntry[]> {
+    if (!keyMayCall(principal, 'GET', RESOLUTION_ROUTE)) return [];
+    // Nobody without a membership, past or present, sees a resolution: no query for them.
+    if (!seesAllCommittees(principal) && !principal.hasCommitteeMemberships) return [];
+    const ids = await repo.visibleResolutionIds(k(), principal);
+    const missing = ids.filter((id) => !resolutionEntries.has(id));
+    if (missing.length > 0) {
+      for (const row of await repo.resolutionsByIds(k(), missing)) {
+        resolutionEntries.set(row.id, resolutionEntry(row));
+      }
+    }
+    return ids.flatMap((id) => resolutionEntries.get(id) ?? []);
+  }
 
   /** `version`: the events counter, when the request has read it already. */
   async function visibleEventEntries(viewer: Viewer, version?: string): Promise<EntryList> {
@@ -191,6 +229,43 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
     }
   }
 
+  /**
+   * The resolutions that hold every term in their number and title or in their text, sought in each
+   * directly (a committee decides a few dozen a year). As with the index, only terms of
+   * `INDEXABLE_LENGTH` or more are sought in a text, and texts only when `withContent`.
+   */
+  function matchResolutions(
+    list: readonly ResolutionEntry[],
+    terms: readonly SearchTerm[],
+    withContent: boolean,
+    found: Best,
+    accept?: (entry: Entry) => boolean,
+  ): void {
+    const inTexts = terms.map((term) => withContent && term.folded.length >= INDEXABLE_LENGTH);
+    for (const { entry, text } of list) {
+      let inTitle = 0;
+      let contentScore = 0;
+      let inText = true;
+      let missing = false;
+      for (let i = 0; i < terms.length; i += 1) {
+        const term = terms[i]!.folded;
+        const textHolds = inTexts[i]! && text.includes(term);
+        if (!textHolds) inText = false;
+        if (entry.folded.includes(term)) {
+          inTitle += 1;
+        } else if (!textHolds) {
+          missing = true;
+          break;
+        } else {
+          contentScore += 1;
+        }
+      }
+      if (missing) continue;
+      if (accept && !accept(entry)) continue;
+      found.offer({ entry, inTitle, contentScore, content: inText || inTitle < terms.length });
+    }
+  }
+
   /** The matches of the query the viewer may see: how many, and the first `found` keeps. */
   async function collect(
     principal: Principal,
@@ -244,6 +319,9 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
     if ((!query.type || query.type === 'event') && !query.format && !within) {
       match(await visibleEventEntries(viewer, counters?.events), terms, sets, found, inRange);
     }
+    if ((!query.type || query.type === 'resolution') && !query.format && !within) {
+      matchResolutions(await visibleResolutionEntries(principal), terms, withContent, found, inRange);
+    }
   }
 
   // ISO 8601 strings in UTC compare as text; newest first.
@@ -267,16 +345,30 @@ export function searchService(ctx: AppContext, cache: ReadCache) {
       const contentKeys = page.flatMap(({ entry, content }) =>
         content && entry.key !== null ? [entry.key] : [],
       );
-      const [texts, states] = await Promise.all([
+      const resolutionIds = page.flatMap(({ entry, content }) =>
+        content && entry.hit.type === 'resolution' ? [entry.hit.id] : [],
+      );
+      const [texts, states, resolutionTexts] = await Promise.all([
         repo.textsOf(k(), contentKeys),
         repo.fileTextStates(
           k(),
           page.filter(({ entry }) => entry.hit.type === 'file').map(({ entry }) => entry.hit.id),
         ),
+        resolutionIds.length > 0 ? repo.resolutionsByIds(k(), resolutionIds) : [],
       ]);
+      const resolutionText = new Map(
+        resolutionTexts.map((row) => [row.id, resolutionRecordOf(row.record).text]),
+      );
       const data = page.map(({ entry, content }): SearchHit => {
         const { hit } = entry;
-        const text = content && entry.key !== null ? texts.get(entry.key) : undefined;
+        // Resolutions keep their text in the record, the others in the index of texts.
+        const text = !content
+          ? undefined
+          : hit.type === 'resolution'
+            ? resolutionText.get(hit.id)
+            : entry.key === null
+              ? undefined
+              : texts.get(entry.key);
         const state = hit.type === 'file' ? states.get(hit.id) : undefined;
         return {
           ...hit,

@@ -295,10 +295,12 @@ describe('GET /audit: entries, filters and pages', () => {
       'motion.hand_counted': 'Handzeichen gezählt',
       'motion.closed': 'Abstimmung geschlossen',
       'motion.withdrawn': 'Beschlussvorlage zurückgezogen',
+      'motion.reminded': 'An die Abstimmung erinnert',
       'resolution.established': 'Beschluss festgestellt',
       'resolution.corrected': 'Beschluss berichtigt',
+      'resolution.follow_up': 'Umsetzung eines Beschlusses gepflegt',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(85);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(87);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {

@@ -203,12 +203,12 @@ describe('resolutions', () => {
     expect([bad.code, bad.message]).toEqual(['validation', MOTION_MESSAGES.codeInvalid]);
 
     const open = await closedMotion({ title: 'Noch offen', mode: 'offen', state: 'abstimmung' });
-    const notClosed = await refused(
-      service.establish(actorOf(chair), open, await freshCode(t, chair.secret)),
-    );
+    const unspent = await freshCode(t, chair.secret);
+    const notClosed = await refused(service.establish(actorOf(chair), open, unspent));
     expect([notClosed.code, notClosed.message]).toEqual(['conflict', MOTION_MESSAGES.notClosed]);
 
-    const first = await service.establish(actorOf(chair), ids.motion1, await freshCode(t, chair.secret));
+    // A refused Feststellung does not use up the code: the same one establishes the closed motion.
+    const first = await service.establish(actorOf(chair), ids.motion1, unspent);
     ids.r1 = first.id;
     const expected = tally({
       members: 4,

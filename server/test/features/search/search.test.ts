@@ -198,7 +198,7 @@ describe('search', () => {
     for (const [query, message] of [
       ['q=a', 'Bitte mindestens 2 Zeichen eingeben.'],
       [q('x'.repeat(201)), 'Der Suchbegriff darf höchstens 200 Zeichen lang sein.'],
-      [`${q('Bericht')}&type=user`, 'Bitte Dateien, Ordner oder Events wählen.'],
+      [`${q('Bericht')}&type=user`, 'Bitte Dateien, Ordner, Events oder Beschlüsse wählen.'],
       [`${q('Bericht')}&sort=alpha`, 'Bitte nach Relevanz oder Datum sortieren.'],
     ]) {
       const res = await t.app.inject({

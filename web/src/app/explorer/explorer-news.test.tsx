@@ -5,6 +5,7 @@ import type { Folder } from '@gremienportal/contracts/folders';
 import type { News } from '@gremienportal/contracts/news';
 import { NEWS_MESSAGES } from '@gremienportal/contracts/news-messages';
 import { makeMeeting } from '../../features/meetings/components/meeting-fixtures';
+import { umlaufMotion } from '../../features/resolutions/components/motion-fixtures';
 import { json, mockApi, type MockHandler, type MockReply } from '../../testing/fetch-mock';
 import { signIn, vertreterUser } from '../../testing/factories';
 import { renderApp } from '../../testing/render';
@@ -260,5 +261,23 @@ describe('"Neu für Sie" above the explorer', () => {
     await openExplorer('/');
     await waitFor(() => expect(api.requests.some((request) => request.url === '/api/v1/news')).toBe(true));
     expect(screen.queryByRole('region', { name: NEWS_MESSAGES.title })).not.toBeInTheDocument();
+  });
+
+  it('asks for the member’s vote in each running vote, also when nothing else is new', async () => {
+    signIn(vertreterUser());
+    const api = explorerApi(EMPTY_NEWS, {
+      'GET /api/v1/motions': json(200, {
+        data: [umlaufMotion({ id: 21, title: 'Dachsanierung', deadline: '2026-12-14T17:00:00.000Z' })],
+      }),
+    });
+    await openExplorer('/');
+    const panel = await screen.findByRole('region', { name: NEWS_MESSAGES.title });
+    const votes = within(panel).getByRole('region', { name: 'Ihre Stimme wird erbeten' });
+    expect(within(votes).getByRole('link', { name: 'Dachsanierung' })).toHaveAttribute(
+      'href',
+      '/beschluesse/vorlagen/21',
+    );
+    expect(votes).toHaveTextContent('Aufsichtsrat · Frist: 14.12.2026, 18:00 Uhr');
+    expect(api.requests.some((request) => request.url === '/api/v1/motions?pending=1')).toBe(true);
   });
 });

@@ -12,10 +12,14 @@ import { AttendanceBadge } from '../../features/meetings/components/attendance-b
 import { formatDay } from '../../features/files/components/acknowledgement-banner';
 import { newFilesQueryOptions, type StoredFile } from '../../features/files/files.api';
 import { newsQueryOptions } from '../../features/news/news.api';
+import { pendingMotionsQueryOptions, type Motion } from '../../features/resolutions/resolutions.api';
+import { deadlineText } from '../../features/resolutions/motions.rules';
 import { documentLink } from './explorer-grid';
 import { RowMenuTrigger } from './explorer-row-menu';
 import { MarkReadButton } from './folder-news';
 import classes from './explorer-news.module.css';
+
+const EMPTY = { files: [], files_total: 0, acknowledgements: [], events: [] } as const;
 
 /** On a phone the list starts shorter; "alle anzeigen" shows the rest. */
 const PHONE_FILES = 3;
@@ -154,26 +158,58 @@ function NextEvents({ events }: { events: readonly PortalEvent[] }) {
   );
 }
 
+/** "Ihre Stimme wird erbeten": each running vote that waits for the member, with its deadline. */
+function PendingVotes({ motions }: { motions: readonly Motion[] }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className={classes.group}>
+      <Title order={3} size="h5" id={headingId}>
+        Ihre Stimme wird erbeten
+      </Title>
+      <ul className={classes.list}>
+        {motions.map((motion) => (
+          <li key={motion.id} className={classes.eventEntry}>
+            <Anchor component={Link} to={`/beschluesse/vorlagen/${motion.id}`} className={classes.link}>
+              {motion.title}
+            </Anchor>
+            <Text size="xs" c="dimmed">
+              {motion.committee.name}
+              {motion.deadline ? ` · ${deadlineText(motion.deadline)}` : ''}
+            </Text>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /**
  * "Neu für Sie" above the explorer at / and /files without a chosen folder (decision 134): new
  * documents, those waiting for the member's Kenntnisnahme and the next events with the member's
- * answer. Nothing while it loads, and nothing when all three are empty. Loaded apart from the
- * page (decision 024).
+ * answer, and the running votes that wait for the member's vote (decision 190, a query of its
+ * own, so neither waits for the other). Nothing while it loads, and nothing when all are empty.
+ * Loaded apart from the page (decision 024).
  */
 export default function NewsForYou({ onShowFileDialog }: { onShowFileDialog: (file: StoredFile) => void }) {
   const headingId = useId();
   const news = useQuery(newsQueryOptions());
-  if (news.isError) {
+  // Without the Beschlüsse (or when they fail) the rest stands as it is.
+  const votes = useQuery(pendingMotionsQueryOptions()).data ?? [];
+  if (news.isError && votes.length === 0) {
     return (
       <Alert color="yellow" variant="light">
         {NEWS_MESSAGES.loadFailed}
       </Alert>
     );
   }
-  if (!news.data) return null;
-  const { files, files_total: total, acknowledgements, events } = news.data;
-  if (total === 0 && acknowledgements.length === 0 && events.length === 0) return null;
-  const groups = (total > 0 ? 1 : 0) + (acknowledgements.length > 0 ? 1 : 0) + (events.length > 0 ? 1 : 0);
+  if (!news.data && votes.length === 0) return null;
+  const { files, files_total: total, acknowledgements, events } = news.data ?? EMPTY;
+  if (total === 0 && acknowledgements.length === 0 && events.length === 0 && votes.length === 0) return null;
+  const groups =
+    (votes.length > 0 ? 1 : 0) +
+    (total > 0 ? 1 : 0) +
+    (acknowledgements.length > 0 ? 1 : 0) +
+    (events.length > 0 ? 1 : 0);
   return (
     <Paper
       withBorder
@@ -187,6 +223,7 @@ export default function NewsForYou({ onShowFileDialog }: { onShowFileDialog: (fi
           {NEWS_MESSAGES.title}
         </Title>
         <SimpleGrid cols={{ base: 1, md: groups }} spacing={{ base: 'sm', md: 'lg' }}>
+          {votes.length > 0 ? <PendingVotes motions={votes} /> : null}
           {total > 0 ? <NewFiles files={files} total={total} onOpen={onShowFileDialog} /> : null}
           {acknowledgements.length > 0 ? (
             <Acknowledgements files={acknowledgements} onOpen={onShowFileDialog} />

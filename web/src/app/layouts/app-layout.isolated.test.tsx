@@ -24,6 +24,8 @@ vi.mock('../routes/trash', () => ({ default: () => <h1>Seite trash</h1> }));
 vi.mock('../routes/api-keys', () => ({ default: () => <h1>Seite api-keys</h1> }));
 vi.mock('../routes/committees', () => ({ default: () => <h1>Seite committees</h1> }));
 vi.mock('../routes/committee-show', () => ({ default: () => <h1>Seite committee-show</h1> }));
+vi.mock('../routes/resolutions', () => ({ default: () => <h1>Seite resolutions</h1> }));
+vi.mock('../routes/motion-show', () => ({ default: () => <h1>Seite motion-show</h1> }));
 
 const settings = {
   imprint_url: 'https://www.example.org/impressum',
@@ -48,6 +50,7 @@ describe('app layout', () => {
       'Dateien',
       'Events',
       'Gremien',
+      'Beschlüsse',
       'Nutzerverwaltung',
       'Aktivitäten',
       'Papierkorb',
@@ -73,6 +76,7 @@ describe('app layout', () => {
       'Dateien',
       'Events',
       'Gremien',
+      'Beschlüsse',
       'Nutzerverwaltung',
       'Aktivitäten',
       'Papierkorb',
@@ -90,7 +94,7 @@ describe('app layout', () => {
     renderApp('/events');
     const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
 
-    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Gremien']);
+    expect(linkNames(nav)).toEqual(['Dateien', 'Events', 'Gremien', 'Beschlüsse']);
     expect(within(nav).getByRole('button', { name: /^Angemeldet als/ })).toBeInTheDocument();
   });
 
@@ -110,6 +114,14 @@ describe('app layout', () => {
     expect(within(nav).getByRole('link', { name: 'Gremien' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('marks Beschlüsse on a motion page', async () => {
+    signIn(vertreterUser());
+    renderApp('/beschluesse/vorlagen/3');
+    const nav = await screen.findByRole('navigation', { name: 'Hauptnavigation' });
+    expect(await screen.findByRole('heading', { name: 'Seite motion-show' })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Beschlüsse' })).toHaveAttribute('aria-current', 'page');
+  });
+
   it('lists the same entries in the burger menu', async () => {
     signIn(adminUser());
     const { user } = renderApp('/account');
@@ -123,6 +135,7 @@ describe('app layout', () => {
       'Dateien',
       'Events',
       'Gremien',
+      'Beschlüsse',
       'Nutzerverwaltung',
       'Aktivitäten',
       'Papierkorb',

@@ -21,6 +21,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   },
   { label: 'Events', to: '/events', matches: startsWithAny('/events') },
   { label: 'Gremien', to: '/gremien', matches: startsWithAny('/gremien') },
+  { label: 'Beschlüsse', to: '/beschluesse', matches: startsWithAny('/beschluesse') },
   { label: 'Nutzerverwaltung', to: '/user', matches: startsWithAny('/user'), adminOnly: true },
   { label: 'Aktivitäten', to: '/audit', matches: startsWithAny('/audit'), adminOnly: true },
   { label: 'Papierkorb', to: '/trash', matches: startsWithAny('/trash'), adminOnly: true },

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { isSuperAdmin } from '@gremienportal/contracts/rules';
@@ -11,6 +12,9 @@ import { isApiError } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
+
+// The committee's Beschlussvorlagen load apart from its page (their own chunk and request).
+const CommitteeMotions = lazy(() => import('../../features/resolutions/components/committee-motions'));
 
 function CommitteeShow({ id }: { id: number }) {
   const { user, isAdmin } = useAuth();
@@ -30,6 +34,9 @@ function CommitteeShow({ id }: { id: number }) {
   return (
     <Stack gap="xl">
       <CommitteeHeader committee={committee.data} isAdmin={isAdmin} />
+      <Suspense fallback={null}>
+        <CommitteeMotions committeeId={committee.data.id} />
+      </Suspense>
       <CommitteeTerms
         committee={committee.data}
         isAdmin={isAdmin}

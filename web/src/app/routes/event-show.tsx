@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentProps } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -15,15 +15,40 @@ import { EventDetails } from '../../features/events/components/event-details';
 import { MinutesSection } from '../../features/meetings/components/minutes-section';
 import { useDeleteEventWithConfirmation } from '../../features/events/components/use-delete-event';
 import { eventQueryOptions } from '../../features/events/events.api';
+import { agendaQueryOptions } from '../../features/meetings/agenda.api';
+import type { PortalEvent } from '@gremienportal/contracts/events';
 import { useAuth } from '../../lib/auth';
 import { isApiError } from '../../lib/api-client';
 import { useIdParam } from '../../lib/route-params';
 import NotFoundPage from './not-found';
 
+// The Beschlussvorlagen under the agenda items, and their list, load apart from the page
+// (decision 184): the page's first load carries nothing of them.
+const AgendaMotions = lazy(() => import('../../features/resolutions/components/agenda-motions'));
+
+const HOUR_MS = 3_600_000;
+
+/** From an hour before the meeting until two hours after it, a vote may open or close any moment. */
+const duringMeeting = (event: Pick<PortalEvent, 'start' | 'end'>, now = Date.now()) =>
+  new Date(event.start).getTime() - HOUR_MS <= now && now <= new Date(event.end).getTime() + 2 * HOUR_MS;
+
+type MotionsOfProps = Omit<ComponentProps<typeof AgendaMotions>, 'live' | 'eventId'> & { event: PortalEvent };
+
+function MotionsOf({ event, ...props }: MotionsOfProps) {
+  return (
+    <Suspense fallback={null}>
+      <AgendaMotions {...props} eventId={event.id} live={duringMeeting(event)} />
+    </Suspense>
+  );
+}
+
 function EventShow({ id }: { id: number }) {
   const { isAdmin } = useAuth();
   const navigate = useNavigate();
   const event = useQuery(eventQueryOptions(id));
+  // The same query as the Tagesordnung's: motions of items the member does not see go below it.
+  const agenda = useQuery({ ...agendaQueryOptions(id), enabled: (event.data?.agenda_count ?? 0) > 0 });
+  const itemIds = (agenda.data ?? []).map((item) => item.id);
   const { confirmDelete, deleteError, clearDeleteError } = useDeleteEventWithConfirmation(() =>
     navigate('/events'),
   );
@@ -62,7 +87,21 @@ function EventShow({ id }: { id: number }) {
           <AttendanceAnswer event={event.data} />
           <EventDetails event={event.data} isAdmin={isAdmin} onDelete={confirmDelete} />
           <BookDownload event={event.data} />
-          <AgendaSection event={event.data} isAdmin={isAdmin} />
+          <AgendaSection
+            event={event.data}
+            isAdmin={isAdmin}
+            itemExtra={(item) => (
+              <MotionsOf event={event.data} agendaItemId={item.id} itemNumber={item.number} />
+            )}
+            footer={
+              agenda.isSuccess ? (
+                <MotionsOf event={event.data} agendaItemId={null} placedItemIds={itemIds} />
+              ) : null
+            }
+          />
+          {event.data.agenda_count === 0 ? (
+            <MotionsOf event={event.data} agendaItemId={null} placedItemIds={[]} standalone />
+          ) : null}
           <MinutesSection event={event.data} isAdmin={isAdmin} />
           {isAdmin ? <AttendanceAdmin event={event.data} /> : null}
           {isAdmin ? <AdminAccessSection type="event" id={event.data.id} /> : null}

@@ -1,6 +1,5 @@
 import {
   germanDate,
-  isCalendarDate,
   MEMBER_FUNCTION_GROUP_LABELS,
   MEMBER_FUNCTION_LABELS,
   MEMBER_FUNCTIONS,
@@ -148,14 +147,5 @@ export function importBlockedReason(result: ImportResult, hasErrorsMessage: stri
   return changes === 0 ? IMPORT_NOTHING_TO_DO : null;
 }
 
-/**
- * What a member types into a day field: `1.7.2026`, `01.07.2026` or `2026-07-01`, as `2026-07-01`;
- * null for anything else or a day that does not exist (the calendar's own parser reads `01.07.2026`
- * as 7 January).
- */
-export function parseGermanDay(text: string): string | null {
-  const trimmed = text.trim();
-  const german = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(trimmed);
-  const day = german ? `${german[3]}-${german[2]!.padStart(2, '0')}-${german[1]!.padStart(2, '0')}` : trimmed;
-  return isCalendarDate(day) ? day : null;
-}
+// Shared with the Beschlussbuch's follow-up form.
+export { parseGermanDay } from '../../lib/german-day';

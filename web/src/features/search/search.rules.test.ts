@@ -36,11 +36,12 @@ describe('search rules', () => {
     expect(isSendableQuery('x'.repeat(201))).toBe(false);
   });
 
-  it('lead a document to its page, a folder into the explorer and an event to its page', () => {
+  it('lead a document or event to its page, a folder into the explorer, a resolution to the register', () => {
     expect(hitHref({ type: 'file', id: 31 })).toBe('/files/show/31');
     expect(hitHref({ type: 'folder', id: 12 })).toBe('/files?folder=12');
     expect(hitHref({ type: 'folder', id: 1 })).toBe('/files');
     expect(hitHref({ type: 'event', id: 4 })).toBe('/events/show/4');
+    expect(hitHref({ type: 'resolution', id: 7 })).toBe('/beschluesse/7');
   });
 
   it('know the folder a search starts in: the explorer’s or a folder page’s, never the root', () => {

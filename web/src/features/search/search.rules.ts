@@ -14,7 +14,12 @@ import { parseId } from '../../lib/route-params';
  */
 export const QUERY_MIN_LENGTH = 2;
 export const QUERY_MAX_LENGTH = 200;
-export const SEARCH_TYPE_NAMES = ['file', 'folder', 'event'] as const satisfies readonly SearchType[];
+export const SEARCH_TYPE_NAMES = [
+  'file',
+  'folder',
+  'event',
+  'resolution',
+] as const satisfies readonly SearchType[];
 export const SEARCH_TEXTS = {
   tooShort: `Bitte mindestens ${QUERY_MIN_LENGTH} Zeichen eingeben.`,
   tooLong: `Der Suchbegriff darf höchstens ${QUERY_MAX_LENGTH} Zeichen lang sein.`,
@@ -34,12 +39,17 @@ export const KIND_NAMES: Record<SearchType, { one: string; other: string }> = {
   file: { one: 'Datei', other: 'Dateien' },
   folder: { one: 'Ordner', other: 'Ordner' },
   event: { one: 'Event', other: 'Events' },
+  resolution: { one: 'Beschluss', other: 'Beschlüsse' },
 };
 
-/** Where a hit opens: a document its page, a folder the explorer there, an event its page. */
+/**
+ * Where a hit opens: a document its page, a folder the explorer there, an event its page, a
+ * resolution the Beschlussbuch with it open.
+ */
 export function hitHref(hit: Pick<SearchHit, 'type' | 'id'>): string {
   if (hit.type === 'file') return `/files/show/${hit.id}`;
   if (hit.type === 'folder') return hit.id === ROOT_FOLDER_ID ? '/files' : `/files?folder=${hit.id}`;
+  if (hit.type === 'resolution') return `/beschluesse/${hit.id}`;
   return `/events/show/${hit.id}`;
 }
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconListNumbers, IconPencil } from '@tabler/icons-react';
@@ -18,7 +19,18 @@ import classes from './agenda-section.module.css';
 /** The editor's address (admins). */
 export const agendaEditorPath = (eventId: number) => `/events/agenda/${eventId}`;
 
-function AgendaEntry({ item, sub = false }: { item: AgendaItem; sub?: boolean }) {
+/** What the page shows under an item besides its documents (the Beschlussvorlagen, wired in by the page). */
+export type AgendaItemExtra = (item: AgendaItem) => ReactNode;
+
+function AgendaEntry({
+  item,
+  sub = false,
+  extra,
+}: {
+  item: AgendaItem;
+  sub?: boolean;
+  extra?: AgendaItemExtra;
+}) {
   return (
     <div className={classes.entry}>
       <Text component="span" className={classes.number} fw={700} aria-hidden>
@@ -44,22 +56,23 @@ function AgendaEntry({ item, sub = false }: { item: AgendaItem; sub?: boolean })
           ))}
         </ul>
       ) : null}
+      {extra ? <div className={classes.extra}>{extra(item)}</div> : null}
     </div>
   );
 }
 
-function AgendaList({ items }: { items: readonly AgendaItem[] }) {
+function AgendaList({ items, extra }: { items: readonly AgendaItem[]; extra?: AgendaItemExtra }) {
   return (
     // role="list": a list without bullets stays a list for Safari's screen reader.
     <ol className={classes.list} role="list">
       {agendaBranches(items).map(({ item, children }) => (
         <li key={item.id} className={classes.item}>
-          <AgendaEntry item={item} />
+          <AgendaEntry item={item} extra={extra} />
           {children.length > 0 ? (
             <ol className={classes.subList} role="list">
               {children.map((child) => (
                 <li key={child.id}>
-                  <AgendaEntry item={child} sub />
+                  <AgendaEntry item={child} sub extra={extra} />
                 </li>
               ))}
             </ol>
@@ -78,9 +91,15 @@ function AgendaList({ items }: { items: readonly AgendaItem[] }) {
 export function AgendaSection({
   event,
   isAdmin,
+  itemExtra,
+  footer,
 }: {
   event: Pick<PortalEvent, 'id' | 'agenda_count' | 'agenda_published_at'>;
   isAdmin: boolean;
+  /** Under each item, after its documents. */
+  itemExtra?: AgendaItemExtra;
+  /** After the items, e.g. what belongs to the meeting but to none of them. */
+  footer?: ReactNode;
 }) {
   const hasAgenda = event.agenda_count > 0;
   const agenda = useQuery({ ...agendaQueryOptions(event.id), enabled: hasAgenda });
@@ -130,8 +149,9 @@ export function AgendaSection({
       ) : agenda.isError ? (
         <ErrorState detail={agenda.error.message} onRetry={() => void agenda.refetch()} />
       ) : (
-        <AgendaList items={items} />
+        <AgendaList items={items} extra={itemExtra} />
       )}
+      {footer}
     </PageSection>
   );
 }

@@ -1,4 +1,4 @@
-import { IconCalendarEvent } from '@tabler/icons-react';
+import { IconCalendarEvent, IconGavel } from '@tabler/icons-react';
 import { FileIcon } from '../../../components/file-icon';
 import type { SearchType } from '../search.api';
 
@@ -20,6 +20,16 @@ export function HitIcon({
         aria-hidden
         focusable={false}
         style={{ flexShrink: 0, color: 'var(--mantine-color-teal-9)' }}
+      />
+    );
+  if (type === 'resolution')
+    return (
+      <IconGavel
+        size={size}
+        stroke={1.6}
+        aria-hidden
+        focusable={false}
+        style={{ flexShrink: 0, color: 'var(--mantine-color-grape-9)' }}
       />
     );
   return <FileIcon format={type === 'folder' ? 'folder' : (format ?? '')} size={size} />;

@@ -15,6 +15,7 @@ const TYPE_OPTIONS = [
   { value: 'file', label: 'Dateien' },
   { value: 'folder', label: 'Ordner' },
   { value: 'event', label: 'Events' },
+  { value: 'resolution', label: 'Beschlüsse' },
 ] satisfies { value: SearchType | typeof ALL; label: string }[];
 
 const FORMAT_OPTIONS = [
@@ -59,12 +60,15 @@ export function SearchFilters({ state, folderPath, errors, onChange }: SearchFil
     state.format && !FORMAT_OPTIONS.some((option) => option.value === state.format)
       ? [...FORMAT_OPTIONS, { value: state.format, label: state.format.toUpperCase() }]
       : FORMAT_OPTIONS;
-  // Folders and events have no file type; an event's date is its start.
+  // Folders, events and resolutions have no file type; an event's date is its start, a resolution's
+  // its establishment.
   const withFormat = state.type === '' || state.type === 'file';
   const dayLabels =
     state.type === 'event'
       ? (['Beginn ab', 'Beginn bis'] as const)
-      : (['Geändert ab', 'Geändert bis'] as const);
+      : state.type === 'resolution'
+        ? (['Festgestellt ab', 'Festgestellt bis'] as const)
+        : (['Geändert ab', 'Geändert bis'] as const);
 
   return (
     <Stack gap="sm" component="section" aria-label="Suche eingrenzen">

@@ -53,6 +53,20 @@ const EVENT_HIT: SearchHit = {
   searchable: null,
 };
 
+const RESOLUTION_HIT: SearchHit = {
+  type: 'resolution',
+  id: 7,
+  title: 'AR 2026/07 – Kauf des Grundstücks Hauptstraße 1',
+  highlight: [],
+  snippet: { text: '… Kaufpreis laut Protokoll der Sitzung …', ranges: [[17, 26]] },
+  breadcrumb: 'Aufsichtsrat',
+  folder_id: null,
+  format: null,
+  date: '2026-11-21T10:00:00.000Z',
+  place: null,
+  searchable: null,
+};
+
 const answer = (data: SearchHit[], meta: Partial<SearchResponse['meta']> = {}): SearchResponse => ({
   data,
   meta: { total: data.length, page: 1, per_page: 20, ...meta },
@@ -113,6 +127,26 @@ describe('/search', () => {
     );
     expect(event).toHaveTextContent('20.06.2026, 18:00 · Stadthalle');
     expect(marks(event!)).toEqual(['Protokoll']);
+  });
+
+  it('shows a resolution as "Beschluss" with its committee, leading into the Beschlussbuch', async () => {
+    const { requests } = await openSearch(
+      '/search?q=Protokoll&type=resolution',
+      json(200, answer([RESOLUTION_HIT])),
+    );
+    const table = await results();
+    expect(searchRequests(requests)[0]!.url).toBe(
+      '/api/v1/search?q=Protokoll&type=resolution&sort=relevance&page=1&per_page=20',
+    );
+    expect(screen.getByText('1 Beschluss', { selector: 'p' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Art' })).toHaveValue('Beschlüsse');
+    const [row] = within(table).getAllByRole('row');
+    expect(within(row!).getByText('Beschluss')).toBeInTheDocument();
+    expect(
+      within(row!).getByRole('link', { name: 'AR 2026/07 – Kauf des Grundstücks Hauptstraße 1' }),
+    ).toHaveAttribute('href', '/beschluesse/7');
+    expect(row).toHaveTextContent('Aufsichtsrat · festgestellt am 21.11.2026, 11:00');
+    expect(marks(row!)).toEqual(['Protokoll']);
   });
 
   it('reads the filters from the address and sends them', async () => {

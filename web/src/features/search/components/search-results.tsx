@@ -25,8 +25,18 @@ const kindLine = (hit: SearchHit) =>
     ? `${KIND_NAMES.file.one} · ${fileKindOf(hit.format).label}`
     : KIND_NAMES[hit.type].one;
 
-/** Where it is and when: folder path and last change, or an event's start and place. */
+/**
+ * Where it is and when: folder path and last change, an event's start and place, or a
+ * resolution's committee and establishment.
+ */
 function WhereAndWhen({ hit }: { hit: SearchHit }) {
+  if (hit.type === 'resolution') {
+    return (
+      <Text size="sm" c="dimmed">
+        {hit.breadcrumb ? `${hit.breadcrumb} · ` : ''}festgestellt am {formatDateTime(hit.date)}
+      </Text>
+    );
+  }
   if (hit.type === 'event') {
     return (
       <Text size="sm" c="dimmed">
