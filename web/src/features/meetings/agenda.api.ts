@@ -5,6 +5,7 @@ import type { ExplorerListResponse } from '@gremienportal/contracts/files';
 import type { AgendaCheckResponse, AgendaItem, PutAgendaInput } from '@gremienportal/contracts/meetings';
 import type { SearchResponse } from '@gremienportal/contracts/search';
 import type { AgendaPublication, AgendaPublishResponse } from '@gremienportal/contracts/meeting-notices';
+import type { CircularAnnouncement } from '@gremienportal/contracts/beschlussbuch';
 import { api } from '../../lib/api-client';
 import { eventKeys } from '../../lib/query-client';
 
@@ -49,6 +50,13 @@ export function useSaveAgenda(eventId: number) {
       ]);
     },
   });
+}
+
+/** "Bekanntgabe der Umlaufbeschlüsse seit der letzten Sitzung": an item ready to insert (admins). */
+export function fetchCircularAnnouncement(eventId: number) {
+  return api
+    .get<{ data: CircularAnnouncement }>(`/events/${eventId}/agenda/circular-announcement`)
+    .then((res) => res.data);
 }
 
 /** Which of the event's roles would not see these documents (the form's warning; admins). */

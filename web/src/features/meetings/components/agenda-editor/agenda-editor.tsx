@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties }
 import { Link, useNavigate } from 'react-router';
 import { Alert, Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
+import { IconAlertTriangle, IconDeviceFloppy, IconGavel, IconPlus } from '@tabler/icons-react';
 import {
   DndContext,
   KeyboardSensor,
@@ -18,7 +18,7 @@ import { MEETING_MESSAGES, type AgendaItem } from '@gremienportal/contracts/meet
 import { useUnsavedChanges } from '../../../../components/unsaved-changes';
 import { errorMessage, isApiError } from '../../../../lib/api-client';
 import * as ops from '../../agenda-draft';
-import { useSaveAgenda } from '../../agenda.api';
+import { fetchCircularAnnouncement, useSaveAgenda } from '../../agenda.api';
 import {
   announcements,
   itemLabel,
@@ -175,6 +175,33 @@ export function AgendaEditor({ event, agenda }: AgendaEditorProps) {
     setFocusKey(item.key);
   };
 
+  const [announcing, setAnnouncing] = useState(false);
+  /** Appends "Bekanntgabe der Umlaufbeschlüsse seit der letzten Sitzung", listed by the server. */
+  const addAnnouncement = async () => {
+    setAnnouncing(true);
+    try {
+      const found = await fetchCircularAnnouncement(event.id);
+      const item = { ...ops.emptyItem(), title: found.title, description: found.description };
+      structural((current) => ops.addItem(current, item));
+      setFocusKey(item.key);
+      const count = found.resolutions.length;
+      notifications.show({
+        color: 'green',
+        message:
+          count === 0
+            ? 'Punkt eingefügt: Seit der letzten Sitzung gibt es keine Umlaufbeschlüsse.'
+            : `Punkt eingefügt mit ${count === 1 ? 'einem Umlaufbeschluss' : `${count} Umlaufbeschlüssen`}.`,
+      });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        message: errorMessage(error, 'Die Umlaufbeschlüsse konnten nicht geladen werden.'),
+      });
+    } finally {
+      setAnnouncing(false);
+    }
+  };
+
   const handleDragEnd = ({ active, over }: DragEndEvent) => {
     if (over) structural((current) => ops.moveOnto(current, String(active.id), String(over.id)));
   };
@@ -241,6 +268,15 @@ export function AgendaEditor({ event, agenda }: AgendaEditorProps) {
             data-add-item
           >
             Punkt hinzufügen
+          </Button>
+          <Button
+            variant="subtle"
+            leftSection={<IconGavel size={18} aria-hidden />}
+            onClick={() => void addAnnouncement()}
+            loading={announcing}
+            disabled={save.isPending}
+          >
+            Bekanntgabe der Umlaufbeschlüsse einfügen
           </Button>
         </Group>
         <VisuallyHidden role="status">{visibility.announcement}</VisuallyHidden>
