@@ -241,3 +241,14 @@ export async function markVoted(db: Executor, motionId: number, userIds: readonl
     .where('user_id', 'in', [...userIds])
     .execute();
 }
+
+/** The electors a member's view names: those with a declared conflict or an objection. */
+export function notableElectors(db: Executor, motionId: number) {
+  return db
+    .selectFrom('motion_electorate')
+    .select(['holder_name', 'conflicted', 'objected_at', 'objection_reason'])
+    .where('motion_id', '=', motionId)
+    .where((eb) => eb.or([eb('conflicted', '=', 1), eb('objected_at', 'is not', null)]))
+    .orderBy('holder_name')
+    .execute();
+}

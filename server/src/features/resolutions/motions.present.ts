@@ -31,7 +31,11 @@ export function motionPresenter(ctx: AppContext, committeeOf: ReturnType<typeof 
   ): Promise<Motion> {
     const executor = db();
     const committee = await committeeOf(executor, motion);
-    const electors = await repo.electorate(executor, motion.id);
+    const functions = await repo.activeFunctions(executor, motion.committee_id, principal.id);
+    const manage = mayManageMotion(principal, functions);
+    // The whole electorate only for the delivery table; a member's view names only a few.
+    const everyone = manage ? await repo.electorate(executor, motion.id) : null;
+    const electors = everyone ?? (await repo.notableElectors(executor, motion.id));
     const closed = CLOSED_STATES.has(motion.state);
     const secret = motion.mode === 'geheim';
     // A written vote before opening has no electorate row yet.
@@ -49,8 +53,6 @@ export function motionPresenter(ctx: AppContext, committeeOf: ReturnType<typeof 
       };
     }
     const resolution = await repo.latestResolution(executor, motion.id);
-    const functions = await repo.activeFunctions(executor, motion.committee_id, principal.id);
-    const manage = mayManageMotion(principal, functions);
     const hand =
       motion.hand_ja === null
         ? null
@@ -92,8 +94,8 @@ export function motionPresenter(ctx: AppContext, committeeOf: ReturnType<typeof 
         .map((e) => ({ name: e.holder_name, reason: e.objection_reason }))
         .sort((a, b) => byName(a.name, b.name)),
       files: await visibleFiles(principal, motion.id),
-      electorate: manage
-        ? electors.map((e) => ({
+      electorate: everyone
+        ? everyone.map((e) => ({
             user_id: e.user_id,
             name: e.holder_name,
             mailed_at: e.mailed_at,
