@@ -153,7 +153,7 @@ export default tseslint.config(
   {
     files: [
       'server/src/*.ts',
-      'server/src/{book,credentials,db,http,mail,maintenance,ops,plugins,policies,processes,rate-limit,storage}/**/*.ts',
+      'server/src/{book,credentials,db,http,mail,maintenance,ops,plugins,policies,processes,rate-limit,sealing,storage}/**/*.ts',
       'web/src/{components,lib}/**/*.{ts,tsx}',
     ],
     ignores: ['server/src/app.ts', 'server/src/server.ts', 'server/src/cli.ts', '**/*.test.{ts,tsx}'],
