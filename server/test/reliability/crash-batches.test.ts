@@ -221,23 +221,29 @@ describe(`crash safety of upload batches (${baseUrl ? 'PostgreSQL' : 'SQLite'})`
       for (let round = 1; round <= ROUNDS; round += 1) {
         const where = `Runde ${round} (CRASH_SEED=${SEED})`;
         const client = clientFor(portal.url, admin.token);
-        // Odd rounds: after a random time; even ones: right as the n-th answer arrives.
+        // Even rounds: right as the n-th answer arrives. Odd rounds: a random time after three of
+        // the round's batches hold two answered documents each, so that the kills hit batches in
+        // progress however fast the machine is (a fixed time found too few on a busy one).
         let answers = 0;
         const wanted = round % 2 === 0 ? choices.between(1, 12) : Infinity;
+        const before = batches.length;
         let reached = () => {};
+        let filled = () => {};
         const moment =
           round % 2 === 0
             ? Promise.race([new Promise<void>((resolve) => (reached = resolve)), sleep(10_000)])
-            : sleep(choices.between(50, 800));
+            : Promise.race([new Promise<void>((resolve) => (filled = resolve)), sleep(30_000)]).then(() =>
+                sleep(choices.between(0, 300)),
+              );
         const run = {
           killing: false,
           failures: [] as string[],
           answers: () => {
             answers += 1;
             if (answers >= wanted) reached();
+            if (batches.slice(before).filter((batch) => batch.answered.size >= 2).length >= 3) filled();
           },
         };
-        const before = batches.length;
         const running = Array.from({ length: WORKERS }, (_, worker) =>
           batchWorker(worker, round, client, batches, run),
         );
