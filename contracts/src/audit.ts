@@ -96,6 +96,8 @@ export const AUDIT_ACTIONS = {
   'resolution.established': 'Beschluss festgestellt',
   'resolution.corrected': 'Beschluss berichtigt',
   'resolution.follow_up': 'Umsetzung eines Beschlusses gepflegt',
+  'minutes.created': 'Niederschrift erstellt',
+  'minutes.saved': 'Niederschrift gespeichert',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
@@ -134,6 +136,7 @@ export const AUDIT_OBJECT_TYPES = {
   membership: 'Mitgliedschaft',
   motion: 'Beschlussvorlage',
   resolution: 'Beschluss',
+  minutes: 'Niederschrift',
 } as const satisfies Record<string, string>;
 export type AuditObjectType = keyof typeof AUDIT_OBJECT_TYPES;
 export const AUDIT_OBJECT_TYPE_NAMES = Object.keys(AUDIT_OBJECT_TYPES) as AuditObjectType[];

@@ -492,6 +492,11 @@ export interface Database {
   resolution_counters: ResolutionCountersTable;
   resolutions: ResolutionsTable;
   resolution_follow_ups: ResolutionFollowUpsTable;
+  minutes: MinutesTable;
+  minutes_versions: MinutesVersionsTable;
+  minutes_remarks: MinutesRemarksTable;
+  minutes_readers: MinutesReadersTable;
+  minutes_signatures: MinutesSignaturesTable;
 }
 
 /** A Beschlussvorlage (decision 190). */
@@ -586,6 +591,73 @@ export interface ResolutionFollowUpsTable {
   note: Generated<string>;
   reminded_on: string | null;
   updated_at: Timestamp;
+}
+
+/** A Niederschrift or a Nachtrag to one (decision 193). */
+export interface MinutesTable {
+  id: Generated<number>;
+  event_id: number;
+  committee_id: number;
+  kind: Generated<'niederschrift' | 'nachtrag'>;
+  amends_id: number | null;
+  state: Generated<'entwurf' | 'abstimmung' | 'unterschrift' | 'unterzeichnet'>;
+  /** Raised by every save; a save naming an older one is refused (409). */
+  version: Generated<number>;
+  review_until: Timestamp | null;
+  review_audience: 'anwesende' | 'gremium' | null;
+  /** The version sent for review: the comparison's base. */
+  review_version: number | null;
+  frozen_storage_key: string | null;
+  frozen_sha256: string | null;
+  frozen_at: Timestamp | null;
+  sealed_storage_key: string | null;
+  sealed_sha256: string | null;
+  sealed_size_bytes: number | null;
+  sealed_at: Timestamp | null;
+  filed_file_id: number | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Every save of a Niederschrift, whole: JSON of the contract's `MinutesContent`. */
+export interface MinutesVersionsTable {
+  minutes_id: number;
+  version: number;
+  content: string;
+  author_id: number | null;
+  saved_at: Timestamp;
+}
+
+export interface MinutesRemarksTable {
+  id: Generated<number>;
+  minutes_id: number;
+  version: number;
+  section_key: string;
+  author_id: number | null;
+  author_name: string;
+  text: string;
+  created_at: Timestamp;
+}
+
+export interface MinutesReadersTable {
+  minutes_id: number;
+  user_id: number;
+  first_opened_at: Timestamp | null;
+  reminded_at: Timestamp | null;
+}
+
+export interface MinutesSignaturesTable {
+  id: Generated<number>;
+  minutes_id: number;
+  user_id: number | null;
+  signer_name: string;
+  function: string;
+  frozen_sha256: string;
+  method: string | null;
+  signed_at: Timestamp | null;
+  refused_at: Timestamp | null;
+  refusal_reason: string | null;
 }
 
 /** Gremien (decision 189); `rules` is JSON of the contract's `CommitteeRules`. */

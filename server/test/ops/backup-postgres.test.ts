@@ -302,6 +302,63 @@ async function fillEveryTable(db: Db, dataDir: string) {
     reminded_on: null,
     updated_at: now,
   });
+  // Niederschriften (0018): a draft in review with a version, a remark, a reader and a signer.
+  const minutes = await k
+    .insertInto('minutes')
+    .values({
+      event_id: eventId,
+      committee_id: committeeId,
+      amends_id: null,
+      review_until: now,
+      review_audience: 'gremium',
+      review_version: 1,
+      frozen_storage_key: null,
+      frozen_sha256: null,
+      frozen_at: null,
+      sealed_storage_key: null,
+      sealed_sha256: null,
+      sealed_size_bytes: null,
+      sealed_at: null,
+      filed_file_id: null,
+      created_by: admin,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await put('minutes_versions', {
+    minutes_id: minutes.id,
+    version: 1,
+    content: '{"header":{},"attendance":{},"sections":[]}',
+    author_id: admin,
+    saved_at: now,
+  });
+  await put('minutes_remarks', {
+    minutes_id: minutes.id,
+    version: 1,
+    section_key: 'item-1',
+    author_id: member,
+    author_name: 'Łucja Wąsowska',
+    text: 'Bitte den Betrag ergänzen.',
+    created_at: now,
+  });
+  await put('minutes_readers', {
+    minutes_id: minutes.id,
+    user_id: member,
+    first_opened_at: now,
+    reminded_at: null,
+  });
+  await put('minutes_signatures', {
+    minutes_id: minutes.id,
+    user_id: admin,
+    signer_name: 'Şahin Öztürk',
+    function: 'vorsitz',
+    frozen_sha256: 'b'.repeat(64),
+    method: null,
+    signed_at: null,
+    refused_at: null,
+    refusal_reason: null,
+  });
   return { apiToken, fileId, memberId: member, trashedId: draft!.id };
 }
 

@@ -55,6 +55,11 @@ const TABLES: Record<keyof Database, string[]> = {
   resolution_counters: ['committee_id', 'term_id'],
   resolutions: ['id'],
   resolution_follow_ups: ['id'],
+  minutes: ['id'],
+  minutes_versions: ['minutes_id', 'version'],
+  minutes_remarks: ['id'],
+  minutes_readers: ['minutes_id', 'user_id'],
+  minutes_signatures: ['id'],
 };
 export type TableName = keyof Database;
 

@@ -17,6 +17,7 @@ import { migration0014 } from './0014_agenda_publication.ts';
 import { migration0015 } from './0015_growth_indexes.ts';
 import { migration0016 } from './0016_committees.ts';
 import { migration0017 } from './0017_resolutions.ts';
+import { migration0018 } from './0018_minutes.ts';
 
 /** Numbered migrations; Kysely's migrator holds a lock so concurrent starts run them once. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -38,5 +39,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0015_growth_indexes': migration0015(dialect),
     '0016_committees': migration0016(dialect),
     '0017_resolutions': migration0017(dialect),
+    '0018_minutes': migration0018(dialect),
   };
 }

@@ -19,6 +19,8 @@ export async function circularAnnouncement(
   ctx: AppContext,
   principal: Principal,
   eventId: number,
+  /** Only this committee's (the Niederschrift of one committee). */
+  onlyCommitteeId?: number,
 ): Promise<CircularAnnouncement> {
   const db = ctx.db.kysely;
   const event = await visibleEvent(db, principal, eventId);
@@ -31,6 +33,7 @@ export async function circularAnnouncement(
   const found: CircularAnnouncement['resolutions'] = [];
   const lines: string[] = [];
   for (const committee of committees) {
+    if (onlyCommitteeId !== undefined && committee.id !== onlyCommitteeId) continue;
     // The committee's meetings: the events someone holding only the committee's role sees.
     const ofCommittee = eventFilter(viewerOfRoles([{ id: committee.role_id, name: committee.name }]))!;
     const previous = await db

@@ -299,8 +299,10 @@ describe('GET /audit: entries, filters and pages', () => {
       'resolution.established': 'Beschluss festgestellt',
       'resolution.corrected': 'Beschluss berichtigt',
       'resolution.follow_up': 'Umsetzung eines Beschlusses gepflegt',
+      'minutes.created': 'Niederschrift erstellt',
+      'minutes.saved': 'Niederschrift gespeichert',
     });
-    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(87);
+    expect(Object.keys(AUDIT_ACTIONS)).toHaveLength(89);
   });
 
   it('filters by the acting person: id, or text in name and e-mail (any case, umlauts)', async () => {
