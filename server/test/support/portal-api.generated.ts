@@ -18053,7 +18053,8 @@ export interface operations {
           | 'committee'
           | 'membership'
           | 'motion'
-          | 'resolution';
+          | 'resolution'
+          | 'minutes';
         object_id?: number;
         from?: string;
         to?: string;
@@ -18179,7 +18180,8 @@ export interface operations {
           | 'committee'
           | 'membership'
           | 'motion'
-          | 'resolution';
+          | 'resolution'
+          | 'minutes';
         object_id?: number;
         from?: string;
         to?: string;
