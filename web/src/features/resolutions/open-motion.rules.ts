@@ -1,4 +1,4 @@
-import { fromBerlinLocal, toBerlinLocal } from '@gremienportal/contracts/events';
+import { fromBerlinLocal, toBerlinLocal, wallClockInBerlin } from '@gremienportal/contracts/events';
 import { MOTION_MESSAGES } from '@gremienportal/contracts/resolutions';
 
 /*
@@ -9,13 +9,29 @@ import { MOTION_MESSAGES } from '@gremienportal/contracts/resolutions';
 
 /** An Umlaufverfahren runs this long unless the Vorsitz chooses another deadline. */
 export const DEFAULT_UMLAUF_DAYS = 7;
+/** … and ends at this hour of the day (Europe/Berlin): after work, whenever it was started. */
+export const DEFAULT_DEADLINE_HOUR = 18;
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
-/** A week from now, on the next full hour (Berlin's offsets are whole hours, so UTC's hour is its). */
+/**
+ * A week from today at 18:00 Berlin time, never in the past: started after midnight the deadline
+ * still lands on the evening, not at the night hour the procedure happened to be opened.
+ */
 export function defaultDeadline(now: Date = new Date()): Date {
-  const later = now.getTime() + DEFAULT_UMLAUF_DAYS * DAY_MS;
-  return new Date(Math.ceil(later / HOUR_MS) * HOUR_MS);
+  const today = wallClockInBerlin(now);
+  for (let days = DEFAULT_UMLAUF_DAYS; ; days += 1) {
+    // Calendar days on the wall clock (noon UTC keeps the date clear of any offset).
+    const day = new Date(Date.UTC(today.year, today.month - 1, today.day, 12) + days * DAY_MS);
+    const deadline = fromBerlinLocal({
+      year: day.getUTCFullYear(),
+      month: day.getUTCMonth() + 1,
+      day: day.getUTCDate(),
+      hour: DEFAULT_DEADLINE_HOUR,
+      minute: 0,
+      second: 0,
+    });
+    if (deadline.getTime() > now.getTime()) return deadline;
+  }
 }
 
 /** An instant as the picker shows it: "2026-12-14 18:00:00" in Europe/Berlin. */

@@ -10,6 +10,7 @@ import {
   type VoteMode,
 } from '@gremienportal/contracts/resolutions';
 import { OUTCOME_LABELS } from '@gremienportal/contracts/tally';
+import type { VoteChoice } from './motions.rules';
 
 /*
  * The German names the Beschlüsse pages show, from the contracts. Apart from the rules files,
@@ -25,13 +26,28 @@ export const RESULT_LABELS: Record<ResolutionResult, string> = {
   zurueckgezogen: MOTION_STATE_LABELS.zurueckgezogen,
 };
 
-/** Filled badges: shade 9 (gray 7) keeps white text above 4.5:1. */
+/**
+ * Filled badges, white text above 4.5:1: the brand's shade 9 (#0a6650, 6.9:1), red 9 (#c92a2a,
+ * 5.5:1), grape 9 (#862e9c, 7.3:1), gray 7 (#495057, 8.2:1). Not Mantine's green 9 (#2b8a3e),
+ * which reaches only 4.4:1.
+ */
 export const RESULT_COLORS: Record<ResolutionResult, string> = {
-  angenommen: 'green.9',
+  angenommen: 'brand.9',
   abgelehnt: 'red.9',
   nicht_beschlussfaehig: 'grape.9',
   widersprochen: 'red.9',
   zurueckgezogen: 'gray.7',
+};
+
+/**
+ * The ballot's buttons, their text on white (outline) and white on the colour (chosen) above 4.5:1: the brand's shade 9
+ * (#0a6650, 6.9:1), red 9 (#c92a2a, 5.5:1), gray 7 (#495057, 8.2:1). Mantine's green 9
+ * (#2b8a3e) reaches only 4.4:1.
+ */
+export const CHOICE_COLORS: Record<VoteChoice, string> = {
+  ja: 'brand.9',
+  nein: 'red.9',
+  enthaltung: 'gray.7',
 };
 
 /** The light badges take colour names: with a fixed shade they would fill the badge. */

@@ -4,6 +4,7 @@ import type { FollowUpBody, Resolution } from '@gremienportal/contracts/beschlus
 import type { PortalEvent } from '@gremienportal/contracts/events';
 import type { AgendaItem } from '@gremienportal/contracts/meetings';
 import type { CreateMotionBody, Motion, OpenMotionBody } from '@gremienportal/contracts/resolutions';
+import { showSuccessToast } from '../../components/toasts';
 import { api } from '../../lib/api-client';
 import { ACCOUNT_QUERY_KEY } from '../../lib/query-client';
 import { saveBlob } from '../../lib/saved-files';
@@ -125,24 +126,63 @@ export function useDeleteMotion() {
   });
 }
 
-/** A POST to one of the motion's actions, answered with the motion (and sometimes a message). */
-function useMotionAction<TBody>(id: number, path: string) {
+type MotionAnswer = { data: Motion; message?: string | null };
+
+/**
+ * A POST to one of the motion's actions, answered with the motion (and sometimes a message).
+ * `confirm` names the success toast: shown here, before the answer replaces the motion, since the
+ * form or button that asked usually disappears with the new state, and with it its own `onSuccess`.
+ */
+function useMotionAction<TBody>(
+  id: number,
+  path: string,
+  confirm?: (answer: MotionAnswer, body: TBody) => string | null,
+) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TBody) =>
-      api.post<{ data: Motion; message?: string | null }>(`/motions/${id}/${path}`, body ?? {}),
-    onSuccess: (res) => storeMotion(queryClient, res.data),
+    mutationFn: (body: TBody) => api.post<MotionAnswer>(`/motions/${id}/${path}`, body ?? {}),
+    onSuccess: (res, body) => {
+      const message = confirm?.(res, body);
+      if (message) showSuccessToast(message);
+      return storeMotion(queryClient, res.data);
+    },
   });
 }
 
-export const useOpenMotion = (id: number) => useMotionAction<OpenMotionBody>(id, 'open');
+/** The toasts of the actions whose buttons go away with the new state. */
+export const MOTION_TOASTS = {
+  umlaufOpened: 'Das Umlaufverfahren läuft; die Stimmberechtigten wurden per E-Mail gebeten abzustimmen.',
+  opened: 'Die Abstimmung ist geöffnet.',
+  objected: 'Ihr Widerspruch wurde festgehalten.',
+  ownConflict: 'Ihre Befangenheit ist festgehalten; Sie nehmen an dieser Abstimmung nicht teil.',
+  conflictNoted: (name: string | undefined) =>
+    name ? `Die Befangenheit von ${name} ist vermerkt.` : 'Die Befangenheit ist vermerkt.',
+  closed: 'Die Abstimmung ist geschlossen.',
+  withdrawn: 'Die Beschlussvorlage wurde zurückgezogen.',
+} as const;
+
+export const useOpenMotion = (id: number) =>
+  useMotionAction<OpenMotionBody>(id, 'open', (_res, body) =>
+    body.procedure === 'umlauf' ? MOTION_TOASTS.umlaufOpened : MOTION_TOASTS.opened,
+  );
 export const useVote = (id: number) => useMotionAction<{ choice: Choice }>(id, 'votes');
-export const useObject = (id: number) => useMotionAction<{ reason?: string }>(id, 'objection');
+/** The server's message says what the objection did (e.g. that it ended the procedure). */
+export const useObject = (id: number) =>
+  useMotionAction<{ reason?: string }>(id, 'objection', (res) => res.message ?? MOTION_TOASTS.objected);
 /** Without `user_id` the member's own; with it the Vorsitz's note for another elector. */
-export const useDeclareConflict = (id: number) => useMotionAction<{ user_id?: number }>(id, 'conflict');
+export const useDeclareConflict = (id: number) =>
+  useMotionAction<{ user_id?: number }>(id, 'conflict', (res, body) =>
+    body.user_id === undefined
+      ? MOTION_TOASTS.ownConflict
+      : MOTION_TOASTS.conflictNoted(
+          res.data.electorate?.find((entry) => entry.user_id === body.user_id)?.name,
+        ),
+  );
 export const useHandCount = (id: number) => useMotionAction<HandCounts>(id, 'hand-count');
-export const useCloseMotion = (id: number) => useMotionAction<undefined>(id, 'close');
-export const useWithdrawMotion = (id: number) => useMotionAction<undefined>(id, 'withdraw');
+export const useCloseMotion = (id: number) =>
+  useMotionAction<undefined>(id, 'close', () => MOTION_TOASTS.closed);
+export const useWithdrawMotion = (id: number) =>
+  useMotionAction<undefined>(id, 'withdraw', () => MOTION_TOASTS.withdrawn);
 
 /** "Erinnerung senden" (Umlaufverfahren): the server says how many members were reminded. */
 export function useRemindElectors(id: number) {

@@ -6,9 +6,8 @@ import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useVote } from '../resolutions.api';
 import { voteChangeable, type VoteChoice } from '../motions.rules';
-import { CHOICE_LABELS } from '../resolution-labels';
+import { CHOICE_COLORS, CHOICE_LABELS } from '../resolution-labels';
 
-const CHOICE_COLORS: Record<VoteChoice, string> = { ja: 'green.9', nein: 'red.9', enthaltung: 'gray.7' };
 const CHOICE_ICONS: Record<VoteChoice, typeof IconCircleCheck> = {
   ja: IconCircleCheck,
   nein: IconCircleX,

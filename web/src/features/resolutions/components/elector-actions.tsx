@@ -5,7 +5,6 @@ import { IconHandStop, IconUserExclamation } from '@tabler/icons-react';
 import { objectionBodySchema, type Motion } from '@gremienportal/contracts/resolutions';
 import { SMALL_SCREEN_QUERY } from '../../../components/data-table-defaults';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
-import { showSuccessToast } from '../../../components/toasts';
 import { errorMessage, isApiError } from '../../../lib/api-client';
 import { useDeclareConflict, useObject } from '../resolutions.api';
 
@@ -42,8 +41,8 @@ export function ObjectionButton({ motion }: { motion: Motion }) {
     setReasonError(null);
     setError(null);
     object.mutate(parsed.data.reason ? { reason: parsed.data.reason } : {}, {
-      onSuccess: (res) => {
-        showSuccessToast(res.message ?? 'Ihr Widerspruch wurde festgehalten.');
+      // The toast (the server's message) comes from the hook: this button goes with the new state.
+      onSuccess: () => {
         setReason('');
         close();
       },
@@ -137,16 +136,8 @@ export function ConflictButton({ motion }: { motion: Motion }) {
       confirmLabel: 'Befangenheit erklären',
       onConfirm: () => {
         setError(null);
-        declare.mutate(
-          {},
-          {
-            onSuccess: () =>
-              showSuccessToast(
-                'Ihre Befangenheit ist festgehalten; Sie nehmen an dieser Abstimmung nicht teil.',
-              ),
-            onError: (failure) => setError(errorMessage(failure, CONFLICT_FAILED)),
-          },
-        );
+        // The toast comes from the hook: the ballot and this button give way to the note.
+        declare.mutate({}, { onError: (failure) => setError(errorMessage(failure, CONFLICT_FAILED)) });
       },
     });
   return (

@@ -5,25 +5,38 @@ import type { Motion } from '@gremienportal/contracts/resolutions';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { SMALL_SCREEN_QUERY } from '../../../components/data-table-defaults';
 import { PageSection } from '../../../components/page-section';
-import { showSuccessToast } from '../../../components/toasts';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime } from '../../../lib/format';
 import { useDeclareConflict } from '../resolutions.api';
 import { mayNoteConflict, participationText } from '../motions.rules';
 
 type Entry = NonNullable<Motion['electorate']>[number];
 
-const TABLE = { width: '100%', minWidth: 640, borderCollapse: 'collapse' } as const;
+// No minimum width: the cells wrap (a date above its time), so the table fits its frame from a
+// tablet's width on; below 48em each member is a block of its own.
+const TABLE = { width: '100%', borderCollapse: 'collapse' } as const;
 const CELL = {
   textAlign: 'left',
-  padding: '6px 10px',
+  padding: '6px 8px',
   borderBottom: '1px solid var(--mantine-color-gray-3)',
   verticalAlign: 'top',
 } as const;
 const HEAD = { ...CELL, fontWeight: 700, borderBottom: '2px solid var(--mantine-color-gray-4)' } as const;
 
 const when = (iso: string | null) => (iso ? `${formatDateTime(iso)} Uhr` : '–');
-const DATE_CELL = { whiteSpace: 'nowrap' } as const;
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
+
+/** "08.12.2026, 18:00 Uhr" in a cell: the time goes below the date where the column is narrow. */
+function When({ iso }: { iso: string | null }) {
+  if (!iso) return <>–</>;
+  return (
+    <>
+      <span style={NOWRAP}>{formatDate(iso)},</span>{' '}
+      <span style={NOWRAP}>{formatDateTime(iso).slice(12)} Uhr</span>
+    </>
+  );
+}
+
 const yes = (value: boolean) => (value ? 'Ja' : '–');
 
 /**
@@ -50,10 +63,10 @@ export function ElectorateTable({ motion, noteConflicts }: { motion: Motion; not
       confirmLabel: 'Befangenheit vermerken',
       onConfirm: () => {
         setError(null);
+        // The toast ("Die Befangenheit von … ist vermerkt.") comes from the hook.
         declare.mutate(
           { user_id: entry.user_id },
           {
-            onSuccess: () => showSuccessToast(`Die Befangenheit von ${entry.name} ist vermerkt.`),
             onError: (failure) =>
               setError(errorMessage(failure, 'Die Befangenheit konnte nicht vermerkt werden.')),
           },
@@ -136,8 +149,14 @@ export function ElectorateTable({ motion, noteConflicts }: { motion: Motion; not
                   <th scope="row" style={{ ...CELL, fontWeight: 500 }}>
                     {entry.name}
                   </th>
-                  {mailed ? <td style={{ ...CELL, ...DATE_CELL }}>{when(entry.mailed_at)}</td> : null}
-                  <td style={{ ...CELL, ...DATE_CELL }}>{when(entry.first_opened_at)}</td>
+                  {mailed ? (
+                    <td style={CELL}>
+                      <When iso={entry.mailed_at} />
+                    </td>
+                  ) : null}
+                  <td style={CELL}>
+                    <When iso={entry.first_opened_at} />
+                  </td>
                   <td style={CELL}>{yes(entry.voted)}</td>
                   {umlauf ? <td style={CELL}>{yes(entry.objected)}</td> : null}
                   <td style={CELL}>{action(entry) ?? yes(entry.conflicted)}</td>

@@ -51,10 +51,8 @@ export function MotionManagement({ motion, controls }: { motion: Motion; control
       danger: false,
       onConfirm: () => {
         setError(null);
-        close.mutate(undefined, {
-          onSuccess: () => showSuccessToast('Die Abstimmung ist geschlossen.'),
-          onError: fail('Die Abstimmung konnte nicht geschlossen werden.'),
-        });
+        // The toasts of closing and withdrawing come from the hooks: these buttons go with the state.
+        close.mutate(undefined, { onError: fail('Die Abstimmung konnte nicht geschlossen werden.') });
       },
     });
 
@@ -69,7 +67,6 @@ export function MotionManagement({ motion, controls }: { motion: Motion; control
       onConfirm: () => {
         setError(null);
         withdraw.mutate(undefined, {
-          onSuccess: () => showSuccessToast('Die Beschlussvorlage wurde zurückgezogen.'),
           onError: fail('Die Beschlussvorlage konnte nicht zurückgezogen werden.'),
         });
       },

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { toBerlinLocal } from '@gremienportal/contracts/events';
 import type { Motion } from '@gremienportal/contracts/resolutions';
 import { json, mockApi, type MockHandler, type MockReply } from '../../../testing/fetch-mock';
 import { adminUser, signIn, vertreterUser } from '../../../testing/factories';
@@ -13,15 +14,37 @@ import {
   umlaufMotion,
 } from './motion-fixtures';
 
-/** The motion 21 as the server answers it now; actions change it. */
-function motionApi(initial: Motion, routes: Record<string, MockHandler | MockReply> = {}) {
+/**
+ * The motion 21 as the server answers it now; actions change it. `slow` delays the reloads after
+ * the first answer, as a real network does: the page shows the action's answer (and drops the
+ * form that asked) well before the reload ends.
+ */
+function motionApi(
+  initial: Motion,
+  routes: Record<string, MockHandler | MockReply> = {},
+  { slow = false }: { slow?: boolean } = {},
+) {
   let motion = initial;
+  let loads = 0;
   const api = mockApi({
-    'GET /api/v1/motions/21': () => json(200, { data: motion }),
+    'GET /api/v1/motions/21': async () => {
+      loads += 1;
+      if (slow && loads > 1) await new Promise((resolve) => setTimeout(resolve, 400));
+      return json(200, { data: motion });
+    },
     ...routes,
   });
   return { ...api, set: (next: Motion) => (motion = next) };
 }
+
+/** A success toast (Mantine's notification) with this text. */
+const toast = (text: string) =>
+  waitFor(() => {
+    const found = [...document.querySelectorAll('.mantine-Notification-root')].find(
+      (element) => element.textContent === text,
+    );
+    expect(found, `Toast „${text}“`).toBeDefined();
+  });
 
 const ballot = () => screen.findByRole('group', { name: /^Ihre Stimme zu/ });
 const posts = (requests: { method: string; url: string; body: unknown }[]) =>
@@ -109,12 +132,16 @@ describe('/beschluesse/vorlagen/{id}: the ballot', () => {
   it('lets an elector object to an Umlaufverfahren with a reason, after saying what it means', async () => {
     signIn(vertreterUser());
     const objected = umlaufMotion({ own: { objected: true } });
-    const { requests, set } = motionApi(umlaufMotion(), {
-      'POST /api/v1/motions/21/objection': () => {
-        set(objected);
-        return json(200, { data: objected, message: 'Ihr Widerspruch wurde festgehalten.' });
+    const { requests, set } = motionApi(
+      umlaufMotion(),
+      {
+        'POST /api/v1/motions/21/objection': () => {
+          set(objected);
+          return json(200, { data: objected, message: 'Ihr Widerspruch wurde festgehalten.' });
+        },
       },
-    });
+      { slow: true },
+    );
     const { user } = renderApp('/beschluesse/vorlagen/21');
     expect(await screen.findByText(/^Frist: .* \(noch \d+ Tage\)$/)).toBeInTheDocument();
 
@@ -129,7 +156,8 @@ describe('/beschluesse/vorlagen/{id}: the ballot', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Widerspruch einlegen' }));
 
-    expect(await screen.findByText('Ihr Widerspruch wurde festgehalten.')).toBeInTheDocument();
+    // The server's message as a toast, although the button and its dialog went with the new state.
+    await toast('Ihr Widerspruch wurde festgehalten.');
     expect(
       await screen.findByText('Sie haben der Beschlussfassung im Umlaufverfahren widersprochen.'),
     ).toBeInTheDocument();
@@ -145,15 +173,50 @@ describe('/beschluesse/vorlagen/{id}: the ballot', () => {
     ]);
   });
 
+  it('says so when the objection ended the Umlaufverfahren, with the server’s message', async () => {
+    signIn(vertreterUser());
+    const ended = umlaufMotion({
+      state: 'widersprochen',
+      own: { objected: true },
+      objections: [{ name: 'Greta Schmitz', reason: null }],
+    });
+    const { set } = motionApi(
+      umlaufMotion(),
+      {
+        'POST /api/v1/motions/21/objection': () => {
+          set(ended);
+          return json(200, {
+            data: ended,
+            message: 'Ihr Widerspruch wurde festgehalten; das Umlaufverfahren ist damit beendet.',
+          });
+        },
+      },
+      { slow: true },
+    );
+    const { user } = renderApp('/beschluesse/vorlagen/21');
+    await user.click(
+      await screen.findByRole('button', { name: 'Ich widerspreche der Beschlussfassung im Umlaufverfahren' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Widerspruch einlegen' });
+    await user.click(within(dialog).getByRole('button', { name: 'Widerspruch einlegen' }));
+    await toast('Ihr Widerspruch wurde festgehalten; das Umlaufverfahren ist damit beendet.');
+    expect(await screen.findByRole('region', { name: 'Ergebnis' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Ihre Stimme' })).not.toBeInTheDocument();
+  });
+
   it('takes a declared conflict after asking; the member then sees no ballot', async () => {
     signIn(vertreterUser());
     const conflicted = runningMotion({ own: { conflicted: true } });
-    const { requests, set } = motionApi(runningMotion(), {
-      'POST /api/v1/motions/21/conflict': () => {
-        set(conflicted);
-        return json(200, { data: conflicted });
+    const { requests, set } = motionApi(
+      runningMotion(),
+      {
+        'POST /api/v1/motions/21/conflict': () => {
+          set(conflicted);
+          return json(200, { data: conflicted });
+        },
       },
-    });
+      { slow: true },
+    );
     const { user } = renderApp('/beschluesse/vorlagen/21');
     await user.click(await screen.findByRole('button', { name: 'Befangenheit erklären' }));
     const dialog = await screen.findByRole('dialog', { name: 'Befangenheit erklären?' });
@@ -161,6 +224,7 @@ describe('/beschluesse/vorlagen/{id}: the ballot', () => {
     expect(
       await screen.findByText('Sie haben Befangenheit erklärt und nehmen an dieser Abstimmung nicht teil.'),
     ).toBeInTheDocument();
+    await toast('Ihre Befangenheit ist festgehalten; Sie nehmen an dieser Abstimmung nicht teil.');
     expect(screen.queryByRole('group', { name: /^Ihre Stimme zu/ })).not.toBeInTheDocument();
     expect(posts(requests)).toEqual([{ method: 'POST', url: '/api/v1/motions/21/conflict', body: {} }]);
   });
@@ -193,14 +257,18 @@ describe('/beschluesse/vorlagen/{id}: the Vorsitz', () => {
 
   it('opens a draft as an Umlaufverfahren with a week’s deadline after asking, and edits or deletes it', async () => {
     signIn(adminUser());
-    const { requests, set } = motionApi(makeMotion({ event_id: null, agenda_item_id: null, may: chair }), {
-      'GET /api/v1/committees/3': json(200, { data: { id: 3, rules: { circular_allowed: true } } }),
-      'POST /api/v1/motions/21/open': () => {
-        const opened = umlaufMotion({ may: chair, own: { elector: false } });
-        set(opened);
-        return json(200, { data: opened });
+    const { requests, set } = motionApi(
+      makeMotion({ event_id: null, agenda_item_id: null, may: chair }),
+      {
+        'GET /api/v1/committees/3': json(200, { data: { id: 3, rules: { circular_allowed: true } } }),
+        'POST /api/v1/motions/21/open': () => {
+          const opened = umlaufMotion({ may: chair, own: { elector: false } });
+          set(opened);
+          return json(200, { data: opened });
+        },
       },
-    });
+      { slow: true },
+    );
     const { user } = renderApp('/beschluesse/vorlagen/21');
     const lead = await screen.findByRole('region', { name: 'Leitung der Abstimmung' });
     expect(within(lead).getByRole('link', { name: 'Beschlussvorlage bearbeiten' })).toHaveAttribute(
@@ -223,12 +291,46 @@ describe('/beschluesse/vorlagen/{id}: the Vorsitz', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Umlaufverfahren starten' }));
 
     expect(await screen.findByRole('button', { name: 'Erinnerung senden' })).toBeInTheDocument();
+    // The form is gone with the running vote; the toast says what happened all the same.
+    await toast('Das Umlaufverfahren läuft; die Stimmberechtigten wurden per E-Mail gebeten abzustimmen.');
     const [open] = posts(requests);
     expect(open).toMatchObject({ url: '/api/v1/motions/21/open', body: { procedure: 'umlauf' } });
-    const deadline = new Date((open!.body as { deadline: string }).deadline).getTime();
-    const week = Date.now() + 7 * 86_400_000;
-    expect(deadline).toBeGreaterThanOrEqual(week - 60_000);
-    expect(deadline).toBeLessThanOrEqual(week + 3_600_000);
+    // A week from today, at 18:00 Berlin time.
+    const deadline = (open!.body as { deadline: string }).deadline;
+    expect(toBerlinLocal(deadline).slice(11)).toBe('18:00');
+    expect(toBerlinLocal(deadline).slice(0, 10)).toBe(
+      new Date(Date.parse(`${toBerlinLocal(new Date()).slice(0, 10)}T12:00:00Z`) + 7 * 86_400_000)
+        .toISOString()
+        .slice(0, 10),
+    );
+  });
+
+  it('opens the vote in the meeting and says so, though the form goes with the running vote', async () => {
+    signIn(adminUser());
+    const { requests, set } = motionApi(
+      makeMotion({ may: chair }),
+      {
+        'GET /api/v1/committees/3': json(200, { data: { id: 3, rules: { circular_allowed: true } } }),
+        'POST /api/v1/motions/21/open': () => {
+          const opened = runningMotion({ may: chair, own: { elector: false } });
+          set(opened);
+          return json(200, { data: opened });
+        },
+      },
+      { slow: true },
+    );
+    const { user } = renderApp('/beschluesse/vorlagen/21');
+    const lead = await screen.findByRole('region', { name: 'Leitung der Abstimmung' });
+    // A motion of a meeting: the vote in the meeting is chosen already.
+    expect(within(lead).getByRole('radio', { name: 'Abstimmung in der Sitzung' })).toBeChecked();
+    await user.click(within(lead).getByRole('button', { name: 'Abstimmung öffnen' }));
+    await toast('Die Abstimmung ist geöffnet.');
+    await waitFor(() =>
+      expect(within(lead).queryByRole('form', { name: 'Abstimmung öffnen' })).not.toBeInTheDocument(),
+    );
+    expect(posts(requests)).toEqual([
+      { method: 'POST', url: '/api/v1/motions/21/open', body: { procedure: 'sitzung' } },
+    ]);
   });
 
   it('counts hands, closes after asking, and shows the delivery table with who voted', async () => {

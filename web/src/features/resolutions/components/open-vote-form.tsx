@@ -6,7 +6,6 @@ import { useQuery } from '@tanstack/react-query';
 import type { Motion, Procedure } from '@gremienportal/contracts/resolutions';
 import { openConfirmDialog } from '../../../components/confirm-dialog';
 import { GermanDates } from '../../../components/german-dates';
-import { showSuccessToast } from '../../../components/toasts';
 import { errorMessage, isApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { motionCommitteeQueryOptions, useOpenMotion } from '../resolutions.api';
@@ -32,13 +31,8 @@ export function OpenVoteForm({ motion }: { motion: Motion }) {
 
   const send = (body: { procedure: Procedure; deadline?: string }) => {
     setErrors({});
+    // The toast comes from the hook: this form is gone once the vote runs.
     open.mutate(body, {
-      onSuccess: () =>
-        showSuccessToast(
-          body.procedure === 'umlauf'
-            ? 'Das Umlaufverfahren läuft; die Stimmberechtigten wurden per E-Mail gebeten abzustimmen.'
-            : 'Die Abstimmung ist geöffnet.',
-        ),
       onError: (failure) => {
         const fields = isApiError(failure) ? (failure.errors ?? {}) : {};
         setErrors({

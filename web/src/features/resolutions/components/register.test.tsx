@@ -75,6 +75,9 @@ describe('/beschluesse: the Beschlussbuch', () => {
     );
     expect(within(second!).getByText('Überfällig')).toBeInTheDocument();
     expect(screen.getByText('2 Beschlüsse')).toBeInTheDocument();
+    // A short text is not folded, and no fold makes an unnamed region of the entry (axe).
+    expect(within(list).queryByRole('region')).not.toBeInTheDocument();
+    expect(within(list).queryByRole('button', { name: 'Ganzen Text anzeigen' })).not.toBeInTheDocument();
     // A member keeps no follow-up, corrects nothing, and has no overdue view.
     expect(screen.queryByRole('button', { name: /Umsetzung von .* bearbeiten/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /berichtigen$/ })).not.toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Badge, Button, Group, Modal, Paper, Spoiler, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChecklist, IconPencilCheck } from '@tabler/icons-react';
 import { FOLLOW_UP_STATE_LABELS, type Resolution } from '@gremienportal/contracts/beschlussbuch';
@@ -87,7 +87,6 @@ export function ResolutionCard({
   const [editing, setEditing] = useState<'follow-up' | 'correction' | null>(null);
   const phone = useMediaQuery(SMALL_SCREEN_QUERY);
   const how = resolution.mode ? modeName(resolution.mode) : null;
-  const text = <ResolutionText text={resolution.text} />;
 
   return (
     <Paper
@@ -136,13 +135,8 @@ export function ResolutionCard({
         <Text fw={700} fz="lg" style={{ overflowWrap: 'anywhere' }}>
           {resolution.title}
         </Text>
-        {inList ? (
-          <Spoiler maxHeight={140} showLabel="Ganzen Text anzeigen" hideLabel="Weniger anzeigen">
-            {text}
-          </Spoiler>
-        ) : (
-          text
-        )}
+        {/* In the list a really long text folds inside its frame (no unnamed region, no cut line). */}
+        <ResolutionText text={resolution.text} fold={inList} />
         <Text fw={500}>{resolution.reason}</Text>
         {!inList && resolution.counts ? <CountFigures counts={resolution.counts} /> : null}
         {!inList && resolution.names && resolution.names.length > 0 ? (
