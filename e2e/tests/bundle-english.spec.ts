@@ -22,6 +22,7 @@ const ALLOWED = new Set([
   // Programming-error messages of React Router, TanStack Query, zod and Mantine: thrown only when
   // the code itself is wrong; the error page shows German text.
   'Accordion component was not found in the tree',
+  'Tabs component was not found in the tree',
   'Async schemas not supported in object keys currently',
   'Cannot add the same private member more than once',
   'Custom types cannot be represented in JSON Schema',

@@ -275,6 +275,11 @@ export function AgendaEditor({ event, agenda }: AgendaEditorProps) {
             onClick={() => void addAnnouncement()}
             loading={announcing}
             disabled={save.isPending}
+            // The long label wraps on a phone instead of running out of the button.
+            styles={{
+              root: { height: 'auto', minHeight: 44, paddingBlock: 6 },
+              label: { whiteSpace: 'normal', textAlign: 'left' },
+            }}
           >
             Bekanntgabe der Umlaufbeschlüsse einfügen
           </Button>
