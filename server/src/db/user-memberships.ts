@@ -60,3 +60,15 @@ export async function activeCommitteeIds(db: Executor, userId: number): Promise<
     .execute();
   return rows.map((row) => row.committee_id);
 }
+
+/** The functions of the user's applied, active memberships in the committee. */
+export async function activeFunctions(db: Executor, committeeId: number, userId: number) {
+  const rows = await db
+    .selectFrom('committee_memberships')
+    .select('function')
+    .where('committee_id', '=', committeeId)
+    .where('user_id', '=', userId)
+    .where('state', '=', 'active')
+    .execute();
+  return rows.map((row) => row.function);
+}

@@ -84,17 +84,7 @@ export function committeeById(db: Executor, id: number) {
     .executeTakeFirst();
 }
 
-/** The functions of the user's applied, active memberships in the committee. */
-export async function activeFunctions(db: Executor, committeeId: number, userId: number) {
-  const rows = await db
-    .selectFrom('committee_memberships')
-    .select('function')
-    .where('committee_id', '=', committeeId)
-    .where('user_id', '=', userId)
-    .where('state', '=', 'active')
-    .execute();
-  return rows.map((row) => row.function);
-}
+export { activeFunctions } from '../../db/user-memberships.ts';
 
 /** Memberships of the committee on `day` (YYYY-MM-DD), with the holder's name. */
 export function membersOn(db: Executor, committeeId: number, day: string) {

@@ -85,8 +85,6 @@ export function minutesService(ctx: AppContext) {
       const committees = await repo.committeesOfEvent(db(), event.id);
       const candidates =
         committeeId === undefined ? committees : committees.filter((c) => c.id === committeeId);
-      if (committeeId !== undefined && candidates.length === 0)
-        throw invalidField('committee_id', MINUTES_MESSAGES.noCommittee);
       if (candidates.length === 0) throw invalidField('committee_id', MINUTES_MESSAGES.noCommittee);
       if (candidates.length > 1) throw invalidField('committee_id', MINUTES_MESSAGES.committeeRequired);
       const committee = candidates[0]!;

@@ -36,17 +36,7 @@ export function lockMotion(
   return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
 
-/** The functions of the user's applied, active memberships in the committee. */
-export async function activeFunctions(db: Executor, committeeId: number, userId: number) {
-  const rows = await db
-    .selectFrom('committee_memberships')
-    .select('function')
-    .where('committee_id', '=', committeeId)
-    .where('user_id', '=', userId)
-    .where('state', '=', 'active')
-    .execute();
-  return rows.map((row) => row.function);
-}
+export { activeFunctions } from '../../db/user-memberships.ts';
 
 export function committeeBrief(db: Executor, id: number) {
   return db
